@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "BundleKit",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "bundlekit", targets: ["BundleKitCLI"]),
+    .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
+    .library(name: "PropertyList", targets: ["PropertyList"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+  ],
+  targets: [
+    // System libraries, found with pkg-config.
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+    ),
+    .systemLibrary(
+      name: "CArchive",
+      pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+    ),
+
+    // Libraries.
+    .target(
+      name: "PropertyList",
+      dependencies: [
+        "CLibXML2",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+
+    // The `bundlekit` tool.
+    .executableTarget(
+      name: "BundleKitCLI",
+      dependencies: [
+        "PropertyList",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // Side-by-side benchmarks against the peers (release builds only).
+    .executableTarget(
+      name: "BundleKitBench",
+      dependencies: ["PropertyList"]
+    ),
+
+    .testTarget(
+      name: "PropertyListTests",
+      dependencies: ["PropertyList"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "BundleKitCLITests",
+      dependencies: ["BundleKitCLI", "PropertyList"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Timing, peers run as processes, and the markdown table.
+enum Bench {
+  /// Median wall time of `body` over `runs` runs, after one warm-up.
+  static func median(runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    var times: [Double] = []
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      try body()
+      times.append(seconds(ContinuousClock.now - start))
+    }
+    return times.sorted()[times.count / 2]
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (s, attoseconds) = duration.components
+    return Double(s) + Double(attoseconds) / 1e18
+  }
+
+  /// Full path of an executable on PATH, if any.
+  static func which(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  /// Runs a process to completion; returns its standard output, or nil when it fails.
+  @discardableResult
+  static func run(_ executable: String, _ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Median wall time of a whole process run (start-up included), or nil when it fails.
+  static func medianProcess(runs: Int = 5, _ executable: String, _ arguments: [String]) -> Double? {
+    guard run(executable, arguments) != nil else { return nil }
+    var times: [Double] = []
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      guard run(executable, arguments) != nil else { return nil }
+      times.append(seconds(ContinuousClock.now - start))
+    }
+    return times.sorted()[times.count / 2]
+  }
+
+  static func format(_ seconds: Double?) -> String {
+    guard let seconds else { return "n/a" }
+    if seconds < 1e-3 { return String(format: "%.1f µs", seconds * 1e6) }
+    if seconds < 1 { return String(format: "%.1f ms", seconds * 1e3) }
+    return String(format: "%.2f s", seconds)
+  }
+
+  static func ratio(_ peer: Double?, _ ours: Double) -> String {
+    guard let peer else { return "n/a" }
+    return String(format: "%.1fx", peer / ours)
+  }
+
+  /// One row: our time, then each peer's time and its ratio to ours (peer / ours, higher is
+  /// better for us).
+  struct Row {
+    var work: String
+    var ours: Double
+    var peers: [Double?]
+    var note: String = ""
+  }
+
+  static func printTable(title: String, peers: [String], rows: [Row]) {
+    print("### \(title)\n")
+    var header = "| work | BundleKit |"
+    var rule = "|---|---:|"
+    for peer in peers {
+      header += " \(peer) | ratio |"
+      rule += "---:|---:|"
+    }
+    header += " notes |"
+    rule += "---|"
+    print(header)
+    print(rule)
+    for row in rows {
+      var line = "| \(row.work) | \(format(row.ours)) |"
+      for peer in row.peers {
+        line += " \(format(peer)) | \(ratio(peer, row.ours)) |"
+      }
+      line += " \(row.note) |"
+      print(line)
+    }
+    print("\nratio = peer time / BundleKit time (higher is faster for BundleKit).\n")
+  }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import PropertyList
+
+/// `bundlekit plist convert FILE --format F [-o OUT]`.
+struct PlistConvert: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "convert",
+    abstract: "Convert a property list to another format, in place or to a new file.",
+    discussion: """
+      Formats: xml1, binary1, openstep, json. Without -o the file is replaced atomically. \
+      Values the target format cannot hold (dates in JSON, numbers in OpenStep) are an \
+      error naming their key path, and nothing is written.
+      """
+  )
+
+  @Argument(help: "The property list to convert ('-' for standard input).")
+  var file: String
+
+  @Option(help: "The format to write: xml1, binary1, openstep or json.")
+  var format: PropertyListFormat
+
+  @Option(
+    name: .shortAndLong, help: "Write here instead of replacing the file ('-' for standard output)."
+  )
+  var output: String?
+
+  @Flag(help: "JSON only: write compactly on one line instead of indented.")
+  var compact = false
+
+  func run() throws {
+    let document = try PropertyListDocument(contentsOfFile: file)
+    let destination = output ?? file
+    let converted = PropertyListDocument(value: document.value, format: format)
+    try converted.write(
+      toFile: destination, options: PropertyListWriteOptions(prettyJSON: !compact))
+  }
+}

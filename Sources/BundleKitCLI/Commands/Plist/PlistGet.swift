@@ -1,0 +1,54 @@
+import ArgumentParser
+import PropertyList
+
+/// `bundlekit plist get FILE KEYPATH`: one value.
+struct PlistGet: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "get",
+    abstract: "Print the value at a key path.",
+    discussion: """
+      Key paths are written as plutil writes them (CFBundleURLTypes.0.CFBundleURLSchemes, \\. \
+      for a literal dot) or as PlistBuddy writes them (:CFBundleURLTypes:0). Scalars print \
+      bare: strings as they are, dates in ISO 8601, data in base64. Arrays and dictionaries \
+      print readably, or in the format given with --format.
+      """
+  )
+
+  @Argument(help: "The property list ('-' for standard input).")
+  var file: String
+
+  @Argument(help: "The key path of the value.")
+  var keyPath: String
+
+  @Option(help: "Output: text, json, xml1 or openstep.")
+  var format: GetFormat = .text
+
+  enum GetFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, xml1, openstep
+  }
+
+  func run() throws {
+    let document = try PropertyListDocument(contentsOfFile: file)
+    let value: PropertyListValue
+    do {
+      value = try document.value.value(at: KeyPath(keyPath))
+    } catch {
+      throw error.inFile(file)
+    }
+    do {
+      switch format {
+      case .text:
+        let text = value.scalarText.map { $0 + "\n" } ?? ValuePrinter.render(value)
+        Diagnostics.writeToStandardOutput(Array(text.utf8))
+      case .json:
+        Diagnostics.writeToStandardOutput(try value.encoded(as: .json))
+      case .xml1:
+        Diagnostics.writeToStandardOutput(try value.encoded(as: .xml1))
+      case .openstep:
+        Diagnostics.writeToStandardOutput(try value.encoded(as: .openstep))
+      }
+    } catch {
+      throw error.inFile(file)
+    }
+  }
+}

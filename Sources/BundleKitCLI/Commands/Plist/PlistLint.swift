@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+
+/// `bundlekit plist lint FILE...`: check that files parse.
+struct PlistLint: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lint",
+    abstract: "Check that property lists are well formed (like plutil -lint).",
+    discussion:
+      "Prints 'FILE: OK' for each good file; errors go to standard error in compiler style."
+  )
+
+  @Argument(help: "The property lists to check.")
+  var files: [String]
+
+  @Option(help: "Output: text or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    var failures = 0
+    var report: [PropertyListValue] = []
+    for file in files {
+      do {
+        let document = try PropertyListDocument(contentsOfFile: file)
+        if format == .text {
+          Diagnostics.printLine("\(file): OK")
+        } else {
+          report.append([
+            "path": .string(file), "ok": true, "format": .string(document.format.rawValue),
+          ])
+        }
+      } catch {
+        failures += 1
+        if format == .text {
+          Diagnostics.error(error.description)
+        } else {
+          report.append(["path": .string(file), "ok": false, "error": .string(error.description)])
+        }
+      }
+    }
+    if format == .json {
+      Diagnostics.writeToStandardOutput(try PropertyListValue.array(report).encoded(as: .json))
+    }
+    if failures > 0 {
+      throw ExitCode(1)
+    }
+  }
+}

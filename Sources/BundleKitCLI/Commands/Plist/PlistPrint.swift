@@ -1,0 +1,30 @@
+import ArgumentParser
+import PropertyList
+
+/// `bundlekit plist print FILE`: the whole value, for people or as JSON.
+struct PlistPrint: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "print",
+    abstract: "Print a property list in a readable form (like plutil -p)."
+  )
+
+  @Argument(help: "The property list to print ('-' for standard input).")
+  var file: String
+
+  @Option(help: "Output: text (readable) or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    let document = try PropertyListDocument(contentsOfFile: file)
+    switch format {
+    case .text:
+      Diagnostics.writeToStandardOutput(Array(ValuePrinter.render(document.value).utf8))
+    case .json:
+      do {
+        Diagnostics.writeToStandardOutput(try document.value.encoded(as: .json))
+      } catch {
+        throw error.inFile(file)
+      }
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import PropertyList
+
+/// `bundlekit plist remove FILE KEYPATH`.
+struct PlistRemove: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remove",
+    abstract: "Remove the value at a key path, keeping the file's format; written atomically."
+  )
+
+  @Argument(help: "The property list to edit.")
+  var file: String
+
+  @Argument(help: "The key path of the value to remove.")
+  var keyPath: String
+
+  func run() throws {
+    var document = try PropertyListDocument(contentsOfFile: file)
+    do {
+      try document.value.removeValue(at: KeyPath(keyPath))
+    } catch {
+      throw error.inFile(file)
+    }
+    try document.write(toFile: file)
+  }
+}

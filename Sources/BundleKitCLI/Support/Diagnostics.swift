@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes to standard output and standard error with plain `write(2)` calls, so output and
+/// diagnostics are never reordered by buffering.
+enum Diagnostics {
+  /// Prints a line to standard error.
+  static func printToStandardError(_ message: String) {
+    var line = message
+    if !line.hasSuffix("\n") { line += "\n" }
+    writeAll(Array(line.utf8), to: STDERR_FILENO)
+  }
+
+  /// Prints an error; the message already carries `error:` (compiler style) or gets it here.
+  static func error(_ message: String) {
+    if message.contains("error: ") {
+      printToStandardError(message)
+    } else {
+      printToStandardError("error: \(message)")
+    }
+  }
+
+  /// Prints a line to standard output.
+  static func printLine(_ line: String) {
+    writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)
+  }
+
+  /// Writes raw bytes to standard output.
+  static func writeToStandardOutput(_ bytes: [UInt8]) {
+    writeAll(bytes, to: STDOUT_FILENO)
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += written
+      }
+    }
+  }
+}

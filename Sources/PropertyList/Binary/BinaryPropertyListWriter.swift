@@ -1,0 +1,314 @@
+import Foundation
+
+/// Writes `bplist00` files the way CoreFoundation does.
+///
+/// Objects are numbered depth-first (a dictionary's keys before its values), equal scalars
+/// (strings, numbers, dates, data, UIDs) are stored once, and integer, reference and offset
+/// sizes are the smallest that fit. For the same value the bytes equal those of Apple's
+/// writer and of Python's plistlib.
+struct BinaryPropertyListWriter {
+  /// One object to write: a scalar, or a collection whose references sit in `references`.
+  private enum Entry {
+    case scalar(PropertyListValue)
+    case array(start: Int, count: Int)
+    case dictionary(start: Int, count: Int)
+  }
+
+  private var entries: [Entry] = []
+  private var references: [Int] = []
+  /// Open-addressing table of scalar entries for uniquing: entry index + 1, 0 when empty.
+  /// Hand-rolled because `Dictionary` re-hashes with a seeded SipHash and compares strings
+  /// by canonical equivalence, which would merge differently normalised strings.
+  private var table: [Int32] = Array(repeating: 0, count: 1024)
+  private var hashes: [UInt64] = []
+  private var scalarCount = 0
+  private var output: [UInt8] = []
+  private var compactReals = false
+
+  static func write(_ value: PropertyListValue, compactReals: Bool = false) -> [UInt8] {
+    var writer = BinaryPropertyListWriter()
+    writer.compactReals = compactReals
+    _ = writer.flatten(value)
+    return writer.serialize()
+  }
+
+  // MARK: Numbering
+
+  private mutating func flatten(_ value: PropertyListValue) -> Int {
+    switch value {
+    case .array(let items):
+      let index = entries.count
+      let start = references.count
+      entries.append(.array(start: start, count: items.count))
+      references.append(contentsOf: repeatElement(0, count: items.count))
+      for (offset, item) in items.enumerated() {
+        references[start + offset] = flatten(item)
+      }
+      return index
+    case .dictionary(let dictionary):
+      let index = entries.count
+      let start = references.count
+      let count = dictionary.count
+      entries.append(.dictionary(start: start, count: count))
+      references.append(contentsOf: repeatElement(0, count: 2 * count))
+      for (offset, key) in dictionary.keys.enumerated() {
+        references[start + offset] = flatten(.string(key))
+      }
+      for (offset, item) in dictionary.values.enumerated() {
+        references[start + count + offset] = flatten(item)
+      }
+      return index
+    default:
+      return uniqueIndex(of: value)
+    }
+  }
+
+  private mutating func uniqueIndex(of value: PropertyListValue) -> Int {
+    if (scalarCount + 1) * 2 > table.count { growTable() }
+    let hash = Self.hash(value)
+    let mask = table.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let occupant = table[slot]
+      if occupant == 0 { break }
+      let index = Int(occupant) - 1
+      if hashes[index] == hash, case .scalar(let existing) = entries[index],
+        Self.identical(existing, value)
+      {
+        return index
+      }
+      slot = (slot + 1) & mask
+    }
+    let index = entries.count
+    entries.append(.scalar(value))
+    while hashes.count < index { hashes.append(0) }
+    hashes.append(hash)
+    table[slot] = Int32(index + 1)
+    scalarCount += 1
+    return index
+  }
+
+  private mutating func growTable() {
+    var grown = [Int32](repeating: 0, count: table.count * 2)
+    let mask = grown.count - 1
+    for occupant in table where occupant != 0 {
+      var slot = Int(truncatingIfNeeded: hashes[Int(occupant) - 1]) & mask
+      while grown[slot] != 0 { slot = (slot + 1) & mask }
+      grown[slot] = occupant
+    }
+    table = grown
+  }
+
+  /// Equal for the writer: same type and same bits (strings by their exact UTF-8 bytes,
+  /// reals and dates by bit pattern).
+  private static func identical(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+    switch (a, b) {
+    case (.string(let x), .string(let y)): return ExactString(x) == ExactString(y)
+    case (.integer(let x), .integer(let y)): return x == y
+    case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
+    case (.bool(let x), .bool(let y)): return x == y
+    case (.date(let x), .date(let y)):
+      return x.timeIntervalSinceReferenceDate.bitPattern
+        == y.timeIntervalSinceReferenceDate.bitPattern
+    case (.data(let x), .data(let y)): return x == y
+    case (.uid(let x), .uid(let y)): return x == y
+    default: return false
+    }
+  }
+
+  private static func hash(_ value: PropertyListValue) -> UInt64 {
+    switch value {
+    case .string(var string):
+      return string.withUTF8 { fastHash(UnsafeRawBufferPointer($0), seed: 1) }
+    case .integer(let integer): return mix(integer.bitPattern ^ (integer.isNegative ? 0x9E37 : 0x2))
+    case .real(let real): return mix(real.bitPattern ^ 3)
+    case .bool(let bool): return mix(bool ? 4 : 5)
+    case .date(let date): return mix(date.timeIntervalSinceReferenceDate.bitPattern ^ 6)
+    case .data(let data): return data.withUnsafeBytes { fastHash($0, seed: 7) }
+    case .uid(let uid): return mix(uid ^ 8)
+    case .array, .dictionary: return 0
+    }
+  }
+
+  @inline(__always)
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var x = value &* 0x9E37_79B9_7F4A_7C15
+    x ^= x >> 32
+    x &*= 0xD6E8_FEB8_6659_FD93
+    x ^= x >> 32
+    return x
+  }
+
+  /// A fast non-cryptographic hash, eight bytes at a time.
+  private static func fastHash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    var hash = seed ^ UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      tail |= UInt64(bytes[offset]) << shift
+      shift += 8
+      offset += 1
+    }
+    return mix(hash ^ tail)
+  }
+
+  // MARK: Serialising
+
+  private mutating func serialize() -> [UInt8] {
+    let referenceSize = Self.minimalByteCount(for: UInt64(entries.count - 1))
+    output.reserveCapacity(entries.count * 12 + 64)
+    output.append(contentsOf: "bplist00".utf8)
+    var offsets: [Int] = []
+    offsets.reserveCapacity(entries.count)
+    for entry in entries {
+      offsets.append(output.count)
+      switch entry {
+      case .scalar(let value):
+        writeScalar(value)
+      case .array(let start, let count):
+        writeMarker(0xA, count: count)
+        for reference in references[start..<start + count] {
+          writeBigEndian(UInt64(reference), size: referenceSize)
+        }
+      case .dictionary(let start, let count):
+        writeMarker(0xD, count: count)
+        for reference in references[start..<start + 2 * count] {
+          writeBigEndian(UInt64(reference), size: referenceSize)
+        }
+      }
+    }
+    let tableOffset = output.count
+    let offsetSize = Self.minimalByteCount(for: UInt64(offsets.last ?? 0))
+    for offset in offsets {
+      writeBigEndian(UInt64(offset), size: offsetSize)
+    }
+    output.append(contentsOf: repeatElement(0, count: 6))
+    output.append(UInt8(offsetSize))
+    output.append(UInt8(referenceSize))
+    writeBigEndian(UInt64(entries.count), size: 8)
+    writeBigEndian(0, size: 8)
+    writeBigEndian(UInt64(tableOffset), size: 8)
+    return output
+  }
+
+  private mutating func writeScalar(_ value: PropertyListValue) {
+    switch value {
+    case .bool(let bool):
+      output.append(bool ? 0x09 : 0x08)
+    case .integer(let integer):
+      if integer.isNegative {
+        output.append(0x13)
+        writeBigEndian(integer.bitPattern, size: 8)
+      } else if integer.bitPattern <= UInt64(Int64.max) {
+        let size = Self.byteCount(for: integer.bitPattern)
+        output.append(0x10 | UInt8(size.trailingZeroBitCount))
+        writeBigEndian(integer.bitPattern, size: size)
+      } else {
+        output.append(0x14)
+        writeBigEndian(0, size: 8)
+        writeBigEndian(integer.bitPattern, size: 8)
+      }
+    case .real(let real):
+      if compactReals, !real.isNaN, Double(Float(real)) == real {
+        output.append(0x22)
+        writeBigEndian(UInt64(Float(real).bitPattern), size: 4)
+      } else {
+        output.append(0x23)
+        writeBigEndian(real.bitPattern, size: 8)
+      }
+    case .date(let date):
+      output.append(0x33)
+      writeBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+    case .data(let data):
+      writeMarker(0x4, count: data.count)
+      output.append(contentsOf: data)
+    case .string(var string):
+      let isASCII = string.withUTF8 { utf8 in
+        var high: UInt8 = 0
+        for byte in utf8 { high |= byte }
+        return high & 0x80 == 0
+      }
+      if isASCII {
+        writeMarker(0x5, count: string.utf8.count)
+        string.withUTF8 { output.append(contentsOf: $0) }
+      } else {
+        writeMarker(0x6, count: string.utf16.count)
+        for unit in string.utf16 {
+          output.append(UInt8(truncatingIfNeeded: unit >> 8))
+          output.append(UInt8(truncatingIfNeeded: unit))
+        }
+      }
+    case .uid(let uid):
+      let size = Self.byteCount(for: uid)
+      output.append(0x80 | UInt8(size - 1))
+      writeBigEndian(uid, size: size)
+    case .array, .dictionary:
+      break  // written by serialize()
+    }
+  }
+
+  /// A type nibble with the count inline, or 0xF followed by an integer object.
+  private mutating func writeMarker(_ type: UInt8, count: Int) {
+    if count < 15 {
+      output.append(type << 4 | UInt8(count))
+    } else {
+      output.append(type << 4 | 0x0F)
+      let size = Self.byteCount(for: UInt64(count))
+      output.append(0x10 | UInt8(size.trailingZeroBitCount))
+      writeBigEndian(UInt64(count), size: size)
+    }
+  }
+
+  @inline(__always)
+  private mutating func writeBigEndian(_ value: UInt64, size: Int) {
+    var shift = (size - 1) * 8
+    while shift >= 0 {
+      output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      shift -= 8
+    }
+  }
+
+  /// The fewest bytes, 1 to 8, that hold `value`. References and offsets may take any of
+  /// these sizes (CoreFoundation rounds up to a power of two; libplist and we do not, which
+  /// saves a byte per reference in files with more than 65,536 objects).
+  private static func minimalByteCount(for value: UInt64) -> Int {
+    max(1, (64 - value.leadingZeroBitCount + 7) / 8)
+  }
+
+  /// 1, 2, 4 or 8: the fewest bytes (a power of two) that hold `value`.
+  private static func byteCount(for value: UInt64) -> Int {
+    if value < 1 << 8 { return 1 }
+    if value < 1 << 16 { return 2 }
+    if value < 1 << 32 { return 4 }
+    return 8
+  }
+}
+
+/// A string that compares and hashes by its exact UTF-8 bytes, not by canonical equivalence.
+struct ExactString: Hashable {
+  var string: String
+
+  init(_ string: String) { self.string = string }
+
+  static func == (lhs: ExactString, rhs: ExactString) -> Bool {
+    let (a, b) = (lhs.string.utf8, rhs.string.utf8)
+    guard a.count == b.count else { return false }
+    let fast = a.withContiguousStorageIfAvailable { x in
+      b.withContiguousStorageIfAvailable { y in
+        guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+        return memcmp(p, q, x.count) == 0
+      }
+    }
+    return (fast ?? nil) ?? a.elementsEqual(b)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    var copy = string
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}

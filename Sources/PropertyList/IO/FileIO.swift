@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whole-file reads and atomic writes with POSIX calls, so every failure names its file and
+/// reason, and a failed write leaves the original untouched.
+public enum FileIO {
+  /// Reads a whole file. `-` reads standard input.
+  public static func read(_ path: String) throws(PropertyListError) -> [UInt8] {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(path: path, message: systemError("cannot open")) }
+    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+    var info = stat()
+    if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+      throw .io(path: path, message: "is a folder, not a file")
+    }
+    var bytes: [UInt8] = []
+    var capacity = max(Int(info.st_size), 0) + 1
+    bytes.reserveCapacity(capacity)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: path, message: systemError("cannot read"))
+      }
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[0..<count])
+      capacity = 0
+    }
+    return bytes
+  }
+
+  /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written,
+  /// flushed to disk and renamed over the target, which keeps its permissions. A symbolic
+  /// link is followed, so the file it points to is replaced, not the link. `-` writes to
+  /// standard output.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PropertyListError) {
+    if path == "-" {
+      try writeAll(bytes, to: STDOUT_FILENO, path: path)
+      return
+    }
+    let target = resolvedPath(path)
+    let (folder, name) = split(target)
+    var existing = stat()
+    let exists = stat(target, &existing) == 0
+    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else {
+      throw .io(path: path, message: systemError("cannot create a temporary file in \(folder)"))
+    }
+    let temporary = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var committed = false
+    defer {
+      if !committed { unlink(temporary) }
+    }
+    do {
+      defer { close(descriptor) }
+      let mode: mode_t
+      if exists {
+        mode = existing.st_mode & 0o7777
+        _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+      } else {
+        let mask = umask(0)
+        umask(mask)
+        mode = 0o666 & ~mask
+      }
+      guard fchmod(descriptor, mode) == 0 else {
+        throw PropertyListError.io(path: path, message: systemError("cannot set permissions"))
+      }
+      try writeAll(bytes, to: descriptor, path: path)
+      guard fsync(descriptor) == 0 else {
+        throw PropertyListError.io(path: path, message: systemError("cannot flush to disk"))
+      }
+    }
+    guard rename(temporary, target) == 0 else {
+      throw .io(path: path, message: systemError("cannot replace the file"))
+    }
+    committed = true
+    // Make the rename itself durable.
+    let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      _ = fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
+    throws(PropertyListError)
+  {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress else { return 0 }
+        return systemWrite(descriptor, base + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: path, message: systemError("cannot write"))
+      }
+      offset += written
+    }
+  }
+
+  /// The path with symbolic links followed (the last component only), so an edit replaces
+  /// the file the link points to.
+  static func resolvedPath(_ path: String) -> String {
+    var current = path
+    for _ in 0..<32 {
+      var buffer = [CChar](repeating: 0, count: 4096)
+      let length = readlink(current, &buffer, buffer.count - 1)
+      guard length > 0 else { return current }
+      let destination = String(
+        decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if destination.hasPrefix("/") {
+        current = destination
+      } else {
+        current = split(current).folder + "/" + destination
+      }
+    }
+    return current
+  }
+
+  static func split(_ path: String) -> (folder: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let folder = String(path[..<slash])
+    return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+  }
+
+  static func systemError(_ action: String) -> String {
+    "\(action): \(String(cString: strerror(errno)))"
+  }
+}
+
+// The POSIX calls, named apart from Swift methods of the same names.
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
+  read(descriptor, buffer, count)
+}
+
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// A property list together with the format it was read in, so an edit can be written back
+/// in the same format.
+public struct PropertyListDocument: Sendable {
+  /// The root value.
+  public var value: PropertyListValue
+  /// The format of the file.
+  public var format: PropertyListFormat
+
+  /// A document holding `value` in `format`.
+  public init(value: PropertyListValue, format: PropertyListFormat) {
+    self.value = value
+    self.format = format
+  }
+
+  /// Reads a property list from bytes, detecting the format unless `format` is given.
+  public init(bytes: UnsafeRawBufferPointer, format: PropertyListFormat? = nil)
+    throws(PropertyListError)
+  {
+    if let format {
+      self.init(value: try Self.read(bytes, as: format), format: format)
+      return
+    }
+    guard !bytes.isEmpty else {
+      throw .syntax(path: nil, line: 1, column: 1, message: "empty file: no property list")
+    }
+    let detected = PropertyListFormat.detect(bytes)
+    do {
+      self.init(value: try Self.read(bytes, as: detected), format: detected)
+    } catch let openStepError {
+      // `{` opens both JSON objects and OpenStep dictionaries: when the guess fails, try the
+      // other reading and report the error of whichever got further.
+      guard detected == .openstep || detected == .json,
+        bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{")
+      else { throw openStepError }
+      let other: PropertyListFormat = detected == .json ? .openstep : .json
+      do {
+        self.init(value: try Self.read(bytes, as: other), format: other)
+      } catch let otherError {
+        throw Self.position(of: otherError) > Self.position(of: openStepError)
+          ? otherError : openStepError
+      }
+    }
+  }
+
+  private static func read(_ bytes: UnsafeRawBufferPointer, as format: PropertyListFormat)
+    throws(PropertyListError) -> PropertyListValue
+  {
+    switch format {
+    case .binary1: try BinaryPropertyListReader.read(bytes)
+    case .xml1: try XMLPropertyListReader.read(bytes)
+    case .openstep: try OpenStepPropertyListReader.read(bytes)
+    case .json: try JSONPropertyListReader.read(bytes)
+    }
+  }
+
+  private static func position(of error: PropertyListError) -> Int {
+    if case .syntax(_, let line, let column, _) = error { return line << 32 | column }
+    return 0
+  }
+
+  /// Reads a property list from bytes, detecting the format unless `format` is given.
+  public init(bytes: [UInt8], format: PropertyListFormat? = nil) throws(PropertyListError) {
+    self = try bytes.withUnsafeBytes { buffer in
+      Result { () throws(PropertyListError) in
+        try PropertyListDocument(bytes: buffer, format: format)
+      }
+    }.get()
+  }
+
+  /// Reads a property list from `Data`, detecting the format unless `format` is given.
+  public init(data: Data, format: PropertyListFormat? = nil) throws(PropertyListError) {
+    self = try data.withUnsafeBytes { buffer in
+      Result { () throws(PropertyListError) in
+        try PropertyListDocument(bytes: buffer, format: format)
+      }
+    }.get()
+  }
+
+  /// Reads a property-list file; errors name the file.
+  public init(contentsOfFile path: String, format: PropertyListFormat? = nil)
+    throws(PropertyListError)
+  {
+    let bytes = try FileIO.read(path)
+    do {
+      try self.init(bytes: bytes, format: format)
+    } catch {
+      throw error.inFile(path)
+    }
+  }
+
+  /// The document's bytes in its format.
+  public func encoded(options: PropertyListWriteOptions = PropertyListWriteOptions())
+    throws(PropertyListError) -> [UInt8]
+  {
+    try value.encoded(as: format, options: options)
+  }
+
+  /// Writes the document to `path` atomically, in its format.
+  public func write(
+    toFile path: String, options: PropertyListWriteOptions = PropertyListWriteOptions()
+  ) throws(PropertyListError) {
+    let bytes: [UInt8]
+    do {
+      bytes = try encoded(options: options)
+    } catch {
+      throw error.inFile(path)
+    }
+    try FileIO.writeAtomically(bytes, to: path)
+  }
+}
+
+/// Options for writing property lists.
+public struct PropertyListWriteOptions: Sendable {
+  /// JSON only: indent with two spaces and one key per line (otherwise compact, as `plutil`).
+  public var prettyJSON: Bool = true
+  /// Binary only: store a real in 4 bytes when a 32-bit float holds it exactly, as libplist
+  /// does. Off by default, so the bytes equal those CoreFoundation writes for the same value.
+  public var compactBinaryReals: Bool = false
+
+  /// The default options.
+  public init(prettyJSON: Bool = true, compactBinaryReals: Bool = false) {
+    self.prettyJSON = prettyJSON
+    self.compactBinaryReals = compactBinaryReals
+  }
+}
+
+extension PropertyListValue {
+  /// The value's bytes in `format`. Fails when the format cannot hold a value (a date in
+  /// JSON, a number in OpenStep, a control character in XML), naming its key path.
+  public func encoded(
+    as format: PropertyListFormat, options: PropertyListWriteOptions = PropertyListWriteOptions()
+  ) throws(PropertyListError) -> [UInt8] {
+    switch format {
+    case .binary1: BinaryPropertyListWriter.write(self, compactReals: options.compactBinaryReals)
+    case .xml1: try XMLPropertyListWriter.write(self)
+    case .openstep: try OpenStepPropertyListWriter.write(self)
+    case .json: try JSONPropertyListWriter.write(self, pretty: options.prettyJSON)
+    }
+  }
+
+  /// Reads a value from bytes, detecting the format unless `format` is given.
+  public init(bytes: [UInt8], format: PropertyListFormat? = nil) throws(PropertyListError) {
+    self = try PropertyListDocument(bytes: bytes, format: format).value
+  }
+}

@@ -1,0 +1,94 @@
+/// Why a property list could not be read, written or edited.
+///
+/// The description is a compiler-style diagnostic (`path:line:col: error: message`), so
+/// SwiftPM and Xcode show it inline.
+public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Malformed text in an XML, OpenStep or JSON property list, at a 1-based line and column.
+  case syntax(path: String?, line: Int, column: Int, message: String)
+  /// A corrupt or hostile binary property list, at a byte offset.
+  case corruptBinary(path: String?, offset: Int, message: String)
+  /// A value that the destination format cannot hold, at a key path.
+  case unrepresentable(path: String?, keyPath: String, type: String, format: PropertyListFormat)
+  /// A value that the destination format cannot write as it is, at a key path.
+  case invalidValue(path: String?, keyPath: String, message: String)
+  /// A key path that does not lead to a value, or cannot be edited as asked.
+  case keyPath(path: String?, keyPath: String, message: String)
+  /// A file that could not be read or written.
+  case io(path: String, message: String)
+
+  /// The same error, naming `path` as the file it happened in.
+  public func inFile(_ path: String) -> PropertyListError {
+    switch self {
+    case .syntax(_, let line, let column, let message):
+      .syntax(path: path, line: line, column: column, message: message)
+    case .corruptBinary(_, let offset, let message):
+      .corruptBinary(path: path, offset: offset, message: message)
+    case .unrepresentable(_, let keyPath, let type, let format):
+      .unrepresentable(path: path, keyPath: keyPath, type: type, format: format)
+    case .invalidValue(_, let keyPath, let message):
+      .invalidValue(path: path, keyPath: keyPath, message: message)
+    case .keyPath(_, let keyPath, let message):
+      .keyPath(path: path, keyPath: keyPath, message: message)
+    case .io:
+      self
+    }
+  }
+
+  /// The same error with `component` put in front of its key path, as an error bubbles up
+  /// out of a container.
+  func nested(in component: String) -> PropertyListError {
+    let escaped = KeyPath.escape(component)
+    func join(_ rest: String) -> String { rest.isEmpty ? escaped : escaped + "." + rest }
+    switch self {
+    case .unrepresentable(let path, let keyPath, let type, let format):
+      return .unrepresentable(path: path, keyPath: join(keyPath), type: type, format: format)
+    case .invalidValue(let path, let keyPath, let message):
+      return .invalidValue(path: path, keyPath: join(keyPath), message: message)
+    default:
+      return self
+    }
+  }
+
+  /// A compiler-style diagnostic line.
+  public var description: String {
+    switch self {
+    case .syntax(let path, let line, let column, let message):
+      "\(path ?? "<input>"):\(line):\(column): error: \(message)"
+    case .corruptBinary(let path, let offset, let message):
+      "\(path ?? "<input>"): error: \(message) (at byte offset \(offset))"
+    case .unrepresentable(let path, let keyPath, let type, let format):
+      "\(path.map { "\($0): " } ?? "")error: \(format) format cannot hold a \(type) value"
+        + (keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')")
+    case .invalidValue(let path, let keyPath, let message):
+      "\(path.map { "\($0): " } ?? "")error: \(message)"
+        + (keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')")
+    case .keyPath(let path, let keyPath, let message):
+      "\(path.map { "\($0): " } ?? "")error: key path '\(keyPath)': \(message)"
+    case .io(let path, let message):
+      "\(path): error: \(message)"
+    }
+  }
+}
+
+/// A 1-based line and column found by counting newlines up to a byte offset.
+func textLocation(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+  var line = 1
+  var lineStart = 0
+  let end = min(offset, bytes.count)
+  var index = 0
+  while index < end {
+    if bytes[index] == 0x0A {
+      line += 1
+      lineStart = index + 1
+    }
+    index += 1
+  }
+  // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+  var column = 1
+  index = lineStart
+  while index < end {
+    if bytes[index] & 0xC0 != 0x80 { column += 1 }
+    index += 1
+  }
+  return (line, column)
+}

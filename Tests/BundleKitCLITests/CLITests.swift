@@ -1,0 +1,235 @@
+import Foundation
+import PropertyList
+import Testing
+
+/// The `bundlekit plist` commands, run as a user runs them: the built executable, its exit
+/// codes, its output and the files it leaves.
+struct PlistCommandTests {
+  static let executable: String? = {
+    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    candidates += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+    for folder in candidates {
+      let path = folder.appendingPathComponent("bundlekit").path
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+  }()
+
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  func bundlekit(_ arguments: String...) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(
+      fileURLWithPath: try #require(Self.executable, "bundlekit was not built"))
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  let info: PropertyListValue = [
+    "CFBundleIdentifier": "com.example.app",
+    "CFBundleShortVersionString": "1.2.3",
+    "CFBundleVersion": "41",
+    "CFBundleURLTypes": [["CFBundleURLSchemes": ["app"]]],
+    "Released": .date(Date(timeIntervalSince1970: 1_700_000_000)),
+    "Icon": .data(Data([1, 2, 3])),
+  ]
+
+  func write(
+    _ value: PropertyListValue, _ format: PropertyListFormat, in folder: TemporaryFolderCLI,
+    name: String = "Info.plist"
+  ) throws -> String {
+    let path = folder.file(name)
+    try FileIO.writeAtomically(try value.encoded(as: format), to: path)
+    return path
+  }
+
+  @Test("get prints scalars bare and follows plutil and PlistBuddy key paths")
+  func get() throws {
+    let folder = try TemporaryFolderCLI()
+    let path = try write(info, .binary1, in: folder)
+    #expect(try bundlekit("plist", "get", path, "CFBundleShortVersionString").stdout == "1.2.3\n")
+    #expect(
+      try bundlekit("plist", "get", path, "CFBundleURLTypes.0.CFBundleURLSchemes.0").stdout
+        == "app\n")
+    #expect(
+      try bundlekit("plist", "get", path, ":CFBundleURLTypes:0:CFBundleURLSchemes:0").stdout
+        == "app\n")
+    #expect(try bundlekit("plist", "get", path, "Released").stdout == "2023-11-14T22:13:20Z\n")
+    #expect(try bundlekit("plist", "get", path, "Icon").stdout == "AQID\n")
+    #expect(
+      try bundlekit("plist", "get", path, "CFBundleURLTypes", "--format", "json").stdout.contains(
+        "\"CFBundleURLSchemes\": ["))
+    let missing = try bundlekit("plist", "get", path, "Nope")
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "\(path): error: key path 'Nope': no such key\n")
+  }
+
+  @Test("print shows the whole file readably, or as JSON")
+  func printCommand() throws {
+    let folder = try TemporaryFolderCLI()
+    let path = try write(info, .xml1, in: folder)
+    let text = try bundlekit("plist", "print", path)
+    #expect(text.status == 0)
+    #expect(text.stdout.hasPrefix("{\n  \"CFBundleIdentifier\" => \"com.example.app\"\n"))
+    #expect(text.stdout.contains("      0 => \"app\""))
+    let json = try bundlekit("plist", "print", path, "--format", "json")
+    #expect(json.status == 1)  // dates and data have no JSON form
+    #expect(json.stderr.contains("json format cannot hold a date value (at key path 'Released')"))
+  }
+
+  @Test("set keeps the format and the file mode, edits atomically, refuses bad values")
+  func set() throws {
+    let folder = try TemporaryFolderCLI()
+    for format in [PropertyListFormat.xml1, .binary1, .json] {
+      var value = info
+      if format == .json { value = ["CFBundleVersion": "41", "Nested": ["a": 1]] }
+      let path = try write(value, format, in: folder, name: "Info-\(format).plist")
+      chmod(path, 0o640)
+      var run = try bundlekit("plist", "set", path, "CFBundleVersion", "42")
+      #expect(run.status == 0, "\(run.stderr)")
+      run = try bundlekit("plist", "set", path, "Count", "7", "--type", "integer")
+      #expect(run.status == 0)
+      let document = try PropertyListDocument(contentsOfFile: path)
+      #expect(document.format == format)
+      var expected = value
+      try expected.setValue("42", at: KeyPath("CFBundleVersion"))
+      try expected.setValue(7, at: KeyPath("Count"))
+      #expect(document.value == expected)
+      var status = stat()
+      stat(path, &status)
+      #expect(status.st_mode & 0o777 == 0o640)
+      // A bad value is refused and the file is left byte for byte as it was.
+      let before = try FileIO.read(path)
+      run = try bundlekit("plist", "set", path, "Count", "seven", "--type", "integer")
+      #expect(run.status == 1)
+      #expect(run.stderr.contains("'seven' is not a valid integer"))
+      run = try bundlekit("plist", "set", path, "Missing.deeper", "x")
+      #expect(run.status == 1)
+      #expect(run.stderr.contains("key path 'Missing': no such key"))
+      #expect(try FileIO.read(path) == before)
+    }
+    // No temporary files are left behind.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasPrefix(".")
+    }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test("set --type bool, real, date, data and json")
+  func setTypes() throws {
+    let folder = try TemporaryFolderCLI()
+    let path = try write(["a": 1], .xml1, in: folder)
+    for (keyPath, text, type) in [
+      ("b", "yes", "bool"), ("r", "2.5", "real"), ("d", "2024-01-02T03:04:05Z", "date"),
+      ("x", "AQID", "data"), ("j", #"{"k": [1, "two"]}"#, "json"),
+    ] {
+      let run = try bundlekit("plist", "set", path, keyPath, text, "--type", type)
+      #expect(run.status == 0, "\(type): \(run.stderr)")
+    }
+    let value = try PropertyListDocument(contentsOfFile: path).value
+    #expect(value["b"] == true)
+    #expect(value["r"] == 2.5)
+    #expect(value["d"] == .date(Date(timeIntervalSince1970: 1_704_164_645)))
+    #expect(value["x"] == .data(Data([1, 2, 3])))
+    #expect(value["j"] == ["k": [1, "two"]])
+  }
+
+  @Test("remove deletes one value and keeps the rest")
+  func remove() throws {
+    let folder = try TemporaryFolderCLI()
+    let path = try write(info, .binary1, in: folder)
+    #expect(try bundlekit("plist", "remove", path, "CFBundleURLTypes.0").status == 0)
+    #expect(try PropertyListDocument(contentsOfFile: path).value["CFBundleURLTypes"] == [])
+    let run = try bundlekit("plist", "remove", path, "CFBundleURLTypes.0")
+    #expect(run.status == 1)
+  }
+
+  @Test("convert between every format, in place or to a file or standard output")
+  func convert() throws {
+    let folder = try TemporaryFolderCLI()
+    let value: PropertyListValue = ["name": "x", "list": ["a", "b"]]
+    let path = try write(value, .xml1, in: folder)
+    for format in PropertyListFormat.allCases {
+      #expect(try bundlekit("plist", "convert", path, "--format", format.rawValue).status == 0)
+      let document = try PropertyListDocument(contentsOfFile: path)
+      #expect(document.format == format)
+      #expect(document.value == value)
+    }
+    let out = try bundlekit("plist", "convert", path, "--format", "json", "-o", "-", "--compact")
+    #expect(out.stdout == #"{"name":"x","list":["a","b"]}"# + "\n")
+    // Unrepresentable values: an error, and the file is untouched.
+    let dated = try write(info, .xml1, in: folder, name: "dated.plist")
+    let before = try FileIO.read(dated)
+    let run = try bundlekit("plist", "convert", dated, "--format", "openstep")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "\(dated): error: openstep format cannot hold a date value (at key path 'Released')\n")
+    #expect(try FileIO.read(dated) == before)
+  }
+
+  @Test("lint: OK lines, compiler-style errors, exit codes, JSON report")
+  func lint() throws {
+    let folder = try TemporaryFolderCLI()
+    let good = try write(info, .xml1, in: folder)
+    let bad = folder.file("bad.plist")
+    try FileIO.writeAtomically(
+      Array("<plist version=\"1.0\">\n<dict>\n<key>a</key>\n</dict>\n</plist>\n".utf8), to: bad)
+    var run = try bundlekit("plist", "lint", good)
+    #expect(run.status == 0)
+    #expect(run.stdout == "\(good): OK\n")
+    run = try bundlekit("plist", "lint", good, bad)
+    #expect(run.status == 1)
+    #expect(run.stdout == "\(good): OK\n")
+    #expect(run.stderr == "\(bad):4:8: error: key 'a' has no value\n")
+    run = try bundlekit("plist", "lint", good, bad, "--format", "json")
+    let report = try PropertyListValue(bytes: Array(run.stdout.utf8), format: .json)
+    #expect(report.arrayValue?.count == 2)
+    #expect(report.arrayValue?.first?["ok"] == true)
+    #expect(report.arrayValue?.last?["ok"] == false)
+    run = try bundlekit("plist", "lint", folder.file("absent.plist"))
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("absent.plist: error: cannot open: No such file or directory"))
+  }
+
+  @Test("usage errors exit 2, help exits 0")
+  func usage() throws {
+    #expect(try bundlekit("plist", "get").status == 2)
+    #expect(try bundlekit("plist", "convert", "x", "--format", "yaml").status == 2)
+    #expect(try bundlekit("plist", "frobnicate").status == 2)
+    let help = try bundlekit("plist", "--help")
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("convert"))
+  }
+}
+
+/// A temporary folder removed when the value is released.
+final class TemporaryFolderCLI {
+  let path: String
+
+  init() throws {
+    path =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("bundlekit-cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> String { "\(path)/\(name)" }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}

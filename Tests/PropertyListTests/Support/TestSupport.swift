@@ -1,0 +1,230 @@
+import Foundation
+import PropertyList
+
+/// Where the shared corpus lives: `../shared/corpus` beside the package.
+enum Corpus {
+  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static let root: URL = packageRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/corpus")
+
+  static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
+
+  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+  static func files(in folder: String) -> [String] {
+    let url = root.appendingPathComponent(folder)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return names.sorted().map { url.appendingPathComponent($0).path }
+  }
+}
+
+/// Tools on this machine that tests compare against.
+enum Tool {
+  static func path(_ name: String) -> String? {
+    let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in search.split(separator: ":") {
+      let candidate = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  struct Result {
+    var status: Int32
+    var stdout: Data
+    var stderr: String
+  }
+
+  /// Runs a tool to completion and captures its output.
+  static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Result
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let inputPipe = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+    try process.run()
+    if let input {
+      inputPipe.fileHandleForWriting.write(input)
+      try inputPipe.fileHandleForWriting.close()
+    }
+    // Read both pipes concurrently so neither fills up and blocks the child.
+    nonisolated(unsafe) var errorData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errorData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: outputData,
+      stderr: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+/// A temporary folder removed when the value is released.
+final class TemporaryFolder {
+  let path: String
+
+  init() throws {
+    path =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("bundlekit-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> String { "\(path)/\(name)" }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// SplitMix64: small, fast and reproducible from a printed seed.
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A seed from the environment (`BUNDLEKIT_SEED`) or the clock, printed so a failure can
+  /// be replayed.
+  static func seed(_ label: String) -> UInt64 {
+    let seed =
+      ProcessInfo.processInfo.environment["BUNDLEKIT_SEED"].flatMap { UInt64($0) }
+      ?? UInt64(Date().timeIntervalSince1970 * 1000)
+    print("\(label): seed \(seed) (replay with BUNDLEKIT_SEED=\(seed))")
+    return seed
+  }
+}
+
+/// Random property-list values for differential tests.
+struct RandomValues {
+  var generator: SeededGenerator
+  /// UIDs exist only in the binary format.
+  var includeUIDs = false
+  /// Foundation and JSON have no UID; XML writers differ on non-finite reals.
+  var includeInfinity = true
+
+  init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+  private static let pieces: [String] = [
+    "a", "B", "z", "0", "9", " ", "\t", "\n", "<", ">", "&", "\"", "'", ".", "\\", "/", "=", ";",
+    "é", "ß", "Å", "日本", "語", "😀", "👩‍👩‍👧", "ﬁ", "\u{0301}", "Ω", "key", "CFBundle", "%@", "%1$d",
+  ]
+
+  mutating func string(maxPieces: Int = 8) -> String {
+    let count = Int.random(in: 0...maxPieces, using: &generator)
+    return (0..<count).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
+  }
+
+  mutating func scalar() -> PropertyListValue {
+    switch Int.random(in: 0..<(includeUIDs ? 8 : 7), using: &generator) {
+    case 0: return .string(string())
+    case 1:
+      switch Int.random(in: 0..<6, using: &generator) {
+      case 0: return .int(Int.random(in: 0..<256, using: &generator))
+      case 1: return .int(Int.random(in: -1000...1000, using: &generator))
+      case 2:
+        return .integer(PropertyListInteger(Int64.random(in: .min ... .max, using: &generator)))
+      case 3:
+        return .integer(
+          PropertyListInteger(UInt64.random(in: UInt64(Int64.max)...UInt64.max, using: &generator)))
+      case 4:
+        return .integer(
+          PropertyListInteger([Int64.min, Int64.max, -1, 0].randomElement(using: &generator) ?? 0))
+      default: return .int(Int.random(in: 0..<(1 << 40), using: &generator))
+      }
+    case 2:
+      switch Int.random(in: 0..<5, using: &generator) {
+      case 0: return .real(Double(Int.random(in: -100...100, using: &generator)) / 4)
+      case 1 where includeInfinity:
+        return .real([Double.infinity, -.infinity].randomElement(using: &generator) ?? 0)
+      case 2:
+        return .real(
+          Double(bitPattern: UInt64.random(in: 0...0x7FEF_FFFF_FFFF_FFFF, using: &generator)))
+      default: return .real(Double.random(in: -1e6...1e6, using: &generator))
+      }
+    case 3: return .bool(Bool.random(using: &generator))
+    case 4:
+      // Whole seconds between 1901 and 2100: XML dates carry no fractions.
+      let seconds = Double(Int.random(in: -3_155_000_000...3_155_000_000, using: &generator))
+      return .date(Date(timeIntervalSinceReferenceDate: seconds))
+    case 5:
+      let count = Int.random(in: 0...80, using: &generator)
+      return .data(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    case 6:
+      return .string(string(maxPieces: 30))
+    default:
+      return .uid(UInt64.random(in: 0...UInt64(UInt32.max), using: &generator))
+    }
+  }
+
+  mutating func value(depth: Int = 0) -> PropertyListValue {
+    let roll = Int.random(in: 0..<10, using: &generator)
+    if depth >= 4 || roll < 6 { return scalar() }
+    let count = Int.random(in: 0...8, using: &generator)
+    if roll < 8 {
+      return .array((0..<count).map { _ in value(depth: depth + 1) })
+    }
+    var dictionary = PropertyListDictionary()
+    for _ in 0..<count { dictionary[string()] = value(depth: depth + 1) }
+    return .dictionary(dictionary)
+  }
+
+  /// A dictionary at the top, as most property lists are.
+  mutating func document() -> PropertyListValue {
+    var dictionary = PropertyListDictionary()
+    for _ in 0..<Int.random(in: 1...12, using: &generator) {
+      dictionary[string()] = value(depth: 1)
+    }
+    return .dictionary(dictionary)
+  }
+}
+
+extension PropertyListValue {
+  /// A form that survives any JSON round trip exactly, for comparing with other
+  /// implementations: `[tag, payload]` pairs with numbers as strings of their bits.
+  var tagged: PropertyListValue {
+    switch self {
+    case .string(let s): return ["s", .string(s)]
+    case .integer(let i): return ["i", .string(i.description)]
+    case .real(let r): return ["r", .string(String(r.bitPattern))]
+    case .bool(let b): return ["B", b ? "true" : "false"]
+    case .date(let d):
+      return ["d", .string(String(Int64((d.timeIntervalSince1970).rounded(.down))))]
+    case .data(let d): return ["b", .string(d.map { String(format: "%02x", $0) }.joined())]
+    case .uid(let u): return ["u", .string(String(u))]
+    case .array(let a): return ["a", .array(a.map(\.tagged))]
+    case .dictionary(let d): return ["D", .array(d.map { [.string($0.key), $0.value.tagged] })]
+    }
+  }
+
+  /// The value with every dictionary's keys sorted, for comparing with readers that do not
+  /// keep order.
+  var sortedKeys: PropertyListValue {
+    switch self {
+    case .array(let a): return .array(a.map(\.sortedKeys))
+    case .dictionary(let d):
+      var sorted = d.mapValues(\.sortedKeys)
+      sorted.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      return .dictionary(sorted)
+    default: return self
+    }
+  }
+}
