@@ -82,3 +82,19 @@ struct FoundationDifferentialTests {
     }
   }
 }
+
+/// Reference and offset sizes at their boundaries, where writers most often go wrong.
+struct BinarySizeBoundaryTests {
+  @Test(
+    "Foundation reads our files at every size boundary",
+    arguments: [14, 15, 254, 255, 256, 257, 65_534, 65_535, 65_536])
+  func boundaries(count: Int) throws {
+    let value = PropertyListValue.array((0..<count).map { .string("s\($0)") })
+    for options in [PropertyListWriteOptions(), .init(compactBinaryReals: true)] {
+      let bytes = try value.encoded(as: .binary1, options: options)
+      let object = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+      #expect(try FoundationDifferentialTests.value(object) == value)
+      #expect(try PropertyListValue(bytes: bytes) == value)
+    }
+  }
+}

@@ -160,7 +160,8 @@ struct BinaryPropertyListWriter {
   // MARK: Serialising
 
   private mutating func serialize() -> [UInt8] {
-    let referenceSize = Self.minimalByteCount(for: UInt64(entries.count - 1))
+    // CoreFoundation requires the reference size to hold the object count itself.
+    let referenceSize = Self.minimalByteCount(for: UInt64(entries.count))
     output.reserveCapacity(entries.count * 12 + 64)
     output.append(contentsOf: "bplist00".utf8)
     var offsets: [Int] = []
@@ -183,7 +184,8 @@ struct BinaryPropertyListWriter {
       }
     }
     let tableOffset = output.count
-    let offsetSize = Self.minimalByteCount(for: UInt64(offsets.last ?? 0))
+    // ... and the offset size to hold the offset of the offset table, not just the last object.
+    let offsetSize = Self.minimalByteCount(for: UInt64(tableOffset))
     for offset in offsets {
       writeBigEndian(UInt64(offset), size: offsetSize)
     }
