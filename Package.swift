@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "bundlekit", targets: ["BundleKitCLI"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
+    .library(name: "StringsTable", targets: ["StringsTable"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,11 +36,20 @@ let package = Package(
       ]
     ),
 
+    .target(
+      name: "StringsTable",
+      dependencies: [
+        "PropertyList",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+
     // The `bundlekit` tool.
     .executableTarget(
       name: "BundleKitCLI",
       dependencies: [
         "PropertyList",
+        "StringsTable",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

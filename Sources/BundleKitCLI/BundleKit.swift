@@ -13,7 +13,7 @@ struct BundleKit: ParsableCommand {
     commandName: "bundlekit",
     abstract: "Property lists, strings tables, versions and resource archives, on Linux and macOS.",
     version: "0.1.0",
-    subcommands: [PlistCommand.self]
+    subcommands: [PlistCommand.self, StringsCommand.self]
   )
 }
 

@@ -109,6 +109,20 @@ public enum FileIO {
     }
   }
 
+  /// Creates the folders above `path` that do not exist yet.
+  public static func createFolders(for path: String) throws(PropertyListError) {
+    var folder = split(path).folder
+    var missing: [String] = []
+    var info = stat()
+    while !folder.isEmpty, folder != "/", folder != ".", stat(folder, &info) != 0 {
+      missing.append(folder)
+      folder = split(folder).folder
+    }
+    for folder in missing.reversed() where mkdir(folder, 0o777) != 0 && errno != EEXIST {
+      throw .io(path: folder, message: systemError("cannot create the folder"))
+    }
+  }
+
   /// The path with symbolic links followed (the last component only), so an edit replaces
   /// the file the link points to.
   static func resolvedPath(_ path: String) -> String {

@@ -4,7 +4,7 @@ import Foundation
 /// arrays `( a, b )` (a trailing comma allowed), `<hex>` data, and strings, quoted or not.
 /// Every scalar is a string. A file holding only `key = value;` pairs (a `.strings` file)
 /// reads as a dictionary, and an empty one as an empty dictionary.
-enum OpenStepPropertyListReader {
+package enum OpenStepPropertyListReader {
   static let maximumDepth = 512
 
   static func read(_ raw: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
@@ -37,7 +37,8 @@ enum OpenStepPropertyListReader {
     throw scanner.error("unexpected \(scanner.currentDescription) after the top-level value")
   }
 
-  static func parseValue(_ scanner: inout OpenStepScanner, depth: Int) throws(PropertyListError)
+  package static func parseValue(_ scanner: inout OpenStepScanner, depth: Int)
+    throws(PropertyListError)
     -> PropertyListValue
   {
     guard depth <= maximumDepth else {

@@ -16,6 +16,38 @@ package struct OpenStepScanner: ~Copyable {
   /// A scanner over UTF-8 `bytes`.
   package init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
+  // Line counting resumes where it last stopped, so asking for the line of each entry in turn
+  // costs one pass over the file in all.
+  private var countedUpTo = 0
+  private var countedLine = 1
+  private var countedLineStart = 0
+
+  /// The 1-based line and column of `offset`; cheapest when offsets only grow between calls.
+  package mutating func lineAndColumn(at offset: Int) -> (line: Int, column: Int) {
+    let offset = min(offset, bytes.count)
+    if offset < countedUpTo {
+      countedUpTo = 0
+      countedLine = 1
+      countedLineStart = 0
+    }
+    var index = countedUpTo
+    while index < offset {
+      if bytes[index] == 0x0A {
+        countedLine += 1
+        countedLineStart = index + 1
+      }
+      index += 1
+    }
+    countedUpTo = offset
+    var column = 1
+    index = countedLineStart
+    while index < offset {
+      if bytes[index] & 0xC0 != 0x80 { column += 1 }
+      index += 1
+    }
+    return (countedLine, column)
+  }
+
   /// The byte at the cursor, or nil at the end.
   @inline(__always)
   package var current: UInt8? { position < bytes.count ? bytes[position] : nil }

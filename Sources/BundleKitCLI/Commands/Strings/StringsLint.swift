@@ -1,0 +1,63 @@
+import ArgumentParser
+import PropertyList
+import StringsTable
+
+/// `bundlekit strings lint PATH...`.
+struct StringsLint: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lint",
+    abstract: "Check strings tables: syntax, duplicates, missing keys, placeholders, plural rules.",
+    discussion: """
+      PATH may be files or folders (searched for .strings, .stringsdict and .xcstrings, \
+      skipping .build, .git, DerivedData, Pods and Carthage). Findings are printed as \
+      path:line:col: warning|error: message. Exits 1 when there are errors (with --strict, \
+      warnings too).
+      """
+  )
+
+  @Argument(help: "Tables, or folders to search for them.")
+  var paths: [String] = ["."]
+
+  @Option(help: "The language the others are compared with.")
+  var developmentLanguage = "en"
+
+  @Flag(help: "Fail on warnings too.")
+  var strict = false
+
+  @Option(help: "Output: text or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    let locations: [TableLocation]
+    do {
+      locations = try TableDiscovery.tables(in: paths)
+    } catch let error as DiagnosticsError {
+      error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
+      throw ExitCode(1)
+    }
+    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(locations)
+    switch format {
+    case .text:
+      for diagnostic in diagnostics { Diagnostics.printToStandardError(diagnostic.description) }
+      let errors = diagnostics.filter { $0.severity == .error }.count
+      Diagnostics.printToStandardError(
+        "\(locations.count) table\(locations.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) warning\(diagnostics.count - errors == 1 ? "" : "s")"
+      )
+    case .json:
+      let report = PropertyListValue.array(
+        diagnostics.map { diagnostic in
+          var entry: PropertyListDictionary = [
+            "severity": .string(diagnostic.severity.rawValue), "path": .string(diagnostic.path),
+          ]
+          if let line = diagnostic.line { entry["line"] = .int(line) }
+          if let column = diagnostic.column { entry["column"] = .int(column) }
+          entry["message"] = .string(diagnostic.message)
+          return .dictionary(entry)
+        })
+      Diagnostics.writeToStandardOutput(try report.encoded(as: .json))
+    }
+    if diagnostics.contains(where: { $0.severity == .error || strict }) {
+      throw ExitCode(1)
+    }
+  }
+}

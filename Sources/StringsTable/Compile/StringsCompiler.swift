@@ -1,0 +1,114 @@
+import OrderedCollections
+import PropertyList
+
+/// Compiles strings tables to binary property lists, as Xcode's CopyStringsFile and
+/// `xcstringstool compile` do, keeping the `<lang>.lproj/` layout.
+public struct StringsCompiler: Sendable {
+  /// The language other languages are compared with when checking.
+  public var developmentLanguage: String
+
+  /// A compiler that checks against `developmentLanguage`.
+  public init(developmentLanguage: String = "en") {
+    self.developmentLanguage = developmentLanguage
+  }
+
+  /// One compiled file: where it goes (relative to the output folder) and its bytes.
+  public struct Output: Sendable, Hashable {
+    /// `<lang>.lproj/<Table>.strings`, or the file name for tables outside an `.lproj`.
+    public var relativePath: String
+    /// A binary property list.
+    public var bytes: [UInt8]
+  }
+
+  /// The output paths (relative) a table compiles to, computable without compiling: a
+  /// catalog gives `<lang>.lproj/<Table>.strings` and `.stringsdict` for each language.
+  public static func outputPaths(for location: TableLocation, catalogLanguages: [String] = [])
+    -> [String]
+  {
+    switch location.kind {
+    case .strings, .stringsdict:
+      let name = "\(location.table).\(location.kind.rawValue)"
+      return [location.language.map { "\($0).lproj/\(name)" } ?? name]
+    case .catalog:
+      return catalogLanguages.flatMap {
+        ["\($0).lproj/\(location.table).strings", "\($0).lproj/\(location.table).stringsdict"]
+      }
+    }
+  }
+
+  /// Compiles the tables in memory. Errors in any table (syntax, invalid plural rules,
+  /// placeholders that cannot work) throw, with every finding; warnings are returned.
+  public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> (
+    outputs: [Output], warnings: [Diagnostic]
+  ) {
+    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(locations)
+    if diagnostics.contains(where: { $0.severity == .error }) {
+      throw DiagnosticsError(diagnostics)
+    }
+    var outputs: [Output] = []
+    var seen: [String: String] = [:]
+    func add(_ relativePath: String, _ value: PropertyListValue, from path: String)
+      throws(DiagnosticsError)
+    {
+      if let other = seen[relativePath] {
+        throw DiagnosticsError([
+          Diagnostic(.error, path, "compiles to \(relativePath), which \(other) also writes")
+        ])
+      }
+      seen[relativePath] = path
+      outputs.append(
+        Output(relativePath: relativePath, bytes: (try? value.encoded(as: .binary1)) ?? []))
+    }
+    for location in locations {
+      do {
+        switch location.kind {
+        case .strings:
+          let file = try StringsFile(contentsOfFile: location.path)
+          try add(
+            Self.outputPaths(for: location)[0], .dictionary(file.dictionary), from: location.path)
+        case .stringsdict:
+          let file = try StringsdictFile(contentsOfFile: location.path)
+          try add(
+            Self.outputPaths(for: location)[0], .dictionary(file.entries), from: location.path)
+        case .catalog:
+          let catalog = try StringCatalog(contentsOfFile: location.path)
+          for (language, tables) in catalog.compile() {
+            try add(
+              "\(language).lproj/\(location.table).strings", .dictionary(tables.strings),
+              from: location.path)
+            try add(
+              "\(language).lproj/\(location.table).stringsdict", .dictionary(tables.stringsdict),
+              from: location.path)
+          }
+        }
+      } catch let error as PropertyListError {
+        throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: location.path)])
+      } catch let error as DiagnosticsError {
+        throw error
+      } catch {
+        throw DiagnosticsError([Diagnostic(.error, location.path, "\(error)")])
+      }
+    }
+    return (outputs, diagnostics)
+  }
+
+  /// Compiles and writes every output under `folder`, each atomically; nothing is written
+  /// when any table has an error.
+  public func compile(_ locations: [TableLocation], into folder: String) throws(DiagnosticsError)
+    -> (written: [String], warnings: [Diagnostic])
+  {
+    let (outputs, warnings) = try compile(locations)
+    var written: [String] = []
+    for output in outputs {
+      let path = folder + "/" + output.relativePath
+      do {
+        try FileIO.createFolders(for: path)
+        try FileIO.writeAtomically(output.bytes, to: path)
+      } catch {
+        throw DiagnosticsError([Diagnostic(.error, path, "\(error)")])
+      }
+      written.append(path)
+    }
+    return (written, warnings)
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Finds strings tables under files and folders.
+public enum TableDiscovery {
+  /// Folders never searched: build products, dependencies and version control.
+  public static let skippedFolders: Set<String> = [
+    ".build", ".git", ".swiftpm", "DerivedData", "Pods", "Carthage", "node_modules",
+  ]
+
+  /// Every `.strings`, `.stringsdict` and `.xcstrings` file in `paths` (files are taken as
+  /// they are; folders are searched), sorted and without repeats.
+  public static func tables(in paths: [String]) throws -> [TableLocation] {
+    var found: [String] = []
+    let manager = FileManager.default
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw DiagnosticsError([Diagnostic(.error, path, "no such file or folder")])
+      }
+      guard isFolder.boolValue else {
+        found.append(path)
+        continue
+      }
+      guard let walker = manager.enumerator(atPath: path) else { continue }
+      while let relative = walker.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        if skippedFolders.contains(name) || (name.hasPrefix(".") && name != ".") {
+          walker.skipDescendants()
+          continue
+        }
+        if StringsTableKind(path: name) != nil {
+          found.append(
+            path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
+          )
+        }
+      }
+    }
+    var seen: Set<String> = []
+    return found.sorted().filter { seen.insert($0).inserted }.compactMap(TableLocation.init(path:))
+  }
+}

@@ -1,0 +1,219 @@
+/// One `printf`-style placeholder in a localized string (`%@`, `%2$lld`, `%.1f`, `%#@count@`).
+public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of argument a placeholder consumes.
+  public enum Kind: String, Sendable, Hashable {
+    /// `%@`: an object.
+    case object
+    /// `%d %i`: a signed integer.
+    case signedInteger
+    /// `%u %x %X %o`: an unsigned integer.
+    case unsignedInteger
+    /// `%f %e %g %a` and upper case: a floating-point number.
+    case double
+    /// `%c %C`: a single C character.
+    case character
+    /// `%s %S`: a C string.
+    case cString
+    /// `%p`: a pointer.
+    case pointer
+    /// `%#@name@`: a `.stringsdict` variable.
+    case variable
+  }
+
+  /// The 1-based argument position, explicit (`%2$@`) or by order.
+  public var position: Int
+  /// Whether the position was written (`%2$@`).
+  public var isPositional: Bool
+  /// The argument kind.
+  public var kind: Kind
+  /// The length modifier (`l`, `ll`, `q`, `h`, `z` ...), empty when none.
+  public var length: String
+  /// The placeholder as written.
+  public var text: String
+  /// For `%#@name@`, the variable name.
+  public var variable: String?
+  /// Offset of the `%` in the string's unicode scalars.
+  public var offset: Int
+
+  /// Whether two placeholders take the same argument type (`%d` and `%i` do; `%d` and `%ld`
+  /// do not, their sizes differ).
+  public func isCompatible(with other: FormatSpecifier) -> Bool {
+    guard kind == other.kind else {
+      // Signed and unsigned integers of one size are passed the same way.
+      let integers: Set<Kind> = [.signedInteger, .unsignedInteger]
+      return integers.contains(kind) && integers.contains(other.kind)
+        && Self.width(length) == Self.width(other.length)
+    }
+    switch kind {
+    case .signedInteger, .unsignedInteger: return Self.width(length) == Self.width(other.length)
+    default: return true
+    }
+  }
+
+  /// 64 for `l`, `ll`, `q`, `z`, `t`, `j` (on 64-bit platforms), 32 otherwise.
+  static func width(_ length: String) -> Int {
+    ["l", "ll", "q", "z", "t", "j"].contains(length) ? 64 : 32
+  }
+
+  /// A short name of the argument type for messages (`Int`, `String`, `Double` ...).
+  public var typeName: String {
+    switch kind {
+    case .object: "an object (%@)"
+    case .signedInteger, .unsignedInteger: "a \(Self.width(length))-bit integer"
+    case .double: "a floating-point number (\(text))"
+    case .character: "a C character (\(text))"
+    case .cString: "a C string (\(text))"
+    case .pointer: "a pointer (%p)"
+    case .variable: "a plural variable (\(text))"
+    }
+  }
+
+  /// The placeholder as written.
+  public var description: String { text }
+
+  /// Every placeholder in `string`, with positions assigned as `String(format:)` does:
+  /// unnumbered placeholders take the next argument in order.
+  public static func parse(_ string: String) -> [FormatSpecifier] {
+    let scalars = Array(string.unicodeScalars)
+    var result: [FormatSpecifier] = []
+    var nextPosition = 1
+    var index = 0
+    while index < scalars.count {
+      guard scalars[index] == "%" else {
+        index += 1
+        continue
+      }
+      let start = index
+      index += 1
+      guard index < scalars.count else { break }
+      if scalars[index] == "%" {
+        index += 1
+        continue
+      }
+      // Optional position: digits followed by `$`.
+      var position: Int?
+      var lookahead = index
+      var digits = 0
+      while lookahead < scalars.count, ("0"..."9").contains(scalars[lookahead]) {
+        digits = digits * 10 + Int(scalars[lookahead].value - 48)
+        lookahead += 1
+      }
+      if lookahead < scalars.count, lookahead > index, scalars[lookahead] == "$" {
+        position = digits
+        index = lookahead + 1
+      }
+      // Flags, width, precision. `#` followed by `@` is not a flag but a variable.
+      func atVariable() -> Bool {
+        index + 1 < scalars.count && scalars[index] == "#" && scalars[index + 1] == "@"
+      }
+      // A space right after `%` is prose ("100% sure"), not the space flag, in practice.
+      if scalars[index] == " " {
+        index = start + 1
+        continue
+      }
+      while index < scalars.count, !atVariable(), "-+ #0'".unicodeScalars.contains(scalars[index]) {
+        index += 1
+      }
+      while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == "*" {
+        index += 1
+      }
+      if index < scalars.count, scalars[index] == "." {
+        index += 1
+        while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == "*" {
+          index += 1
+        }
+      }
+      // `%#@name@` (also `%1$#@name@`, `%8$3.2#@name@`).
+      if atVariable() {
+        var end = index + 2
+        while end < scalars.count, scalars[end] != "@" { end += 1 }
+        guard end < scalars.count else { break }
+        let name = String(String.UnicodeScalarView(scalars[(index + 2)..<end]))
+        let text = String(String.UnicodeScalarView(scalars[start...end]))
+        let resolved = position ?? nextPosition
+        if position == nil { nextPosition += 1 }
+        result.append(
+          FormatSpecifier(
+            position: resolved, isPositional: position != nil, kind: .variable, length: "",
+            text: text, variable: name, offset: start))
+        index = end + 1
+        continue
+      }
+      // Length modifier.
+      var length = ""
+      while index < scalars.count, "hlqLzjt".unicodeScalars.contains(scalars[index]) {
+        length.unicodeScalars.append(scalars[index])
+        index += 1
+      }
+      guard index < scalars.count else { break }
+      let conversion = scalars[index]
+      let kind: Kind
+      switch conversion {
+      case "@": kind = .object
+      case "d", "i", "D": kind = .signedInteger
+      case "u", "x", "X", "o", "O", "U": kind = .unsignedInteger
+      case "f", "F", "e", "E", "g", "G", "a", "A": kind = .double
+      case "c", "C": kind = .character
+      case "s", "S": kind = .cString
+      case "p": kind = .pointer
+      default:
+        // Not a placeholder (a lone `%` followed by text, as in "100%-tal").
+        index = start + 1
+        continue
+      }
+      // Length modifiers other than `l` and `L` make no sense on floating-point numbers, nor
+      // any on objects: such text is prose, not a placeholder.
+      if (kind == .double && !(length.isEmpty || length == "l" || length == "L"))
+        || (kind == .object && !length.isEmpty)
+      {
+        index = start + 1
+        continue
+      }
+      index += 1
+      let resolved = position ?? nextPosition
+      if position == nil { nextPosition += 1 }
+      result.append(
+        FormatSpecifier(
+          position: resolved, isPositional: position != nil, kind: kind, length: length,
+          text: String(String.UnicodeScalarView(scalars[start..<index])), variable: nil,
+          offset: start))
+    }
+    return result
+  }
+}
+
+/// The argument list a format string asks for: one kind per position.
+public struct FormatSignature: Sendable, Hashable {
+  /// The placeholders by position; a position may be used more than once.
+  public var arguments: [Int: [FormatSpecifier]]
+
+  /// The signature of `string`.
+  public init(_ string: String) {
+    arguments = Dictionary(grouping: FormatSpecifier.parse(string), by: \.position)
+  }
+
+  /// The signature of a list of placeholders.
+  public init(specifiers: [FormatSpecifier]) {
+    arguments = Dictionary(grouping: specifiers, by: \.position)
+  }
+
+  /// The highest position used.
+  public var count: Int { arguments.keys.max() ?? 0 }
+
+  /// Positions below the highest that no placeholder uses (`%2$@` alone skips argument 1).
+  public var gaps: [Int] {
+    count == 0 ? [] : (1...count).filter { arguments[$0] == nil }
+  }
+
+  /// Positions whose placeholders disagree on the argument type (`%1$lld or %1$@`).
+  public var conflicts: [(position: Int, FormatSpecifier, FormatSpecifier)] {
+    var result: [(Int, FormatSpecifier, FormatSpecifier)] = []
+    for position in arguments.keys.sorted() {
+      guard let uses = arguments[position], let first = uses.first else { continue }
+      if let other = uses.dropFirst().first(where: { !$0.isCompatible(with: first) }) {
+        result.append((position, first, other))
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,175 @@
+import PropertyList
+
+/// One `key = value;` pair of a `.strings` file, with what tooling needs to point at it.
+public struct StringsEntry: Sendable, Hashable {
+  /// The key.
+  public var key: String
+  /// The value: a string, or (rarely) an array or dictionary in OpenStep syntax.
+  public var value: PropertyListValue
+  /// The comment just before the entry, without its delimiters and surrounding white space.
+  public var comment: String?
+  /// The 1-based line of the key.
+  public var line: Int
+  /// The 1-based column of the key.
+  public var column: Int
+}
+
+/// The text encodings a `.strings` file may be in.
+public enum StringsFileEncoding: String, Sendable, Hashable {
+  /// UTF-8 without a byte order mark.
+  case utf8
+  /// UTF-8 with a byte order mark.
+  case utf8WithBOM
+  /// UTF-16, little-endian (with or without a BOM).
+  case utf16LittleEndian
+  /// UTF-16, big-endian (with or without a BOM).
+  case utf16BigEndian
+}
+
+/// A parsed `.strings` file: entries in order, duplicates kept, each with its comment and line.
+///
+/// Reads exactly what CoreFoundation reads: UTF-8 or UTF-16 (BOM or not), `/* */` and `//`
+/// comments, quoted and unquoted keys and values, `"key";` meaning `"key" = "key";`, and
+/// CoreFoundation's escapes (`\U` with four hex digits and surrogate pairs, octal, any other
+/// `\x` is `x`). An empty or comment-only file is an empty table.
+public struct StringsFile: Sendable {
+  /// The file's path, for diagnostics.
+  public var path: String
+  /// The encoding the file was read in.
+  public var encoding: StringsFileEncoding
+  /// Every entry in file order, repeated keys included.
+  public var entries: [StringsEntry]
+
+  /// The table as Foundation loads it: the last value of a repeated key wins, at the position
+  /// of its first appearance.
+  public var dictionary: PropertyListDictionary {
+    var result = PropertyListDictionary(minimumCapacity: entries.count)
+    for entry in entries { result[entry.key] = entry.value }
+    return result
+  }
+
+  /// Keys that appear more than once, with every entry for each.
+  public var duplicates: [(key: String, entries: [StringsEntry])] {
+    var seen: [String: Int] = [:]
+    var groups: [[StringsEntry]] = []
+    for entry in entries {
+      if let group = seen[entry.key] {
+        groups[group].append(entry)
+      } else {
+        seen[entry.key] = groups.count
+        groups.append([entry])
+      }
+    }
+    return groups.filter { $0.count > 1 }.map { ($0[0].key, $0) }
+  }
+
+  /// Parses a `.strings` file's bytes; errors name the file, line and column.
+  public init(bytes: [UInt8], path: String) throws(PropertyListError) {
+    self.path = path
+    encoding = Self.detectEncoding(bytes)
+    let text: [UInt8]
+    switch encoding {
+    case .utf8: text = bytes
+    case .utf8WithBOM: text = Array(bytes.dropFirst(3))
+    case .utf16LittleEndian, .utf16BigEndian:
+      guard let decoded = bytes.withUnsafeBytes({ utf8Text($0) }) else {
+        throw .syntax(path: path, line: 1, column: 1, message: "not valid UTF-16 text")
+      }
+      text = decoded
+    }
+    do {
+      entries = try text.withUnsafeBytes { buffer in
+        Result { () throws(PropertyListError) in try Self.parse(buffer) }
+      }.get()
+    } catch {
+      throw error.inFile(path)
+    }
+  }
+
+  /// Reads and parses a `.strings` file.
+  public init(contentsOfFile path: String) throws(PropertyListError) {
+    try self.init(bytes: FileIO.read(path), path: path)
+  }
+
+  static func detectEncoding(_ bytes: [UInt8]) -> StringsFileEncoding {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8WithBOM }
+    if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
+    if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
+    // Without a BOM, UTF-16 text of mostly ASCII has a zero in every other byte.
+    guard bytes.count >= 2, bytes.count % 2 == 0 else { return .utf8 }
+    let probe = min(bytes.count / 2, 256)
+    var evenZeros = 0
+    var oddZeros = 0
+    for index in 0..<probe {
+      if bytes[2 * index] == 0 { evenZeros += 1 }
+      if bytes[2 * index + 1] == 0 { oddZeros += 1 }
+    }
+    if oddZeros * 2 > probe, evenZeros == 0 { return .utf16LittleEndian }
+    if evenZeros * 2 > probe, oddZeros == 0 { return .utf16BigEndian }
+    return .utf8
+  }
+
+  private static func parse(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError)
+    -> [StringsEntry]
+  {
+    var scanner = OpenStepScanner(bytes: bytes)
+    scanner.keepComments = true
+    var entries: [StringsEntry] = []
+    while true {
+      scanner.lastComment = nil
+      try scanner.skipSpace()
+      guard scanner.current != nil else { return entries }
+      let comment = scanner.lastComment.map(Self.tidy)
+      guard scanner.atString else {
+        throw scanner.error(
+          "expected a key (a quoted or unquoted string), found \(scanner.currentDescription)")
+      }
+      let keyOffset = scanner.position
+      let key = try scanner.scanString()
+      let (line, column) = scanner.lineAndColumn(at: keyOffset)
+      scanner.keepComments = false
+      try scanner.skipSpace()
+      let value: PropertyListValue
+      if scanner.current == UInt8(ascii: ";") {
+        value = .string(key)
+      } else if scanner.current == UInt8(ascii: "=") {
+        scanner.position += 1
+        try scanner.skipSpace()
+        value = try OpenStepPropertyListReader.parseValue(&scanner, depth: 0)
+        try scanner.skipSpace()
+        guard scanner.current == UInt8(ascii: ";") else {
+          throw scanner.error(
+            "expected ';' after the value of \"\(key)\", found \(scanner.currentDescription)")
+        }
+      } else {
+        throw scanner.error(
+          "expected '=' or ';' after the key \"\(key)\", found \(scanner.currentDescription)")
+      }
+      scanner.position += 1
+      scanner.keepComments = true
+      entries.append(
+        StringsEntry(key: key, value: value, comment: comment, line: line, column: column))
+    }
+  }
+
+  /// A comment without leading `*` decoration and surrounding white space.
+  private static func tidy(_ comment: String) -> String {
+    comment.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { line in
+        var trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.hasPrefix("*"), !trimmed.hasPrefix("*/") { trimmed = trimmed.dropFirst() }
+        return String(trimmed)
+      }
+      .joined(separator: "\n")
+      .trimmingWhitespace()
+  }
+}
+
+extension String {
+  func trimmingWhitespace() -> String {
+    var slice = self[...]
+    while let first = slice.first, first.isWhitespace { slice = slice.dropFirst() }
+    while let last = slice.last, last.isWhitespace { slice = slice.dropLast() }
+    return String(slice)
+  }
+}
