@@ -60,14 +60,23 @@ let package = Package(
       dependencies: ["PropertyList"]
     ),
 
+    .target(
+      name: "BundleKitTestSupport",
+      dependencies: ["PropertyList"],
+      path: "Tests/Support"
+    ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyList", "BundleKitTestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "StringsTableTests",
+      dependencies: ["StringsTable", "PropertyList", "BundleKitTestSupport"]
+    ),
+    .testTarget(
       name: "BundleKitCLITests",
-      dependencies: ["BundleKitCLI", "PropertyList"]
+      dependencies: ["BundleKitCLI", "PropertyList", "BundleKitTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

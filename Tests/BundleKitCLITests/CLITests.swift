@@ -1,43 +1,13 @@
 import Foundation
 import PropertyList
+import BundleKitTestSupport
 import Testing
 
 /// The `bundlekit plist` commands, run as a user runs them: the built executable, its exit
 /// codes, its output and the files it leaves.
 struct PlistCommandTests {
-  static let executable: String? = {
-    var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    candidates += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-    for folder in candidates {
-      let path = folder.appendingPathComponent("bundlekit").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-  }()
-
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  func bundlekit(_ arguments: String...) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(
-      fileURLWithPath: try #require(Self.executable, "bundlekit was not built"))
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-      stderr: String(decoding: errors, as: UTF8.self))
+  func bundlekit(_ arguments: String...) throws -> CommandResult {
+    try BundleKitTool.run(arguments)
   }
 
   let info: PropertyListValue = [
@@ -50,7 +20,7 @@ struct PlistCommandTests {
   ]
 
   func write(
-    _ value: PropertyListValue, _ format: PropertyListFormat, in folder: TemporaryFolderCLI,
+    _ value: PropertyListValue, _ format: PropertyListFormat, in folder: TemporaryFolder,
     name: String = "Info.plist"
   ) throws -> String {
     let path = folder.file(name)
@@ -60,7 +30,7 @@ struct PlistCommandTests {
 
   @Test("get prints scalars bare and follows plutil and PlistBuddy key paths")
   func get() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let path = try write(info, .binary1, in: folder)
     #expect(try bundlekit("plist", "get", path, "CFBundleShortVersionString").stdout == "1.2.3\n")
     #expect(
@@ -81,7 +51,7 @@ struct PlistCommandTests {
 
   @Test("print shows the whole file readably, or as JSON")
   func printCommand() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let path = try write(info, .xml1, in: folder)
     let text = try bundlekit("plist", "print", path)
     #expect(text.status == 0)
@@ -94,7 +64,7 @@ struct PlistCommandTests {
 
   @Test("set keeps the format and the file mode, edits atomically, refuses bad values")
   func set() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     for format in [PropertyListFormat.xml1, .binary1, .json] {
       var value = info
       if format == .json { value = ["CFBundleVersion": "41", "Nested": ["a": 1]] }
@@ -132,7 +102,7 @@ struct PlistCommandTests {
 
   @Test("set --type bool, real, date, data and json")
   func setTypes() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let path = try write(["a": 1], .xml1, in: folder)
     for (keyPath, text, type) in [
       ("b", "yes", "bool"), ("r", "2.5", "real"), ("d", "2024-01-02T03:04:05Z", "date"),
@@ -151,7 +121,7 @@ struct PlistCommandTests {
 
   @Test("remove deletes one value and keeps the rest")
   func remove() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let path = try write(info, .binary1, in: folder)
     #expect(try bundlekit("plist", "remove", path, "CFBundleURLTypes.0").status == 0)
     #expect(try PropertyListDocument(contentsOfFile: path).value["CFBundleURLTypes"] == [])
@@ -161,7 +131,7 @@ struct PlistCommandTests {
 
   @Test("convert between every format, in place or to a file or standard output")
   func convert() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let value: PropertyListValue = ["name": "x", "list": ["a", "b"]]
     let path = try write(value, .xml1, in: folder)
     for format in PropertyListFormat.allCases {
@@ -185,7 +155,7 @@ struct PlistCommandTests {
 
   @Test("lint: OK lines, compiler-style errors, exit codes, JSON report")
   func lint() throws {
-    let folder = try TemporaryFolderCLI()
+    let folder = try TemporaryFolder()
     let good = try write(info, .xml1, in: folder)
     let bad = folder.file("bad.plist")
     try FileIO.writeAtomically(
@@ -216,20 +186,4 @@ struct PlistCommandTests {
     #expect(help.status == 0)
     #expect(help.stdout.contains("convert"))
   }
-}
-
-/// A temporary folder removed when the value is released.
-final class TemporaryFolderCLI {
-  let path: String
-
-  init() throws {
-    path =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("bundlekit-cli-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  func file(_ name: String) -> String { "\(path)/\(name)" }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,4 +1,5 @@
 import PropertyList
+import BundleKitTestSupport
 import Testing
 
 struct KeyPathTests {

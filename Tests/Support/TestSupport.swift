@@ -2,19 +2,18 @@ import Foundation
 import PropertyList
 
 /// Where the shared corpus lives: `../shared/corpus` beside the package.
-enum Corpus {
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+public enum Corpus {
+  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
-  static let root: URL = packageRoot.deletingLastPathComponent()
+  public static let root: URL = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus")
 
-  static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
+  public static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
 
-  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+  public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-  static func files(in folder: String) -> [String] {
+  public static func files(in folder: String) -> [String] {
     let url = root.appendingPathComponent(folder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     return names.sorted().map { url.appendingPathComponent($0).path }
@@ -22,8 +21,8 @@ enum Corpus {
 }
 
 /// Tools on this machine that tests compare against.
-enum Tool {
-  static func path(_ name: String) -> String? {
+public enum Tool {
+  public static func path(_ name: String) -> String? {
     let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in search.split(separator: ":") {
       let candidate = "\(folder)/\(name)"
@@ -32,18 +31,22 @@ enum Tool {
     return nil
   }
 
-  struct Result {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
+  public struct Result {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
   }
 
   /// Runs a tool to completion and captures its output.
-  static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Result
-  {
+  public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    return try run(process: process, input: input)
+  }
+
+  /// Runs a prepared process to completion and captures its output.
+  public static func run(process: Process, input: Data? = nil) throws -> Result {
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -73,28 +76,28 @@ enum Tool {
 }
 
 /// A temporary folder removed when the value is released.
-final class TemporaryFolder {
-  let path: String
+public final class TemporaryFolder {
+  public let path: String
 
-  init() throws {
+  public init() throws {
     path =
       FileManager.default.temporaryDirectory
       .appendingPathComponent("bundlekit-tests-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 
-  func file(_ name: String) -> String { "\(path)/\(name)" }
+  public func file(_ name: String) -> String { "\(path)/\(name)" }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// SplitMix64: small, fast and reproducible from a printed seed.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -104,7 +107,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
   /// A seed from the environment (`BUNDLEKIT_SEED`) or the clock, printed so a failure can
   /// be replayed.
-  static func seed(_ label: String) -> UInt64 {
+  public static func seed(_ label: String) -> UInt64 {
     let seed =
       ProcessInfo.processInfo.environment["BUNDLEKIT_SEED"].flatMap { UInt64($0) }
       ?? UInt64(Date().timeIntervalSince1970 * 1000)
@@ -114,26 +117,26 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Random property-list values for differential tests.
-struct RandomValues {
-  var generator: SeededGenerator
+public struct RandomValues {
+  public var generator: SeededGenerator
   /// UIDs exist only in the binary format.
-  var includeUIDs = false
+  public var includeUIDs = false
   /// Foundation and JSON have no UID; XML writers differ on non-finite reals.
-  var includeInfinity = true
+  public var includeInfinity = true
 
-  init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+  public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
   private static let pieces: [String] = [
     "a", "B", "z", "0", "9", " ", "\t", "\n", "<", ">", "&", "\"", "'", ".", "\\", "/", "=", ";",
     "é", "ß", "Å", "日本", "語", "😀", "👩‍👩‍👧", "ﬁ", "\u{0301}", "Ω", "key", "CFBundle", "%@", "%1$d",
   ]
 
-  mutating func string(maxPieces: Int = 8) -> String {
+  public mutating func string(maxPieces: Int = 8) -> String {
     let count = Int.random(in: 0...maxPieces, using: &generator)
     return (0..<count).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
   }
 
-  mutating func scalar() -> PropertyListValue {
+  public mutating func scalar() -> PropertyListValue {
     switch Int.random(in: 0..<(includeUIDs ? 8 : 7), using: &generator) {
     case 0: return .string(string())
     case 1:
@@ -175,7 +178,7 @@ struct RandomValues {
     }
   }
 
-  mutating func value(depth: Int = 0) -> PropertyListValue {
+  public mutating func value(depth: Int = 0) -> PropertyListValue {
     let roll = Int.random(in: 0..<10, using: &generator)
     if depth >= 4 || roll < 6 { return scalar() }
     let count = Int.random(in: 0...8, using: &generator)
@@ -188,7 +191,7 @@ struct RandomValues {
   }
 
   /// A dictionary at the top, as most property lists are.
-  mutating func document() -> PropertyListValue {
+  public mutating func document() -> PropertyListValue {
     var dictionary = PropertyListDictionary()
     for _ in 0..<Int.random(in: 1...12, using: &generator) {
       dictionary[string()] = value(depth: 1)
@@ -200,7 +203,7 @@ struct RandomValues {
 extension PropertyListValue {
   /// A form that survives any JSON round trip exactly, for comparing with other
   /// implementations: `[tag, payload]` pairs with numbers as strings of their bits.
-  var tagged: PropertyListValue {
+  public var tagged: PropertyListValue {
     switch self {
     case .string(let s): return ["s", .string(s)]
     case .integer(let i): return ["i", .string(i.description)]
@@ -217,7 +220,7 @@ extension PropertyListValue {
 
   /// The value with every dictionary's keys sorted, for comparing with readers that do not
   /// keep order.
-  var sortedKeys: PropertyListValue {
+  public var sortedKeys: PropertyListValue {
     switch self {
     case .array(let a): return .array(a.map(\.sortedKeys))
     case .dictionary(let d):

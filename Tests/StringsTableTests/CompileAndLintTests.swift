@@ -1,0 +1,236 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import StringsTable
+import Testing
+
+/// A package-shaped folder of tables written for a test.
+struct TableFolder {
+  let folder: TemporaryFolder
+
+  init(_ files: [String: String]) throws {
+    folder = try TemporaryFolder()
+    for (path, text) in files {
+      let full = folder.file(path)
+      try FileIO.createFolders(for: full)
+      try FileIO.writeAtomically(Array(text.utf8), to: full)
+    }
+  }
+
+  var path: String { folder.path }
+  func file(_ name: String) -> String { folder.file(name) }
+  func tables() throws -> [TableLocation] { try TableDiscovery.tables(in: [path]) }
+}
+
+let pluralsEnglish = """
+  <?xml version="1.0" encoding="UTF-8"?>
+  <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+  <plist version="1.0">
+  <dict>
+  \t<key>%d files</key>
+  \t<dict>
+  \t\t<key>NSStringLocalizedFormatKey</key>
+  \t\t<string>%#@files@</string>
+  \t\t<key>files</key>
+  \t\t<dict>
+  \t\t\t<key>NSStringFormatSpecTypeKey</key>
+  \t\t\t<string>NSStringPluralRuleType</string>
+  \t\t\t<key>NSStringFormatValueTypeKey</key>
+  \t\t\t<string>d</string>
+  \t\t\t<key>one</key>
+  \t\t\t<string>%d file</string>
+  \t\t\t<key>other</key>
+  \t\t\t<string>%d files</string>
+  \t\t</dict>
+  \t</dict>
+  </dict>
+  </plist>
+  """
+
+let catalog = """
+  {
+    "sourceLanguage" : "en",
+    "strings" : {
+      "Welcome" : {
+        "comment" : "Title",
+        "localizations" : {
+          "de" : { "stringUnit" : { "state" : "translated", "value" : "Willkommen" } },
+          "fr" : { "stringUnit" : { "state" : "translated", "value" : "Bienvenue" } }
+        }
+      },
+      "Only English" : { },
+      "Brand" : {
+        "shouldTranslate" : false,
+        "localizations" : { "en" : { "stringUnit" : { "state" : "translated", "value" : "BundleKit" } } }
+      },
+      "%lld apples" : {
+        "localizations" : {
+          "en" : { "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld apple" } },
+            "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld apples" } } } } },
+          "fr" : { "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld pomme" } },
+            "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld pommes" } } } } }
+        }
+      },
+      "%@ has %#@count@" : {
+        "localizations" : {
+          "en" : {
+            "stringUnit" : { "state" : "translated", "value" : "%@ has %#@count@" },
+            "substitutions" : { "count" : { "argNum" : 2, "formatSpecifier" : "lld", "variations" : { "plural" : {
+              "one" : { "stringUnit" : { "state" : "translated", "value" : "%arg item" } },
+              "other" : { "stringUnit" : { "state" : "translated", "value" : "%arg items" } } } } } }
+          }
+        }
+      }
+    },
+    "version" : "1.0"
+  }
+  """
+
+struct CatalogCompileTests {
+  @Test("a catalog compiles per language, falling back to the source language")
+  func compile() throws {
+    let parsed = try StringCatalog(bytes: Array(catalog.utf8), path: "Localizable.xcstrings")
+    #expect(parsed.languages == ["en", "de", "fr"])
+    let compiled = parsed.compile()
+    #expect(compiled["de"]?.strings == ["Welcome": "Willkommen", "Only English": "Only English", "Brand": "BundleKit"])
+    #expect(compiled["en"]?.strings["Welcome"] == "Welcome")
+    #expect(compiled["fr"]?.strings["Welcome"] == "Bienvenue")
+    // Plurals go to the stringsdict, in the language's own words or the source's.
+    let frApples = try #require(compiled["fr"]?.stringsdict["%lld apples"])
+    #expect(frApples["NSStringLocalizedFormatKey"] == "%#@format@")
+    #expect(frApples["format"] == ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "lld", "one": "%lld pomme", "other": "%lld pommes"])
+    #expect(compiled["de"]?.stringsdict["%lld apples"]?["format"]?["one"] == "%lld apple")
+    // Substitutions: `%arg` becomes the substitution's own argument.
+    let substitution = try #require(compiled["de"]?.stringsdict["%@ has %#@count@"])
+    #expect(substitution["NSStringLocalizedFormatKey"] == "%@ has %#@count@")
+    #expect(substitution["count"]?["one"] == "%2$lld item")
+    #expect(substitution["count"]?["NSStringFormatValueTypeKey"] == "lld")
+    // The compiled stringsdict passes our own stringsdict checks.
+    let bytes = try PropertyListValue.dictionary(compiled["fr"]?.stringsdict ?? [:]).encoded(as: .xml1)
+    #expect(try StringsdictFile(bytes: bytes, path: "fr.stringsdict").validate().isEmpty)
+  }
+
+  @Test("xcstrings-tool's catalogs compile; its error fixtures give errors")
+  func fixtures() throws {
+    guard Corpus.isAvailable else { return }
+    for path in Corpus.files(in: "xcstrings-tool-fixtures") where path.hasSuffix(".xcstrings") {
+      let location = try #require(TableLocation(path: path))
+      let diagnostics = StringsLinter().lint([location])
+      let errors = diagnostics.filter { $0.severity == .error }
+      if URL(fileURLWithPath: path).lastPathComponent.hasPrefix("!") {
+        #expect(!errors.isEmpty, "\(path) should give an error")
+      } else {
+        #expect(errors.isEmpty, "\(path): \(errors)")
+      }
+    }
+    let substitution = try StringCatalog(contentsOfFile: Corpus.path("xcstrings-tool-fixtures/Substitution.xcstrings"))
+    let rules = try #require(substitution.compile()["en"]?.stringsdict["substitutions_example.string"])
+    #expect(rules["total.strings"]?["one"] == "is %2$lld string")
+    #expect(rules["remaining.strings"]?["other"] == "%3$lld")
+  }
+}
+
+struct StringsdictValidationTests {
+  @Test("SwiftGen's error fixtures give the errors they are named for")
+  func swiftGenErrors() throws {
+    guard Corpus.isAvailable else { return }
+    let expectations = [
+      "LocPluralErrorBothTypeKeys.stringsdict": "has both NSStringVariableWidthRuleType and NSStringLocalizedFormatKey",
+      "LocPluralErrorInvalidVariableValue.stringsdict": "plural rules need a number",
+      "LocPluralErrorMissingVariable.stringsdict": "no variable 'hat_bewertung' is defined",
+      "LocPluralErrorPlaceholders.stringsdict": "argument 2 is used as an object (%@) and as a 32-bit integer",
+    ]
+    for (name, message) in expectations {
+      let file = try StringsdictFile(contentsOfFile: Corpus.path("swiftgen-strings/\(name)"))
+      let errors = file.validate().filter { $0.severity == .error }
+      #expect(errors.contains { $0.message.contains(message) }, "\(name): \(errors)")
+      #expect(errors.allSatisfy { $0.line != nil })
+    }
+    for name in ["Localizable.stringsdict", "LocPluralNested.stringsdict"] {
+      let file = try StringsdictFile(contentsOfFile: Corpus.path("swiftgen-strings/\(name)"))
+      #expect(file.validate().filter { $0.severity == .error }.isEmpty, "\(name)")
+    }
+  }
+
+  @Test("plural rules: 'other' required, CLDR categories only")
+  func pluralRules() throws {
+    let broken = pluralsEnglish.replacingOccurrences(of: "<key>other</key>", with: "<key>several</key>")
+    let diagnostics = try StringsdictFile(bytes: Array(broken.utf8), path: "x.stringsdict").validate()
+    #expect(diagnostics.map(\.description).contains("x.stringsdict:5: error: \"%d files\": variable 'files' has 'several', which is not a plural category (zero, one, two, few, many, other)"))
+    #expect(diagnostics.contains { $0.message.contains("has no 'other' form") })
+  }
+}
+
+struct LintTests {
+  @Test("across languages: missing and extra keys, placeholder mismatches, duplicates, empty values")
+  func acrossLanguages() throws {
+    let tables = try TableFolder([
+      "en.lproj/Localizable.strings": "\"hello\" = \"Hello %@\";\n\"count\" = \"%d items\";\n\"bye\" = \"Bye\";\n",
+      "fr.lproj/Localizable.strings": "\"hello\" = \"Bonjour %d\";\n\"count\" = \"%d articles\";\n\"extra\" = \"En plus\";\n\"count\" = \"\";\n",
+    ])
+    let diagnostics = StringsLinter().lint(try tables.tables()).map(\.description)
+    let fr = tables.file("fr.lproj/Localizable.strings")
+    #expect(diagnostics.contains("\(fr):1:1: error: \"hello\" (fr): argument 1 is a 32-bit integer but an object (%@) in the development language"))
+    #expect(diagnostics.contains("\(fr):4:1: warning: duplicate key \"count\" (first at line 2); the last value wins"))
+    #expect(diagnostics.contains("\(fr):4:1: warning: empty value for \"count\""))
+    #expect(diagnostics.contains("\(fr):3:1: warning: \"extra\" is not in the en table"))
+    #expect(diagnostics.contains { $0.hasPrefix("\(fr): warning: missing \"bye\", defined in en at") })
+  }
+
+  @Test("a table defined as both .strings and .xcstrings is an error")
+  func sideBySide() throws {
+    let tables = try TableFolder([
+      "en.lproj/Localizable.strings": "a = b;",
+      "Localizable.xcstrings": catalog,
+    ])
+    let errors = StringsLinter().lint(try tables.tables()).filter { $0.severity == .error }
+    #expect(errors.count == 1)
+    #expect(errors.first?.message.contains("also defined by") == true)
+  }
+}
+
+struct CompileTests {
+  @Test("compile keeps the lproj layout, writes binary plists Foundation loads through Bundle")
+  func compileToBundleLayout() throws {
+    let tables = try TableFolder([
+      "Resources/en.lproj/Localizable.strings": "\"hello\" = \"Hello\";\n",
+      "Resources/fr.lproj/Localizable.strings": "\"hello\" = \"Bonjour\";\n",
+      "Resources/en.lproj/Localizable.stringsdict": pluralsEnglish,
+      "Resources/Catalog.xcstrings": catalog,
+    ])
+    let output = try TemporaryFolder()
+    let (written, _) = try StringsCompiler().compile(try tables.tables(), into: output.path)
+    let relative = written.map { String($0.dropFirst(output.path.count + 1)) }.sorted()
+    #expect(relative == [
+      "de.lproj/Catalog.strings", "de.lproj/Catalog.stringsdict",
+      "en.lproj/Catalog.strings", "en.lproj/Catalog.stringsdict",
+      "en.lproj/Localizable.strings", "en.lproj/Localizable.stringsdict",
+      "fr.lproj/Catalog.strings", "fr.lproj/Catalog.stringsdict",
+      "fr.lproj/Localizable.strings",
+    ])
+    for path in written {
+      #expect(try FileIO.read(path).starts(with: Array("bplist00".utf8)))
+    }
+    let french = try #require(Bundle(path: output.file("fr.lproj")))
+    #expect(french.localizedString(forKey: "hello", value: nil, table: nil) == "Bonjour")
+    #expect(french.localizedString(forKey: "Welcome", value: nil, table: "Catalog") == "Bienvenue")
+    let german = try #require(Bundle(path: output.file("de.lproj")))
+    #expect(german.localizedString(forKey: "Only English", value: nil, table: "Catalog") == "Only English")
+    let plurals = try PropertyListSerialization.propertyList(
+      from: Data(contentsOf: URL(fileURLWithPath: output.file("en.lproj/Localizable.stringsdict"))), format: nil)
+    #expect(try FoundationBridge.value(plurals)["%d files"]?["files"]?["one"] == "%d file")
+  }
+
+  @Test("an error anywhere stops the run before anything is written")
+  func allOrNothing() throws {
+    let tables = try TableFolder([
+      "en.lproj/Good.strings": "a = b;",
+      "en.lproj/Bad.strings": "a = ",
+    ])
+    let output = try TemporaryFolder()
+    #expect(throws: DiagnosticsError.self) { try StringsCompiler().compile(try tables.tables(), into: output.path) }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+  }
+}
