@@ -9,6 +9,8 @@ let package = Package(
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "StringsTable", targets: ["StringsTable"]),
+    .library(name: "Localization", targets: ["Localization"]),
+    .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,8 +42,15 @@ let package = Package(
       name: "StringsTable",
       dependencies: [
         "PropertyList",
+        "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
+    ),
+
+    // The runtime apps link: small, Foundation and PropertyList only.
+    .target(
+      name: "Localization",
+      dependencies: ["PropertyList"]
     ),
 
     // The `bundlekit` tool.
@@ -50,8 +59,16 @@ let package = Package(
       dependencies: [
         "PropertyList",
         "StringsTable",
+        "Localization",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+
+    // Plugins: thin, they work out paths and run `bundlekit`.
+    .plugin(
+      name: "CompileStrings",
+      capability: .buildTool(),
+      dependencies: ["BundleKitCLI"]
     ),
 
     // Side-by-side benchmarks against the peers (release builds only).
@@ -73,6 +90,11 @@ let package = Package(
     .testTarget(
       name: "StringsTableTests",
       dependencies: ["StringsTable", "PropertyList", "BundleKitTestSupport"]
+    ),
+    .testTarget(
+      name: "LocalizationTests",
+      dependencies: ["Localization", "PropertyList", "BundleKitTestSupport"],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "BundleKitCLITests",

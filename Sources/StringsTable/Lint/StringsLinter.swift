@@ -1,3 +1,4 @@
+import Localization
 import OrderedCollections
 import PropertyList
 

@@ -1,3 +1,4 @@
+import Localization
 import PropertyList
 
 /// A `.stringsdict` file: for each key, a format with `%#@variable@` placeholders and the

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Localization
+
+/// `bundlekit strings lookup KEY --in PATH [ARG...]`: the runtime's answer, formatted.
+struct StringsLookup: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lookup",
+    abstract: "Print the localized string for a key, formatted, plurals resolved.",
+    discussion: """
+      PATH is a bundle or a folder of <lang>.lproj folders (compiled or text tables). \
+      Without --language the environment decides (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). \
+      Arguments are taken as the format asks: "3" for %d, "1.5" for %f, text for %@; a \
+      plural count keeps its written form ("1.0" is not "1" in English).
+      """
+  )
+
+  @Argument(help: "The key.")
+  var key: String
+
+  @Option(name: .customLong("in"), help: "A bundle, or a folder of <lang>.lproj folders.")
+  var path: String
+
+  @Option(help: "The table name.")
+  var table = "Localizable"
+
+  @Option(help: "The language (BCP 47 or Apple code: fr, pt-BR, pt_BR, zh-Hans).")
+  var language: String?
+
+  @Option(help: "The development language, tried after the others.")
+  var developmentLanguage = "en"
+
+  @Argument(help: "Values for the placeholders, in order.")
+  var arguments: [String] = []
+
+  func run() throws {
+    let strings = LocalizedStrings(path: path, developmentLanguage: developmentLanguage)
+    guard !strings.availableLanguages.isEmpty else {
+      throw CLIError.invalidValue(value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
+    }
+    Diagnostics.printLine(strings.localized(key, table: table, language: language, arguments: arguments))
+  }
+}
