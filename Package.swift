@@ -5,7 +5,7 @@ let package = Package(
   name: "BundleKit",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "bundlekit", targets: ["BundleKitCLI"]),
+    .executable(name: "bundlekit", targets: ["bundlekit"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "StringsTable", targets: ["StringsTable"]),
@@ -54,27 +54,29 @@ let package = Package(
     ),
 
     // The `bundlekit` tool.
+    // The target is named after the tool, so plugins find it as `bundlekit`.
     .executableTarget(
-      name: "BundleKitCLI",
+      name: "bundlekit",
       dependencies: [
         "PropertyList",
         "StringsTable",
         "Localization",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      path: "Sources/BundleKitCLI"
     ),
 
     // Plugins: thin, they work out paths and run `bundlekit`.
     .plugin(
       name: "CompileStrings",
       capability: .buildTool(),
-      dependencies: ["BundleKitCLI"]
+      dependencies: ["bundlekit"]
     ),
 
     // Side-by-side benchmarks against the peers (release builds only).
     .executableTarget(
       name: "BundleKitBench",
-      dependencies: ["PropertyList"]
+      dependencies: ["PropertyList", "StringsTable"]
     ),
 
     .target(
@@ -98,7 +100,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BundleKitCLITests",
-      dependencies: ["BundleKitCLI", "PropertyList", "BundleKitTestSupport"]
+      dependencies: ["bundlekit", "PropertyList", "BundleKitTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

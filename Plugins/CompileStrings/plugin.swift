@@ -27,7 +27,9 @@ struct CompileStrings: BuildToolPlugin {
         }
       } else {
         let folder = table.deletingLastPathComponent().lastPathComponent
-        let relative = folder.hasSuffix(".lproj") ? "\(folder)/\(table.lastPathComponent)" : table.lastPathComponent
+        let relative =
+          folder.hasSuffix(".lproj")
+          ? "\(folder)/\(table.lastPathComponent)" : table.lastPathComponent
         outputs.append(output.appending(path: relative))
       }
     }

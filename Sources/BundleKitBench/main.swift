@@ -4,7 +4,8 @@
 import Foundation
 
 let suites: [String: () throws -> Void] = [
-  "plist": PlistSuite.run
+  "plist": PlistSuite.run,
+  "strings": StringsSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

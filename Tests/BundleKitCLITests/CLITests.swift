@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// The `bundlekit plist` commands, run as a user runs them: the built executable, its exit

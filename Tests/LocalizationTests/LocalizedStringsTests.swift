@@ -8,10 +8,17 @@ struct FormatterTests {
   @Test("positional arguments, reordering, width and precision, %%")
   func format() {
     #expect(LocalizedFormatter.format("%2$@ %1$@", arguments: ["world", "Hello"]) == "Hello world")
-    #expect(LocalizedFormatter.format("%@ has %d items (%.1f%%)", arguments: ["Ada", 3, 42.25]) == "Ada has 3 items (42.2%)")
-    #expect(LocalizedFormatter.format("%05.1f|%-4d|%x|%lld", arguments: [3.14159, 7, 255, Int64.max]) == "003.1|7   |ff|9223372036854775807")
-    #expect(LocalizedFormatter.format("%d and %f from text", arguments: ["12", "2.5"]) == "12 and 2.500000 from text")
-    #expect(LocalizedFormatter.format("%@", arguments: [URL(fileURLWithPath: "/tmp")]) == "file:///tmp/")
+    #expect(
+      LocalizedFormatter.format("%@ has %d items (%.1f%%)", arguments: ["Ada", 3, 42.25])
+        == "Ada has 3 items (42.2%)")
+    #expect(
+      LocalizedFormatter.format("%05.1f|%-4d|%x|%lld", arguments: [3.14159, 7, 255, Int64.max])
+        == "003.1|7   |ff|9223372036854775807")
+    #expect(
+      LocalizedFormatter.format("%d and %f from text", arguments: ["12", "2.5"])
+        == "12 and 2.500000 from text")
+    #expect(
+      LocalizedFormatter.format("%@", arguments: [URL(fileURLWithPath: "/tmp")]) == "file:///tmp/")
     #expect(LocalizedFormatter.format("100%% sure, %@", arguments: ["yes"]) == "100% sure, yes")
     #expect(LocalizedFormatter.format("missing %2$@", arguments: ["only one"]) == "missing %2$@")
   }
@@ -25,13 +32,31 @@ func makeBundle(compiled: Bool) throws -> TemporaryFolder {
     "fr.lproj/Localizable.strings": ["greeting": "Bonjour, %@ !"],
     "ru.lproj/Localizable.strings": ["greeting": "Привет, %@!"],
     "en.lproj/Localizable.stringsdict": [
-      "files": ["NSStringLocalizedFormatKey": "%@ has %#@files@", "files": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d", "zero": "no files", "one": "one file", "other": "%d files"]],
+      "files": [
+        "NSStringLocalizedFormatKey": "%@ has %#@files@",
+        "files": [
+          "NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d",
+          "zero": "no files", "one": "one file", "other": "%d files",
+        ],
+      ]
     ],
     "fr.lproj/Localizable.stringsdict": [
-      "files": ["NSStringLocalizedFormatKey": "%@ a %#@files@", "files": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d", "one": "%d fichier", "other": "%d fichiers"]],
+      "files": [
+        "NSStringLocalizedFormatKey": "%@ a %#@files@",
+        "files": [
+          "NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d",
+          "one": "%d fichier", "other": "%d fichiers",
+        ],
+      ]
     ],
     "ru.lproj/Localizable.stringsdict": [
-      "files": ["NSStringLocalizedFormatKey": "У %@ %#@files@", "files": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d", "one": "%d файл", "few": "%d файла", "many": "%d файлов", "other": "%d файла"]],
+      "files": [
+        "NSStringLocalizedFormatKey": "У %@ %#@files@",
+        "files": [
+          "NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d",
+          "one": "%d файл", "few": "%d файла", "many": "%d файлов", "other": "%d файла",
+        ],
+      ]
     ],
   ]
   for (path, value) in tables {
@@ -52,15 +77,18 @@ struct LocalizedStringsTests {
     let folder = try makeBundle(compiled: compiled)
     let strings = LocalizedStrings(path: folder.path)
     #expect(strings.availableLanguages == ["en", "fr", "ru"])
-    #expect(strings.localized("files", language: "en", arguments: ["Ada", 1]) == "Ada has one file")
+    #expect(
+      strings.localized("files", language: "en", arguments: ["Ada", 1]) == "Ada has one file")
     #expect(strings.localized("files", language: "en", arguments: ["Ada", 5]) == "Ada has 5 files")
     // English has no `zero` category: 0 is `other`.
     #expect(strings.localized("files", language: "en", arguments: ["Ada", 0]) == "Ada has 0 files")
     #expect(strings.localized("files", language: "fr", arguments: ["Ada", 0]) == "Ada a 0 fichier")
-    #expect(strings.localized("files", language: "fr", arguments: ["Ada", 2]) == "Ada a 2 fichiers")
+    #expect(
+      strings.localized("files", language: "fr", arguments: ["Ada", 2]) == "Ada a 2 fichiers")
     #expect(strings.localized("files", language: "ru", arguments: ["Аде", 21]) == "У Аде 21 файл")
     #expect(strings.localized("files", language: "ru", arguments: ["Аде", 3]) == "У Аде 3 файла")
-    #expect(strings.localized("files", language: "ru", arguments: ["Аде", 11]) == "У Аде 11 файлов")
+    #expect(
+      strings.localized("files", language: "ru", arguments: ["Аде", 11]) == "У Аде 11 файлов")
     #expect(strings.localized("greeting", language: "ru", arguments: ["Ада"]) == "Привет, Ада!")
   }
 
@@ -68,7 +96,8 @@ struct LocalizedStringsTests {
   func fallbacks() throws {
     let folder = try makeBundle(compiled: true)
     let strings = LocalizedStrings(path: folder.path)
-    #expect(strings.localized("greeting", language: "fr-CA", arguments: ["Ada"]) == "Bonjour, Ada !")
+    #expect(
+      strings.localized("greeting", language: "fr-CA", arguments: ["Ada"]) == "Bonjour, Ada !")
     #expect(strings.localized("only.en", language: "fr") == "English only")
     #expect(strings.localized("greeting", language: "ja", arguments: ["Ada"]) == "Hello, Ada!")
     final class Box: @unchecked Sendable { var missing: [String] = [] }

@@ -9,9 +9,14 @@ struct PluralRulesTests {
     PluralRules.category(for: PluralOperands(decimal: number), language: language)
   }
 
-  func expect(_ language: String, _ expected: PluralCategory, _ numbers: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+  func expect(
+    _ language: String, _ expected: PluralCategory, _ numbers: [String],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     for number in numbers {
-      #expect(category(number, language) == expected, "\(language) \(number)", sourceLocation: sourceLocation)
+      #expect(
+        category(number, language) == expected, "\(language) \(number)",
+        sourceLocation: sourceLocation)
     }
   }
 
@@ -35,7 +40,9 @@ struct PluralRulesTests {
   @Test("Russian: one, few, many, other")
   func russian() {
     expect("ru", .one, ["1", "21", "31", "41", "51", "61", "71", "81", "101", "1001"])
-    expect("ru", .few, range(2...4) + range(22...24) + range(32...34) + ["42", "52", "62", "102", "1002"])
+    expect(
+      "ru", .few,
+      range(2...4) + range(22...24) + range(32...34) + ["42", "52", "62", "102", "1002"])
     expect("ru", .many, ["0"] + range(5...19) + ["100", "1000", "10000", "100000", "1000000"])
     expect("ru", .other, ["0.0", "1.5", "10.0", "100.0", "1000.0"])
   }
@@ -43,7 +50,9 @@ struct PluralRulesTests {
   @Test("Polish: one is only 1, few and many by the last digits")
   func polish() {
     expect("pl", .one, ["1"])
-    expect("pl", .few, range(2...4) + range(22...24) + range(32...34) + ["42", "52", "62", "102", "1002"])
+    expect(
+      "pl", .few,
+      range(2...4) + range(22...24) + range(32...34) + ["42", "52", "62", "102", "1002"])
     expect("pl", .many, ["0"] + range(5...19) + ["21", "25", "100", "1000", "10000", "1000000"])
     expect("pl", .other, ["0.0", "1.5", "10.0", "100.0"])
   }
@@ -55,7 +64,9 @@ struct PluralRulesTests {
     expect("ar", .two, ["2", "2.0"])
     expect("ar", .few, range(3...10) + range(103...110) + ["1003", "3.0", "10.0", "103.0"])
     expect("ar", .many, range(11...26) + ["111", "1011", "11.0", "99.0"])
-    expect("ar", .other, range(100...102) + range(200...202) + ["600", "1000", "10000", "0.1", "0.9", "1.1", "10.1"])
+    expect(
+      "ar", .other,
+      range(100...102) + range(200...202) + ["600", "1000", "10000", "0.1", "0.9", "1.1", "10.1"])
   }
 
   @Test("Japanese: only other")
@@ -73,19 +84,23 @@ struct PluralRulesTests {
     #expect(PluralRules.category(for: 0, language: "pt-PT") == .other)  // European: 1 only
     #expect(PluralRules.category(for: 1, language: "de-CH") == .one)
     let operands = PluralOperands(decimal: "1.50")
-    #expect(operands.i == 1 && operands.v == 2 && operands.w == 1 && operands.f == 50 && operands.t == 5)
+    #expect(
+      operands.i == 1 && operands.v == 2 && operands.w == 1 && operands.f == 50 && operands.t == 5)
   }
 
   @Test("agrees with Babel's evaluation of CLDR for seventeen languages")
   func babel() throws {
-    let path = Corpus.packageRoot.appendingPathComponent("Tests/LocalizationTests/Fixtures/plural-samples.json").path
+    let path = Corpus.packageRoot.appendingPathComponent(
+      "Tests/LocalizationTests/Fixtures/plural-samples.json"
+    ).path
     let fixture = try PropertyListDocument(contentsOfFile: path).value
     #expect(fixture["cldr"]?.stringValue == PluralRules.cldrVersion)
     let samples = try #require(fixture["samples"]?.dictionaryValue)
     var checked = 0
     for (language, numbers) in samples {
       for (number, expected) in numbers.dictionaryValue ?? [:] {
-        #expect(category(number, language).rawValue == expected.stringValue, "\(language) \(number)")
+        #expect(
+          category(number, language).rawValue == expected.stringValue, "\(language) \(number)")
         checked += 1
       }
     }
@@ -108,18 +123,42 @@ struct LanguageTests {
 
   @Test("the environment: LANGUAGE list, then LC_ALL, LC_MESSAGES, LANG")
   func environment() {
-    #expect(LanguageResolver.preferredLanguages(environment: ["LANG": "fr_FR.UTF-8"]).first == "fr-FR")
-    #expect(LanguageResolver.preferredLanguages(environment: ["LANG": "fr_FR.UTF-8", "LC_ALL": "de_DE.UTF-8"]).first == "de-DE")
-    #expect(Array(LanguageResolver.preferredLanguages(environment: ["LANGUAGE": "pl:ru", "LANG": "en_US.UTF-8"]).prefix(3)) == ["pl", "ru", "en-US"])
-    #expect(LanguageResolver.preferredLanguages(environment: ["LANGUAGE": "pl", "LANG": "C"]).contains("pl") == false)
+    #expect(
+      LanguageResolver.preferredLanguages(environment: ["LANG": "fr_FR.UTF-8"]).first == "fr-FR")
+    #expect(
+      LanguageResolver.preferredLanguages(environment: [
+        "LANG": "fr_FR.UTF-8", "LC_ALL": "de_DE.UTF-8",
+      ]).first == "de-DE")
+    #expect(
+      Array(
+        LanguageResolver.preferredLanguages(environment: [
+          "LANGUAGE": "pl:ru", "LANG": "en_US.UTF-8",
+        ]).prefix(3)) == ["pl", "ru", "en-US"])
+    #expect(
+      LanguageResolver.preferredLanguages(environment: ["LANGUAGE": "pl", "LANG": "C"]).contains(
+        "pl") == false)
   }
 
   @Test("fallback chain: specific, shorter, development language, Base")
   func chain() {
     let available = ["Base", "de", "en", "pt_BR", "zh-Hans"]
-    #expect(LanguageResolver.fallbackChain(preferred: ["de-CH"], available: available, developmentLanguage: "en") == ["de", "en", "Base"])
-    #expect(LanguageResolver.fallbackChain(preferred: ["pt-BR"], available: available, developmentLanguage: "en") == ["pt_BR", "en", "Base"])
-    #expect(LanguageResolver.fallbackChain(preferred: ["zh_CN"], available: available, developmentLanguage: "en") == ["zh-Hans", "en", "Base"])
-    #expect(LanguageResolver.fallbackChain(preferred: ["ja"], available: available, developmentLanguage: "en") == ["en", "Base"])
+    #expect(
+      LanguageResolver.fallbackChain(
+        preferred: ["de-CH"], available: available, developmentLanguage: "en") == [
+          "de", "en", "Base",
+        ])
+    #expect(
+      LanguageResolver.fallbackChain(
+        preferred: ["pt-BR"], available: available, developmentLanguage: "en") == [
+          "pt_BR", "en", "Base",
+        ])
+    #expect(
+      LanguageResolver.fallbackChain(
+        preferred: ["zh_CN"], available: available, developmentLanguage: "en") == [
+          "zh-Hans", "en", "Base",
+        ])
+    #expect(
+      LanguageResolver.fallbackChain(
+        preferred: ["ja"], available: available, developmentLanguage: "en") == ["en", "Base"])
   }
 }

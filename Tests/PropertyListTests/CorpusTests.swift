@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// The libplist test data, with the outcomes libplist's own test drivers expect, and the

@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// Foundation's PropertyListSerialization as an independent implementation, in process.
@@ -29,7 +29,8 @@ struct FoundationDifferentialTests {
     for round in 0..<60 {
       let value = random.document()
       let data = try PropertyListSerialization.data(
-        fromPropertyList: FoundationBridge.object(value), format: format == .xml1 ? .xml : .binary, options: 0)
+        fromPropertyList: FoundationBridge.object(value), format: format == .xml1 ? .xml : .binary,
+        options: 0)
       let document = try PropertyListDocument(data: data)
       #expect(document.format == format)
       #expect(document.value.sortedKeys == value.sortedKeys, "seed \(seed) round \(round)")

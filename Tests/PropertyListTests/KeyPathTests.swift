@@ -1,5 +1,5 @@
-import PropertyList
 import BundleKitTestSupport
+import PropertyList
 import Testing
 
 struct KeyPathTests {

@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// Python's plistlib as an independent implementation: random values written by one side

@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// libplist's plistutil as an independent implementation; also the size bar for our binary

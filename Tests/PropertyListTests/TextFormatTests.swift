@@ -1,6 +1,6 @@
+import BundleKitTestSupport
 import Foundation
 import PropertyList
-import BundleKitTestSupport
 import Testing
 
 /// XML, OpenStep and JSON: Apple's formatting, escapes, and errors with line and column.

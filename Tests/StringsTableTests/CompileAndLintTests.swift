@@ -94,13 +94,20 @@ struct CatalogCompileTests {
     let parsed = try StringCatalog(bytes: Array(catalog.utf8), path: "Localizable.xcstrings")
     #expect(parsed.languages == ["en", "de", "fr"])
     let compiled = parsed.compile()
-    #expect(compiled["de"]?.strings == ["Welcome": "Willkommen", "Only English": "Only English", "Brand": "BundleKit"])
+    #expect(
+      compiled["de"]?.strings == [
+        "Welcome": "Willkommen", "Only English": "Only English", "Brand": "BundleKit",
+      ])
     #expect(compiled["en"]?.strings["Welcome"] == "Welcome")
     #expect(compiled["fr"]?.strings["Welcome"] == "Bienvenue")
     // Plurals go to the stringsdict, in the language's own words or the source's.
     let frApples = try #require(compiled["fr"]?.stringsdict["%lld apples"])
     #expect(frApples["NSStringLocalizedFormatKey"] == "%#@format@")
-    #expect(frApples["format"] == ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "lld", "one": "%lld pomme", "other": "%lld pommes"])
+    #expect(
+      frApples["format"] == [
+        "NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "lld",
+        "one": "%lld pomme", "other": "%lld pommes",
+      ])
     #expect(compiled["de"]?.stringsdict["%lld apples"]?["format"]?["one"] == "%lld apple")
     // Substitutions: `%arg` becomes the substitution's own argument.
     let substitution = try #require(compiled["de"]?.stringsdict["%@ has %#@count@"])
@@ -108,7 +115,8 @@ struct CatalogCompileTests {
     #expect(substitution["count"]?["one"] == "%2$lld item")
     #expect(substitution["count"]?["NSStringFormatValueTypeKey"] == "lld")
     // The compiled stringsdict passes our own stringsdict checks.
-    let bytes = try PropertyListValue.dictionary(compiled["fr"]?.stringsdict ?? [:]).encoded(as: .xml1)
+    let bytes = try PropertyListValue.dictionary(compiled["fr"]?.stringsdict ?? [:]).encoded(
+      as: .xml1)
     #expect(try StringsdictFile(bytes: bytes, path: "fr.stringsdict").validate().isEmpty)
   }
 
@@ -125,8 +133,10 @@ struct CatalogCompileTests {
         #expect(errors.isEmpty, "\(path): \(errors)")
       }
     }
-    let substitution = try StringCatalog(contentsOfFile: Corpus.path("xcstrings-tool-fixtures/Substitution.xcstrings"))
-    let rules = try #require(substitution.compile()["en"]?.stringsdict["substitutions_example.string"])
+    let substitution = try StringCatalog(
+      contentsOfFile: Corpus.path("xcstrings-tool-fixtures/Substitution.xcstrings"))
+    let rules = try #require(
+      substitution.compile()["en"]?.stringsdict["substitutions_example.string"])
     #expect(rules["total.strings"]?["one"] == "is %2$lld string")
     #expect(rules["remaining.strings"]?["other"] == "%3$lld")
   }
@@ -137,10 +147,12 @@ struct StringsdictValidationTests {
   func swiftGenErrors() throws {
     guard Corpus.isAvailable else { return }
     let expectations = [
-      "LocPluralErrorBothTypeKeys.stringsdict": "has both NSStringVariableWidthRuleType and NSStringLocalizedFormatKey",
+      "LocPluralErrorBothTypeKeys.stringsdict":
+        "has both NSStringVariableWidthRuleType and NSStringLocalizedFormatKey",
       "LocPluralErrorInvalidVariableValue.stringsdict": "plural rules need a number",
       "LocPluralErrorMissingVariable.stringsdict": "no variable 'hat_bewertung' is defined",
-      "LocPluralErrorPlaceholders.stringsdict": "argument 2 is used as an object (%@) and as a 32-bit integer",
+      "LocPluralErrorPlaceholders.stringsdict":
+        "argument 2 is used as an object (%@) and as a 32-bit integer",
     ]
     for (name, message) in expectations {
       let file = try StringsdictFile(contentsOfFile: Corpus.path("swiftgen-strings/\(name)"))
@@ -156,27 +168,41 @@ struct StringsdictValidationTests {
 
   @Test("plural rules: 'other' required, CLDR categories only")
   func pluralRules() throws {
-    let broken = pluralsEnglish.replacingOccurrences(of: "<key>other</key>", with: "<key>several</key>")
-    let diagnostics = try StringsdictFile(bytes: Array(broken.utf8), path: "x.stringsdict").validate()
-    #expect(diagnostics.map(\.description).contains("x.stringsdict:5: error: \"%d files\": variable 'files' has 'several', which is not a plural category (zero, one, two, few, many, other)"))
+    let broken = pluralsEnglish.replacingOccurrences(
+      of: "<key>other</key>", with: "<key>several</key>")
+    let diagnostics = try StringsdictFile(bytes: Array(broken.utf8), path: "x.stringsdict")
+      .validate()
+    #expect(
+      diagnostics.map(\.description).contains(
+        "x.stringsdict:5: error: \"%d files\": variable 'files' has 'several', which is not a plural category (zero, one, two, few, many, other)"
+      ))
     #expect(diagnostics.contains { $0.message.contains("has no 'other' form") })
   }
 }
 
 struct LintTests {
-  @Test("across languages: missing and extra keys, placeholder mismatches, duplicates, empty values")
+  @Test(
+    "across languages: missing and extra keys, placeholder mismatches, duplicates, empty values")
   func acrossLanguages() throws {
     let tables = try TableFolder([
-      "en.lproj/Localizable.strings": "\"hello\" = \"Hello %@\";\n\"count\" = \"%d items\";\n\"bye\" = \"Bye\";\n",
-      "fr.lproj/Localizable.strings": "\"hello\" = \"Bonjour %d\";\n\"count\" = \"%d articles\";\n\"extra\" = \"En plus\";\n\"count\" = \"\";\n",
+      "en.lproj/Localizable.strings":
+        "\"hello\" = \"Hello %@\";\n\"count\" = \"%d items\";\n\"bye\" = \"Bye\";\n",
+      "fr.lproj/Localizable.strings":
+        "\"hello\" = \"Bonjour %d\";\n\"count\" = \"%d articles\";\n\"extra\" = \"En plus\";\n\"count\" = \"\";\n",
     ])
     let diagnostics = StringsLinter().lint(try tables.tables()).map(\.description)
     let fr = tables.file("fr.lproj/Localizable.strings")
-    #expect(diagnostics.contains("\(fr):1:1: error: \"hello\" (fr): argument 1 is a 32-bit integer but an object (%@) in the development language"))
-    #expect(diagnostics.contains("\(fr):4:1: warning: duplicate key \"count\" (first at line 2); the last value wins"))
+    #expect(
+      diagnostics.contains(
+        "\(fr):1:1: error: \"hello\" (fr): argument 1 is a 32-bit integer but an object (%@) in the development language"
+      ))
+    #expect(
+      diagnostics.contains(
+        "\(fr):4:1: warning: duplicate key \"count\" (first at line 2); the last value wins"))
     #expect(diagnostics.contains("\(fr):4:1: warning: empty value for \"count\""))
     #expect(diagnostics.contains("\(fr):3:1: warning: \"extra\" is not in the en table"))
-    #expect(diagnostics.contains { $0.hasPrefix("\(fr): warning: missing \"bye\", defined in en at") })
+    #expect(
+      diagnostics.contains { $0.hasPrefix("\(fr): warning: missing \"bye\", defined in en at") })
   }
 
   @Test("a table defined as both .strings and .xcstrings is an error")
@@ -203,13 +229,14 @@ struct CompileTests {
     let output = try TemporaryFolder()
     let (written, _) = try StringsCompiler().compile(try tables.tables(), into: output.path)
     let relative = written.map { String($0.dropFirst(output.path.count + 1)) }.sorted()
-    #expect(relative == [
-      "de.lproj/Catalog.strings", "de.lproj/Catalog.stringsdict",
-      "en.lproj/Catalog.strings", "en.lproj/Catalog.stringsdict",
-      "en.lproj/Localizable.strings", "en.lproj/Localizable.stringsdict",
-      "fr.lproj/Catalog.strings", "fr.lproj/Catalog.stringsdict",
-      "fr.lproj/Localizable.strings",
-    ])
+    #expect(
+      relative == [
+        "de.lproj/Catalog.strings", "de.lproj/Catalog.stringsdict",
+        "en.lproj/Catalog.strings", "en.lproj/Catalog.stringsdict",
+        "en.lproj/Localizable.strings", "en.lproj/Localizable.stringsdict",
+        "fr.lproj/Catalog.strings", "fr.lproj/Catalog.stringsdict",
+        "fr.lproj/Localizable.strings",
+      ])
     for path in written {
       #expect(try FileIO.read(path).starts(with: Array("bplist00".utf8)))
     }
@@ -217,9 +244,12 @@ struct CompileTests {
     #expect(french.localizedString(forKey: "hello", value: nil, table: nil) == "Bonjour")
     #expect(french.localizedString(forKey: "Welcome", value: nil, table: "Catalog") == "Bienvenue")
     let german = try #require(Bundle(path: output.file("de.lproj")))
-    #expect(german.localizedString(forKey: "Only English", value: nil, table: "Catalog") == "Only English")
+    #expect(
+      german.localizedString(forKey: "Only English", value: nil, table: "Catalog") == "Only English"
+    )
     let plurals = try PropertyListSerialization.propertyList(
-      from: Data(contentsOf: URL(fileURLWithPath: output.file("en.lproj/Localizable.stringsdict"))), format: nil)
+      from: Data(contentsOf: URL(fileURLWithPath: output.file("en.lproj/Localizable.stringsdict"))),
+      format: nil)
     #expect(try FoundationBridge.value(plurals)["%d files"]?["files"]?["one"] == "%d file")
   }
 
@@ -230,7 +260,9 @@ struct CompileTests {
       "en.lproj/Bad.strings": "a = ",
     ])
     let output = try TemporaryFolder()
-    #expect(throws: DiagnosticsError.self) { try StringsCompiler().compile(try tables.tables(), into: output.path) }
+    #expect(throws: DiagnosticsError.self) {
+      try StringsCompiler().compile(try tables.tables(), into: output.path)
+    }
     #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
   }
 }

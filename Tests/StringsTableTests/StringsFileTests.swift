@@ -93,10 +93,16 @@ struct StringsFileTests {
         return "\(error)"
       }
     }
-    #expect(message("\"a\" = \"b\"\n\"c\" = \"d\";") == "Test.strings:2:1: error: expected ';' after the value of \"a\", found '\"'")
-    #expect(message("\"a\" \"b\";") == "Test.strings:1:5: error: expected '=' or ';' after the key \"a\", found '\"'")
+    #expect(
+      message("\"a\" = \"b\"\n\"c\" = \"d\";")
+        == "Test.strings:2:1: error: expected ';' after the value of \"a\", found '\"'")
+    #expect(
+      message("\"a\" \"b\";")
+        == "Test.strings:1:5: error: expected '=' or ';' after the key \"a\", found '\"'")
     #expect(message("\"a\" = \"b;\n") == "Test.strings:1:7: error: unterminated quoted string")
-    #expect(message("= \"b\";") == "Test.strings:1:1: error: expected a key (a quoted or unquoted string), found '='")
+    #expect(
+      message("= \"b\";")
+        == "Test.strings:1:1: error: expected a key (a quoted or unquoted string), found '='")
     #expect(message("/* open") == "Test.strings:1:1: error: unterminated /* comment")
   }
 }
@@ -133,7 +139,8 @@ struct CorpusOracleTests {
       #expect(ours.sortedKeys == theirs.sortedKeys, "\(location.path)")
       compared += 1
     }
-    print("compared \(compared) tables with Foundation; Foundation could not read: \(foundationFailed)")
+    print(
+      "compared \(compared) tables with Foundation; Foundation could not read: \(foundationFailed)")
     #expect(compared >= 160)
   }
 

@@ -27,7 +27,8 @@ public enum BundleKitTool {
   /// Runs `bundlekit` with `arguments`, in `folder` when given.
   public static func run(_ arguments: [String], in folder: String? = nil) throws -> CommandResult {
     guard let path else {
-      throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "bundlekit was not built"])
+      throw CocoaError(
+        .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "bundlekit was not built"])
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -35,6 +36,7 @@ public enum BundleKitTool {
     if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     let result = try Tool.run(process: process)
     return CommandResult(
-      status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
+      status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+      stderr: result.stderr)
   }
 }

@@ -11,7 +11,9 @@ public enum Corpus {
 
   public static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
 
-  public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+  public static func path(_ relative: String) -> String {
+    root.appendingPathComponent(relative).path
+  }
 
   public static func files(in folder: String) -> [String] {
     let url = root.appendingPathComponent(folder)
@@ -38,7 +40,9 @@ public enum Tool {
   }
 
   /// Runs a tool to completion and captures its output.
-  public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Result {
+  public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
+    -> Result
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -18,7 +18,8 @@ public enum LocalizedFormatter {
       var index = range.lowerBound
       while index < range.upperBound {
         output.unicodeScalars.append(scalars[index])
-        index += scalars[index] == "%" && index + 1 < range.upperBound && scalars[index + 1] == "%" ? 2 : 1
+        index +=
+          scalars[index] == "%" && index + 1 < range.upperBound && scalars[index + 1] == "%" ? 2 : 1
       }
     }
     for specifier in FormatSpecifier.parse(format) {
@@ -49,12 +50,16 @@ public enum LocalizedFormatter {
     case .unsignedInteger:
       let conversion = specifier.text.unicodeScalars.last.map { Character($0) } ?? "u"
       let value = UInt64(bitPattern: integer(argument))
-      return String(format: spec + "ll" + String(conversion == "U" ? "u" : conversion == "O" ? "o" : conversion), value)
+      return String(
+        format: spec + "ll"
+          + String(conversion == "U" ? "u" : conversion == "O" ? "o" : conversion), value)
     case .double:
       let conversion = specifier.text.unicodeScalars.last.map { String(Character($0)) } ?? "f"
       return String(format: spec + conversion, double(argument))
     case .character:
-      return Unicode.Scalar(UInt32(truncatingIfNeeded: integer(argument))).map { String(Character($0)) } ?? ""
+      return Unicode.Scalar(UInt32(truncatingIfNeeded: integer(argument))).map {
+        String(Character($0))
+      } ?? ""
     case .pointer:
       return description(of: argument)
     }
@@ -63,7 +68,9 @@ public enum LocalizedFormatter {
   /// The flags, width and precision of a placeholder, without position, length or conversion.
   private static func cFormat(_ specifier: FormatSpecifier) -> String {
     var scalars = Array(specifier.text.unicodeScalars.dropFirst())
-    if let dollar = scalars.firstIndex(of: "$"), scalars[..<dollar].allSatisfy({ ("0"..."9").contains($0) }) {
+    if let dollar = scalars.firstIndex(of: "$"),
+      scalars[..<dollar].allSatisfy({ ("0"..."9").contains($0) })
+    {
       scalars = Array(scalars[(dollar + 1)...])
     }
     var spec = "%"
@@ -99,7 +106,9 @@ public enum LocalizedFormatter {
     case let value as Float: value.isFinite ? Int64(value.rounded(.towardZero)) : 0
     case let value as String:
       Int64(value.trimmingCharacters(in: .whitespaces))
-        ?? Double(value.trimmingCharacters(in: .whitespaces)).map { $0.isFinite ? Int64($0.rounded(.towardZero)) : 0 } ?? 0
+        ?? Double(value.trimmingCharacters(in: .whitespaces)).map {
+          $0.isFinite ? Int64($0.rounded(.towardZero)) : 0
+        } ?? 0
     default: 0
     }
   }

@@ -30,13 +30,17 @@ public enum LanguageResolver {
   /// The languages the environment asks for, most wanted first: `LANGUAGE` (a `:` list, as
   /// gettext reads it, unless the locale is `C`), then `LC_ALL`, `LC_MESSAGES`, `LANG`, then
   /// Foundation's preferred languages.
-  public static func preferredLanguages(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+  public static func preferredLanguages(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> [String] {
     var result: [String] = []
     func add(_ code: String?) {
       guard let code, let tag = normalize(code), !result.contains(tag) else { return }
       result.append(tag)
     }
-    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first {
+      !$0.isEmpty
+    }
     if let languages = environment["LANGUAGE"], locale.flatMap(normalize) != nil || locale == nil {
       languages.split(separator: ":").forEach { add(String($0)) }
     }
@@ -50,7 +54,9 @@ public enum LanguageResolver {
   /// The order in which to try the available languages for a list of preferred ones: each
   /// preferred language, then its shorter forms (`de-CH` → `de`), then the development
   /// language and `Base`. Available names may be written either way (`pt_BR` or `pt-BR`).
-  public static func fallbackChain(preferred: [String], available: [String], developmentLanguage: String) -> [String] {
+  public static func fallbackChain(
+    preferred: [String], available: [String], developmentLanguage: String
+  ) -> [String] {
     var byTag: [String: String] = [:]
     for name in available {
       if let tag = normalize(name), byTag[tag] == nil { byTag[tag] = name }

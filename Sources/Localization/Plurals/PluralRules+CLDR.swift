@@ -234,11 +234,17 @@ extension PluralRules {
   }
   static func rules5(_ o: PluralOperands) -> PluralCategory {
     // one: n mod 10 in 1 and n mod 100 not in 11
-    if (mod(o.n, 10) == 1 && !(mod(o.n, 100) == 11)) { return .one }
+    if mod(o.n, 10) == 1 && !(mod(o.n, 100) == 11) { return .one }
     // few: n mod 10 in 2..4 and n mod 100 not in 12..14
-    if (isIntegral(mod(o.n, 10), in: 2...4) && !(isIntegral(mod(o.n, 100), in: 12...14))) { return .few }
+    if isIntegral(mod(o.n, 10), in: 2...4) && !(isIntegral(mod(o.n, 100), in: 12...14)) {
+      return .few
+    }
     // many: n mod 10 in 0 or n mod 10 in 5..9 or n mod 100 in 11..14
-    if ((mod(o.n, 10) == 0 || isIntegral(mod(o.n, 10), in: 5...9)) || isIntegral(mod(o.n, 100), in: 11...14)) { return .many }
+    if (mod(o.n, 10) == 0 || isIntegral(mod(o.n, 10), in: 5...9))
+      || isIntegral(mod(o.n, 100), in: 11...14)
+    {
+      return .many
+    }
     return .other
   }
   static func rules6(_ o: PluralOperands) -> PluralCategory {
@@ -250,39 +256,63 @@ extension PluralRules {
   }
   static func rules7(_ o: PluralOperands) -> PluralCategory {
     // one: n mod 10 in 1 and n mod 100 not in 11,71,91
-    if (mod(o.n, 10) == 1 && !((mod(o.n, 100) == 11 || mod(o.n, 100) == 71 || mod(o.n, 100) == 91))) { return .one }
+    if mod(o.n, 10) == 1 && !((mod(o.n, 100) == 11 || mod(o.n, 100) == 71 || mod(o.n, 100) == 91)) {
+      return .one
+    }
     // two: n mod 10 in 2 and n mod 100 not in 12,72,92
-    if (mod(o.n, 10) == 2 && !((mod(o.n, 100) == 12 || mod(o.n, 100) == 72 || mod(o.n, 100) == 92))) { return .two }
+    if mod(o.n, 10) == 2 && !((mod(o.n, 100) == 12 || mod(o.n, 100) == 72 || mod(o.n, 100) == 92)) {
+      return .two
+    }
     // few: n mod 10 in 3..4,9 and n mod 100 not in 10..19,70..79,90..99
-    if ((isIntegral(mod(o.n, 10), in: 3...4) || mod(o.n, 10) == 9) && !((isIntegral(mod(o.n, 100), in: 10...19) || isIntegral(mod(o.n, 100), in: 70...79) || isIntegral(mod(o.n, 100), in: 90...99)))) { return .few }
+    if (isIntegral(mod(o.n, 10), in: 3...4) || mod(o.n, 10) == 9)
+      && !((isIntegral(mod(o.n, 100), in: 10...19) || isIntegral(mod(o.n, 100), in: 70...79)
+        || isIntegral(mod(o.n, 100), in: 90...99)))
+    {
+      return .few
+    }
     // many: n not in 0 and n mod 1000000 in 0
-    if (!(o.n == 0) && mod(o.n, 1000000) == 0) { return .many }
+    if !(o.n == 0) && mod(o.n, 1_000_000) == 0 { return .many }
     return .other
   }
   static func rules8(_ o: PluralOperands) -> PluralCategory {
     // one: v in 0 and i mod 10 in 1 and i mod 100 not in 11 or f mod 10 in 1 and f mod 100 not in 11
-    if (((o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.f % 10 == 1 && !(o.f % 100 == 11))) { return .one }
+    if ((o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.f % 10 == 1 && !(o.f % 100 == 11))
+    {
+      return .one
+    }
     // few: v in 0 and i mod 10 in 2..4 and i mod 100 not in 12..14 or f mod 10 in 2..4 and f mod 100 not in 12..14
-    if (((o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100))) || ((2...4).contains(o.f % 10) && !((12...14).contains(o.f % 100)))) { return .few }
+    if ((o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100)))
+      || ((2...4).contains(o.f % 10) && !((12...14).contains(o.f % 100)))
+    {
+      return .few
+    }
     return .other
   }
   static func rules9(_ o: PluralOperands) -> PluralCategory {
     // one: i in 1 and v in 0
     if o.i == 1 && o.v == 0 { return .one }
     // many: e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5
-    if ((((o.e == 0 && !(o.i == 0)) && o.i % 1000000 == 0) && o.v == 0) || !((0...5).contains(o.e))) { return .many }
+    if (((o.e == 0 && !(o.i == 0)) && o.i % 1_000_000 == 0) && o.v == 0) || !((0...5).contains(o.e))
+    {
+      return .many
+    }
     return .other
   }
   static func rules10(_ o: PluralOperands) -> PluralCategory {
     // one: v in 0 and i in 1,2,3 or v in 0 and i mod 10 not in 4,6,9 or v not in 0 and f mod 10 not in 4,6,9
-    if (((o.v == 0 && (o.i == 1 || o.i == 2 || o.i == 3)) || (o.v == 0 && !((o.i % 10 == 4 || o.i % 10 == 6 || o.i % 10 == 9)))) || (!(o.v == 0) && !((o.f % 10 == 4 || o.f % 10 == 6 || o.f % 10 == 9)))) { return .one }
+    if ((o.v == 0 && (o.i == 1 || o.i == 2 || o.i == 3))
+      || (o.v == 0 && !((o.i % 10 == 4 || o.i % 10 == 6 || o.i % 10 == 9))))
+      || (!(o.v == 0) && !((o.f % 10 == 4 || o.f % 10 == 6 || o.f % 10 == 9)))
+    {
+      return .one
+    }
     return .other
   }
   static func rules11(_ o: PluralOperands) -> PluralCategory {
     // one: i in 1 and v in 0
     if o.i == 1 && o.v == 0 { return .one }
     // few: i in 2..4 and v in 0
-    if ((2...4).contains(o.i) && o.v == 0) { return .few }
+    if (2...4).contains(o.i) && o.v == 0 { return .few }
     // many: v not in 0
     if !(o.v == 0) { return .many }
     return .other
@@ -302,23 +332,26 @@ extension PluralRules {
   }
   static func rules13(_ o: PluralOperands) -> PluralCategory {
     // one: n in 1 or t not in 0 and i in 0,1
-    if (o.n == 1 || (!(o.t == 0) && (o.i == 0 || o.i == 1))) { return .one }
+    if o.n == 1 || (!(o.t == 0) && (o.i == 0 || o.i == 1)) { return .one }
     return .other
   }
   static func rules14(_ o: PluralOperands) -> PluralCategory {
     // one: v in 0 and i mod 100 in 1 or f mod 100 in 1
-    if ((o.v == 0 && o.i % 100 == 1) || o.f % 100 == 1) { return .one }
+    if (o.v == 0 && o.i % 100 == 1) || o.f % 100 == 1 { return .one }
     // two: v in 0 and i mod 100 in 2 or f mod 100 in 2
-    if ((o.v == 0 && o.i % 100 == 2) || o.f % 100 == 2) { return .two }
+    if (o.v == 0 && o.i % 100 == 2) || o.f % 100 == 2 { return .two }
     // few: v in 0 and i mod 100 in 3..4 or f mod 100 in 3..4
-    if ((o.v == 0 && (3...4).contains(o.i % 100)) || (3...4).contains(o.f % 100)) { return .few }
+    if (o.v == 0 && (3...4).contains(o.i % 100)) || (3...4).contains(o.f % 100) { return .few }
     return .other
   }
   static func rules15(_ o: PluralOperands) -> PluralCategory {
     // one: n in 1
     if o.n == 1 { return .one }
     // many: e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5
-    if ((((o.e == 0 && !(o.i == 0)) && o.i % 1000000 == 0) && o.v == 0) || !((0...5).contains(o.e))) { return .many }
+    if (((o.e == 0 && !(o.i == 0)) && o.i % 1_000_000 == 0) && o.v == 0) || !((0...5).contains(o.e))
+    {
+      return .many
+    }
     return .other
   }
   static func rules16(_ o: PluralOperands) -> PluralCategory {
@@ -330,7 +363,10 @@ extension PluralRules {
     // one: i in 0,1
     if o.i == 0 || o.i == 1 { return .one }
     // many: e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5
-    if ((((o.e == 0 && !(o.i == 0)) && o.i % 1000000 == 0) && o.v == 0) || !((0...5).contains(o.e))) { return .many }
+    if (((o.e == 0 && !(o.i == 0)) && o.i % 1_000_000 == 0) && o.v == 0) || !((0...5).contains(o.e))
+    {
+      return .many
+    }
     return .other
   }
   static func rules18(_ o: PluralOperands) -> PluralCategory {
@@ -350,7 +386,7 @@ extension PluralRules {
     // two: n in 2,12
     if o.n == 2 || o.n == 12 { return .two }
     // few: n in 3..10,13..19
-    if (isIntegral(o.n, in: 3...10) || isIntegral(o.n, in: 13...19)) { return .few }
+    if isIntegral(o.n, in: 3...10) || isIntegral(o.n, in: 13...19) { return .few }
     return .other
   }
   static func rules20(_ o: PluralOperands) -> PluralCategory {
@@ -359,21 +395,29 @@ extension PluralRules {
     // two: v in 0 and i mod 10 in 2
     if o.v == 0 && o.i % 10 == 2 { return .two }
     // few: v in 0 and i mod 100 in 0,20,40,60,80
-    if (o.v == 0 && (o.i % 100 == 0 || o.i % 100 == 20 || o.i % 100 == 40 || o.i % 100 == 60 || o.i % 100 == 80)) { return .few }
+    if o.v == 0
+      && (o.i % 100 == 0 || o.i % 100 == 20 || o.i % 100 == 40 || o.i % 100 == 60
+        || o.i % 100 == 80)
+    {
+      return .few
+    }
     // many: v not in 0
     if !(o.v == 0) { return .many }
     return .other
   }
   static func rules21(_ o: PluralOperands) -> PluralCategory {
     // one: i in 1 and v in 0 or i in 0 and v not in 0
-    if ((o.i == 1 && o.v == 0) || (o.i == 0 && !(o.v == 0))) { return .one }
+    if (o.i == 1 && o.v == 0) || (o.i == 0 && !(o.v == 0)) { return .one }
     // two: i in 2 and v in 0
     if o.i == 2 && o.v == 0 { return .two }
     return .other
   }
   static func rules22(_ o: PluralOperands) -> PluralCategory {
     // one: t in 0 and i mod 10 in 1 and i mod 100 not in 11 or t mod 10 in 1 and t mod 100 not in 11
-    if (((o.t == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.t % 10 == 1 && !(o.t % 100 == 11))) { return .one }
+    if ((o.t == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.t % 10 == 1 && !(o.t % 100 == 11))
+    {
+      return .one
+    }
     return .other
   }
   static func rules23(_ o: PluralOperands) -> PluralCategory {
@@ -389,39 +433,69 @@ extension PluralRules {
     // one: n in 1
     if o.n == 1 { return .one }
     // two: n mod 100 in 2,22,42,62,82 or n mod 1000 in 0 and n mod 100000 in 1000..20000,40000,60000,80000 or n not in 0 and n mod 1000000 in 100000
-    if (((mod(o.n, 100) == 2 || mod(o.n, 100) == 22 || mod(o.n, 100) == 42 || mod(o.n, 100) == 62 || mod(o.n, 100) == 82) || (mod(o.n, 1000) == 0 && (isIntegral(mod(o.n, 100000), in: 1000...20000) || mod(o.n, 100000) == 40000 || mod(o.n, 100000) == 60000 || mod(o.n, 100000) == 80000))) || (!(o.n == 0) && mod(o.n, 1000000) == 100000)) { return .two }
+    if ((mod(o.n, 100) == 2 || mod(o.n, 100) == 22 || mod(o.n, 100) == 42 || mod(o.n, 100) == 62
+      || mod(o.n, 100) == 82)
+      || (mod(o.n, 1000) == 0
+        && (isIntegral(mod(o.n, 100000), in: 1000...20000) || mod(o.n, 100000) == 40000
+          || mod(o.n, 100000) == 60000 || mod(o.n, 100000) == 80000)))
+      || (!(o.n == 0) && mod(o.n, 1_000_000) == 100000)
+    {
+      return .two
+    }
     // few: n mod 100 in 3,23,43,63,83
-    if (mod(o.n, 100) == 3 || mod(o.n, 100) == 23 || mod(o.n, 100) == 43 || mod(o.n, 100) == 63 || mod(o.n, 100) == 83) { return .few }
+    if mod(o.n, 100) == 3 || mod(o.n, 100) == 23 || mod(o.n, 100) == 43 || mod(o.n, 100) == 63
+      || mod(o.n, 100) == 83
+    {
+      return .few
+    }
     // many: n not in 1 and n mod 100 in 1,21,41,61,81
-    if (!(o.n == 1) && (mod(o.n, 100) == 1 || mod(o.n, 100) == 21 || mod(o.n, 100) == 41 || mod(o.n, 100) == 61 || mod(o.n, 100) == 81)) { return .many }
+    if !(o.n == 1)
+      && (mod(o.n, 100) == 1 || mod(o.n, 100) == 21 || mod(o.n, 100) == 41 || mod(o.n, 100) == 61
+        || mod(o.n, 100) == 81)
+    {
+      return .many
+    }
     return .other
   }
   static func rules25(_ o: PluralOperands) -> PluralCategory {
     // zero: n in 0
     if o.n == 0 { return .zero }
     // one: i in 0,1 and n not in 0
-    if ((o.i == 0 || o.i == 1) && !(o.n == 0)) { return .one }
+    if (o.i == 0 || o.i == 1) && !(o.n == 0) { return .one }
     return .other
   }
   static func rules26(_ o: PluralOperands) -> PluralCategory {
     // one: n mod 10 in 1 and n mod 100 not in 11..19
-    if (mod(o.n, 10) == 1 && !(isIntegral(mod(o.n, 100), in: 11...19))) { return .one }
+    if mod(o.n, 10) == 1 && !(isIntegral(mod(o.n, 100), in: 11...19)) { return .one }
     // few: n mod 10 in 2..9 and n mod 100 not in 11..19
-    if (isIntegral(mod(o.n, 10), in: 2...9) && !(isIntegral(mod(o.n, 100), in: 11...19))) { return .few }
+    if isIntegral(mod(o.n, 10), in: 2...9) && !(isIntegral(mod(o.n, 100), in: 11...19)) {
+      return .few
+    }
     // many: f not in 0
     if !(o.f == 0) { return .many }
     return .other
   }
   static func rules27(_ o: PluralOperands) -> PluralCategory {
     // zero: n mod 10 in 0 or n mod 100 in 11..19 or v in 2 and f mod 100 in 11..19
-    if ((mod(o.n, 10) == 0 || isIntegral(mod(o.n, 100), in: 11...19)) || (o.v == 2 && (11...19).contains(o.f % 100))) { return .zero }
+    if (mod(o.n, 10) == 0 || isIntegral(mod(o.n, 100), in: 11...19))
+      || (o.v == 2 && (11...19).contains(o.f % 100))
+    {
+      return .zero
+    }
     // one: n mod 10 in 1 and n mod 100 not in 11 or v in 2 and f mod 10 in 1 and f mod 100 not in 11 or v not in 2 and f mod 10 in 1
-    if (((mod(o.n, 10) == 1 && !(mod(o.n, 100) == 11)) || ((o.v == 2 && o.f % 10 == 1) && !(o.f % 100 == 11))) || (!(o.v == 2) && o.f % 10 == 1)) { return .one }
+    if ((mod(o.n, 10) == 1 && !(mod(o.n, 100) == 11))
+      || ((o.v == 2 && o.f % 10 == 1) && !(o.f % 100 == 11))) || (!(o.v == 2) && o.f % 10 == 1)
+    {
+      return .one
+    }
     return .other
   }
   static func rules28(_ o: PluralOperands) -> PluralCategory {
     // one: v in 0 and i mod 10 in 1 and i mod 100 not in 11 or f mod 10 in 1 and f mod 100 not in 11
-    if (((o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.f % 10 == 1 && !(o.f % 100 == 11))) { return .one }
+    if ((o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) || (o.f % 10 == 1 && !(o.f % 100 == 11))
+    {
+      return .one
+    }
     return .other
   }
   static func rules29(_ o: PluralOperands) -> PluralCategory {
@@ -430,7 +504,7 @@ extension PluralRules {
     // two: n in 2
     if o.n == 2 { return .two }
     // few: n in 0 or n mod 100 in 3..10
-    if (o.n == 0 || isIntegral(mod(o.n, 100), in: 3...10)) { return .few }
+    if o.n == 0 || isIntegral(mod(o.n, 100), in: 3...10) { return .few }
     // many: n mod 100 in 11..19
     if isIntegral(mod(o.n, 100), in: 11...19) { return .many }
     return .other
@@ -439,32 +513,45 @@ extension PluralRules {
     // one: i in 1 and v in 0
     if o.i == 1 && o.v == 0 { return .one }
     // few: v in 0 and i mod 10 in 2..4 and i mod 100 not in 12..14
-    if ((o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100))) { return .few }
+    if (o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100)) { return .few }
     // many: v in 0 and i not in 1 and i mod 10 in 0..1 or v in 0 and i mod 10 in 5..9 or v in 0 and i mod 100 in 12..14
-    if ((((o.v == 0 && !(o.i == 1)) && (0...1).contains(o.i % 10)) || (o.v == 0 && (5...9).contains(o.i % 10))) || (o.v == 0 && (12...14).contains(o.i % 100))) { return .many }
+    if (((o.v == 0 && !(o.i == 1)) && (0...1).contains(o.i % 10))
+      || (o.v == 0 && (5...9).contains(o.i % 10))) || (o.v == 0 && (12...14).contains(o.i % 100))
+    {
+      return .many
+    }
     return .other
   }
   static func rules31(_ o: PluralOperands) -> PluralCategory {
     // one: i in 0..1
     if (0...1).contains(o.i) { return .one }
     // many: e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5
-    if ((((o.e == 0 && !(o.i == 0)) && o.i % 1000000 == 0) && o.v == 0) || !((0...5).contains(o.e))) { return .many }
+    if (((o.e == 0 && !(o.i == 0)) && o.i % 1_000_000 == 0) && o.v == 0) || !((0...5).contains(o.e))
+    {
+      return .many
+    }
     return .other
   }
   static func rules32(_ o: PluralOperands) -> PluralCategory {
     // one: i in 1 and v in 0
     if o.i == 1 && o.v == 0 { return .one }
     // few: v not in 0 or n in 0 or n not in 1 and n mod 100 in 1..19
-    if ((!(o.v == 0) || o.n == 0) || (!(o.n == 1) && isIntegral(mod(o.n, 100), in: 1...19))) { return .few }
+    if (!(o.v == 0) || o.n == 0) || (!(o.n == 1) && isIntegral(mod(o.n, 100), in: 1...19)) {
+      return .few
+    }
     return .other
   }
   static func rules33(_ o: PluralOperands) -> PluralCategory {
     // one: v in 0 and i mod 10 in 1 and i mod 100 not in 11
-    if ((o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11)) { return .one }
+    if (o.v == 0 && o.i % 10 == 1) && !(o.i % 100 == 11) { return .one }
     // few: v in 0 and i mod 10 in 2..4 and i mod 100 not in 12..14
-    if ((o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100))) { return .few }
+    if (o.v == 0 && (2...4).contains(o.i % 10)) && !((12...14).contains(o.i % 100)) { return .few }
     // many: v in 0 and i mod 10 in 0 or v in 0 and i mod 10 in 5..9 or v in 0 and i mod 100 in 11..14
-    if (((o.v == 0 && o.i % 10 == 0) || (o.v == 0 && (5...9).contains(o.i % 10))) || (o.v == 0 && (11...14).contains(o.i % 100))) { return .many }
+    if ((o.v == 0 && o.i % 10 == 0) || (o.v == 0 && (5...9).contains(o.i % 10)))
+      || (o.v == 0 && (11...14).contains(o.i % 100))
+    {
+      return .many
+    }
     return .other
   }
   static func rules34(_ o: PluralOperands) -> PluralCategory {
@@ -476,7 +563,7 @@ extension PluralRules {
   }
   static func rules35(_ o: PluralOperands) -> PluralCategory {
     // one: n in 0,1 or i in 0 and f in 1
-    if ((o.n == 0 || o.n == 1) || (o.i == 0 && o.f == 1)) { return .one }
+    if (o.n == 0 || o.n == 1) || (o.i == 0 && o.f == 1) { return .one }
     return .other
   }
   static func rules36(_ o: PluralOperands) -> PluralCategory {
@@ -485,12 +572,12 @@ extension PluralRules {
     // two: v in 0 and i mod 100 in 2
     if o.v == 0 && o.i % 100 == 2 { return .two }
     // few: v in 0 and i mod 100 in 3..4 or v not in 0
-    if ((o.v == 0 && (3...4).contains(o.i % 100)) || !(o.v == 0)) { return .few }
+    if (o.v == 0 && (3...4).contains(o.i % 100)) || !(o.v == 0) { return .few }
     return .other
   }
   static func rules37(_ o: PluralOperands) -> PluralCategory {
     // one: n in 0..1 or n in 11..99
-    if (isIntegral(o.n, in: 0...1) || isIntegral(o.n, in: 11...99)) { return .one }
+    if isIntegral(o.n, in: 0...1) || isIntegral(o.n, in: 11...99) { return .one }
     return .other
   }
 }

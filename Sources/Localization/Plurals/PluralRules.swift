@@ -90,7 +90,9 @@ public enum PluralRules {
   }
 
   /// The category of an integer.
-  public static func category<Integer: BinaryInteger>(for value: Integer, language: String) -> PluralCategory {
+  public static func category<Integer: BinaryInteger>(for value: Integer, language: String)
+    -> PluralCategory
+  {
     category(for: PluralOperands(value), language: language)
   }
 

@@ -22,7 +22,9 @@ public final class LocalizedStrings: @unchecked Sendable {
   /// The `.lproj` folders found, by name (`en`, `pt-BR`, `Base` ...).
   public let availableLanguages: [String]
   /// Called for each key found in no table (the key itself is returned, as Foundation does).
-  public var missingKeyHandler: (@Sendable (_ key: String, _ table: String, _ languages: [String]) -> Void)? {
+  public var missingKeyHandler:
+    (@Sendable (_ key: String, _ table: String, _ languages: [String]) -> Void)?
+  {
     get { lock.withLock { handler } }
     set { lock.withLock { handler = newValue } }
   }
@@ -54,7 +56,8 @@ public final class LocalizedStrings: @unchecked Sendable {
     self.path = folder
     self.developmentLanguage = developmentLanguage
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    availableLanguages = names.filter { $0.hasSuffix(".lproj") }.map { String($0.dropLast(6)) }.sorted()
+    availableLanguages = names.filter { $0.hasSuffix(".lproj") }.map { String($0.dropLast(6)) }
+      .sorted()
   }
 
   /// The languages tried, in order, for `language` (or the environment's preferred ones).
@@ -88,7 +91,9 @@ public final class LocalizedStrings: @unchecked Sendable {
   }
 
   /// The raw value of `key` (a format, unformatted) in the first language that has it.
-  public func rawValue(_ key: String, table: String = "Localizable", language: String? = nil) -> String? {
+  public func rawValue(_ key: String, table: String = "Localizable", language: String? = nil)
+    -> String?
+  {
     for name in languageChain(for: language) {
       if let value = self.table(table, language: name).strings[key] { return value }
     }
@@ -100,12 +105,16 @@ public final class LocalizedStrings: @unchecked Sendable {
     if let table = lock.withLock({ tables[cacheKey] }) { return table }
     let folder = (path as NSString).appendingPathComponent("\(language).lproj")
     var table = Table()
-    if case .dictionary(let strings)? = try? PropertyListDocument(contentsOfFile: "\(folder)/\(name).strings").value {
+    if case .dictionary(let strings)? = try? PropertyListDocument(
+      contentsOfFile: "\(folder)/\(name).strings"
+    ).value {
       for (key, value) in strings {
         if case .string(let text) = value { table.strings[key] = text }
       }
     }
-    if case .dictionary(let rules)? = try? PropertyListDocument(contentsOfFile: "\(folder)/\(name).stringsdict").value {
+    if case .dictionary(let rules)? = try? PropertyListDocument(
+      contentsOfFile: "\(folder)/\(name).stringsdict"
+    ).value {
       for (key, value) in rules {
         if case .dictionary(let entry) = value { table.rules[key] = entry }
       }
@@ -117,7 +126,9 @@ public final class LocalizedStrings: @unchecked Sendable {
 
 /// Resolves `.stringsdict` entries: plural variables (nested too), device and width rules.
 enum PluralResolver {
-  static func format(rules: PropertyListDictionary, key: String, arguments: [Any], language: String) -> String {
+  static func format(rules: PropertyListDictionary, key: String, arguments: [Any], language: String)
+    -> String
+  {
     if let devices = rules["NSStringDeviceSpecificRuleType"]?.dictionaryValue {
       // No device on Linux: the generic case, else the Mac's, else the first.
       let choice = devices["other"] ?? devices["mac"] ?? devices.values.first
@@ -130,14 +141,18 @@ enum PluralResolver {
       let widest = widths.max { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }
       return LocalizedFormatter.format(widest?.value.stringValue ?? key, arguments: arguments)
     }
-    let expanded = expand(rules["NSStringLocalizedFormatKey"]?.stringValue ?? key, rules: rules, arguments: arguments, language: language, depth: 0)
+    let expanded = expand(
+      rules["NSStringLocalizedFormatKey"]?.stringValue ?? key, rules: rules, arguments: arguments,
+      language: language, depth: 0)
     return LocalizedFormatter.format(expanded, arguments: arguments)
   }
 
   /// Replaces each `%#@variable@` with the form its argument's plural category selects.
   /// Every placeholder is made positional first, so a form with fewer placeholders than
   /// the variable stood for cannot shift the arguments after it.
-  static func expand(_ format: String, rules: PropertyListDictionary, arguments: [Any], language: String, depth: Int) -> String {
+  static func expand(
+    _ format: String, rules: PropertyListDictionary, arguments: [Any], language: String, depth: Int
+  ) -> String {
     guard depth < 8 else { return format }
     let specifiers = FormatSpecifier.parse(format)
     guard specifiers.contains(where: { $0.variable != nil }) else { return format }
@@ -153,7 +168,8 @@ enum PluralResolver {
       }
       let variable = rules[name]?.dictionaryValue ?? [:]
       let argument = specifier.position <= arguments.count ? arguments[specifier.position - 1] : 0
-      let category = PluralRules.category(for: LocalizedFormatter.pluralOperands(of: argument), language: language)
+      let category = PluralRules.category(
+        for: LocalizedFormatter.pluralOperands(of: argument), language: language)
       let form = (variable[category.rawValue] ?? variable["other"])?.stringValue ?? ""
       // Unnumbered placeholders in the form stand for the variable's own argument.
       var resolved = ""
@@ -167,7 +183,8 @@ enum PluralResolver {
         resolved += positional(own)
       }
       resolved.unicodeScalars.append(contentsOf: formScalars[formCursor...])
-      output += expand(resolved, rules: rules, arguments: arguments, language: language, depth: depth + 1)
+      output += expand(
+        resolved, rules: rules, arguments: arguments, language: language, depth: depth + 1)
     }
     output.unicodeScalars.append(contentsOf: scalars[cursor...])
     return output

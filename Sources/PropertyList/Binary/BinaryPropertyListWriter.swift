@@ -19,20 +19,41 @@ struct BinaryPropertyListWriter {
   /// Open-addressing table of scalar entries for uniquing: entry index + 1, 0 when empty.
   /// Hand-rolled because `Dictionary` re-hashes with a seeded SipHash and compares strings
   /// by canonical equivalence, which would merge differently normalised strings.
-  private var table: [Int32] = Array(repeating: 0, count: 1024)
+  /// Slots hold the entry index + 1 in the low 32 bits and the top of the hash above it, so
+  /// most probes are settled without touching the entries.
+  private var table: [UInt64] = Array(repeating: 0, count: 1024)
   private var hashes: [UInt64] = []
   private var scalarCount = 0
   private var output: [UInt8] = []
   private var compactReals = false
+  /// An upper bound of the object bytes, so the output is allocated once.
+  private var estimatedSize = 64
 
   static func write(_ value: PropertyListValue, compactReals: Bool = false) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
     writer.compactReals = compactReals
+    // Size the tables once for the number of values, instead of growing them step by step.
+    let count = Self.valueCount(value)
+    writer.entries.reserveCapacity(count)
+    writer.hashes.reserveCapacity(count)
+    var tableSize = 1024
+    while tableSize < 2 * count { tableSize *= 2 }
+    writer.table = Array(repeating: 0, count: tableSize)
     _ = writer.flatten(value)
     return writer.serialize()
   }
 
   // MARK: Numbering
+
+  /// The number of values in the tree, keys included: an upper bound of the object count.
+  private static func valueCount(_ value: PropertyListValue) -> Int {
+    switch value {
+    case .array(let items): 1 + items.reduce(0) { $0 + valueCount($1) }
+    case .dictionary(let dictionary):
+      1 + dictionary.count + dictionary.values.reduce(0) { $0 + valueCount($1) }
+    default: 1
+    }
+  }
 
   private mutating func flatten(_ value: PropertyListValue) -> Int {
     switch value {
@@ -40,6 +61,7 @@ struct BinaryPropertyListWriter {
       let index = entries.count
       let start = references.count
       entries.append(.array(start: start, count: items.count))
+      estimatedSize += 10 + 8 * items.count
       references.append(contentsOf: repeatElement(0, count: items.count))
       for (offset, item) in items.enumerated() {
         references[start + offset] = flatten(item)
@@ -50,6 +72,7 @@ struct BinaryPropertyListWriter {
       let start = references.count
       let count = dictionary.count
       entries.append(.dictionary(start: start, count: count))
+      estimatedSize += 10 + 16 * count
       references.append(contentsOf: repeatElement(0, count: 2 * count))
       for (offset, key) in dictionary.keys.enumerated() {
         references[start + offset] = flatten(.string(key))
@@ -66,33 +89,41 @@ struct BinaryPropertyListWriter {
   private mutating func uniqueIndex(of value: PropertyListValue) -> Int {
     if (scalarCount + 1) * 2 > table.count { growTable() }
     let hash = Self.hash(value)
+    let tag = hash >> 32
     let mask = table.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let occupant = table[slot]
       if occupant == 0 { break }
-      let index = Int(occupant) - 1
-      if hashes[index] == hash, case .scalar(let existing) = entries[index],
-        Self.identical(existing, value)
-      {
-        return index
+      if occupant >> 32 == tag {
+        let index = Int(occupant & 0xFFFF_FFFF) - 1
+        if hashes[index] == hash, case .scalar(let existing) = entries[index],
+          Self.identical(existing, value)
+        {
+          return index
+        }
       }
       slot = (slot + 1) & mask
     }
     let index = entries.count
     entries.append(.scalar(value))
+    switch value {
+    case .string(let string): estimatedSize += 18 + 2 * string.utf8.count
+    case .data(let data): estimatedSize += 18 + data.count
+    default: estimatedSize += 18
+    }
     while hashes.count < index { hashes.append(0) }
     hashes.append(hash)
-    table[slot] = Int32(index + 1)
+    table[slot] = tag << 32 | UInt64(index + 1)
     scalarCount += 1
     return index
   }
 
   private mutating func growTable() {
-    var grown = [Int32](repeating: 0, count: table.count * 2)
+    var grown = [UInt64](repeating: 0, count: table.count * 2)
     let mask = grown.count - 1
     for occupant in table where occupant != 0 {
-      var slot = Int(truncatingIfNeeded: hashes[Int(occupant) - 1]) & mask
+      var slot = Int(truncatingIfNeeded: hashes[Int(occupant & 0xFFFF_FFFF) - 1]) & mask
       while grown[slot] != 0 { slot = (slot + 1) & mask }
       grown[slot] = occupant
     }
@@ -162,7 +193,7 @@ struct BinaryPropertyListWriter {
   private mutating func serialize() -> [UInt8] {
     // CoreFoundation requires the reference size to hold the object count itself.
     let referenceSize = Self.minimalByteCount(for: UInt64(entries.count))
-    output.reserveCapacity(entries.count * 12 + 64)
+    output.reserveCapacity(estimatedSize + entries.count * 8)
     output.append(contentsOf: "bplist00".utf8)
     var offsets: [Int] = []
     offsets.reserveCapacity(entries.count)
@@ -173,14 +204,10 @@ struct BinaryPropertyListWriter {
         writeScalar(value)
       case .array(let start, let count):
         writeMarker(0xA, count: count)
-        for reference in references[start..<start + count] {
-          writeBigEndian(UInt64(reference), size: referenceSize)
-        }
+        writeReferences(start..<start + count, size: referenceSize)
       case .dictionary(let start, let count):
         writeMarker(0xD, count: count)
-        for reference in references[start..<start + 2 * count] {
-          writeBigEndian(UInt64(reference), size: referenceSize)
-        }
+        writeReferences(start..<start + 2 * count, size: referenceSize)
       }
     }
     let tableOffset = output.count
@@ -239,11 +266,7 @@ struct BinaryPropertyListWriter {
         writeMarker(0x5, count: string.utf8.count)
         string.withUTF8 { output.append(contentsOf: $0) }
       } else {
-        writeMarker(0x6, count: string.utf16.count)
-        for unit in string.utf16 {
-          output.append(UInt8(truncatingIfNeeded: unit >> 8))
-          output.append(UInt8(truncatingIfNeeded: unit))
-        }
+        string.withUTF8 { writeUTF16BigEndian($0) }
       }
     case .uid(let uid):
       let size = Self.byteCount(for: uid)
@@ -251,6 +274,70 @@ struct BinaryPropertyListWriter {
       writeBigEndian(uid, size: size)
     case .array, .dictionary:
       break  // written by serialize()
+    }
+  }
+
+  /// Transcodes valid UTF-8 (a Swift string's storage) to a big-endian UTF-16 string object.
+  private mutating func writeUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>) {
+    // UTF-16 length: one unit per scalar, two for scalars of four UTF-8 bytes.
+    var units = 0
+    for byte in utf8 where byte & 0xC0 != 0x80 {
+      units += byte >= 0xF0 ? 2 : 1
+    }
+    writeMarker(0x6, count: units)
+    // Encode straight into the output's storage.
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: 2 * units))
+    output.withUnsafeMutableBufferPointer { buffer in
+      var out = start
+      var index = 0
+      @inline(__always) func put(_ unit: UInt32) {
+        buffer[out] = UInt8(truncatingIfNeeded: unit >> 8)
+        buffer[out + 1] = UInt8(truncatingIfNeeded: unit)
+        out += 2
+      }
+      while index < utf8.count {
+        let lead = UInt32(utf8[index])
+        if lead < 0x80 {
+          put(lead)
+          index += 1
+        } else if lead < 0xE0 {
+          put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+          index += 2
+        } else if lead < 0xF0 {
+          put(
+            (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+              | UInt32(utf8[index + 2] & 0x3F))
+          index += 3
+        } else {
+          let scalar =
+            ((lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)) - 0x10000
+          put(0xD800 + (scalar >> 10))
+          put(0xDC00 + (scalar & 0x3FF))
+          index += 4
+        }
+      }
+    }
+  }
+
+  /// Object references, big-endian, written straight into the output's storage.
+  private mutating func writeReferences(_ range: Range<Int>, size: Int) {
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: range.count * size))
+    references.withUnsafeBufferPointer { references in
+      output.withUnsafeMutableBufferPointer { buffer in
+        var out = start
+        for index in range {
+          let reference = UInt64(references[index])
+          var shift = (size - 1) * 8
+          while shift >= 0 {
+            buffer[out] = UInt8(truncatingIfNeeded: reference >> UInt64(shift))
+            out += 1
+            shift -= 8
+          }
+        }
+      }
     }
   }
 

@@ -18,9 +18,26 @@ public enum FileIO {
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, message: "is a folder, not a file")
     }
+    // Regular files: one read into storage of the right size. Pipes and growing files:
+    // chunks until the end.
     var bytes: [UInt8] = []
-    var capacity = max(Int(info.st_size), 0) + 1
-    bytes.reserveCapacity(capacity)
+    let expected = max(Int(info.st_size), 0)
+    if expected > 0 {
+      var failed = false
+      bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+        while initialized < expected {
+          let count = systemRead(
+            descriptor, buffer.baseAddress.map { $0 + initialized }, expected - initialized)
+          if count < 0, errno == EINTR { continue }
+          if count <= 0 {
+            failed = count < 0
+            break
+          }
+          initialized += count
+        }
+      }
+      if failed { throw .io(path: path, message: systemError("cannot read")) }
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
@@ -30,7 +47,6 @@ public enum FileIO {
       }
       if count == 0 { break }
       bytes.append(contentsOf: chunk[0..<count])
-      capacity = 0
     }
     return bytes
   }

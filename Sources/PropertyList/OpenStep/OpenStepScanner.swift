@@ -143,15 +143,17 @@ package struct OpenStepScanner: ~Copyable {
     let open = position
     position += 1
     let start = position
-    // Fast path: no escapes.
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == quote {
-        let result = text(start, position)
-        position += 1
-        return result
+    // Fast path: find the closing quote with memchr; no backslash before it means no escapes.
+    if let base = bytes.baseAddress, start < bytes.count,
+      let found = memchr(base + start, Int32(quote), bytes.count - start)
+    {
+      let end = base.distance(to: UnsafeRawPointer(found))
+      if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
+        position = end + 1
+        return text(start, end)
       }
-      if byte == UInt8(ascii: "\\") { break }
+    }
+    while position < bytes.count, bytes[position] != UInt8(ascii: "\\"), bytes[position] != quote {
       position += 1
     }
     var output = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<position]))

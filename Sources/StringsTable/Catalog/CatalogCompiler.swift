@@ -1,5 +1,5 @@
-import Localization
 import Foundation
+import Localization
 import OrderedCollections
 import PropertyList
 

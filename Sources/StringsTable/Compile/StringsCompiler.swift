@@ -41,7 +41,9 @@ public struct StringsCompiler: Sendable {
   public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> (
     outputs: [Output], warnings: [Diagnostic]
   ) {
-    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(locations)
+    // Each file is read once, then checked, then compiled.
+    let loaded = StringsLinter.load(locations)
+    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(loaded)
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
@@ -56,37 +58,25 @@ public struct StringsCompiler: Sendable {
         ])
       }
       seen[relativePath] = path
+      // Tables hold only strings, arrays and dictionaries, which binary plists always hold.
       outputs.append(
         Output(relativePath: relativePath, bytes: (try? value.encoded(as: .binary1)) ?? []))
     }
     for location in locations {
-      do {
-        switch location.kind {
-        case .strings:
-          let file = try StringsFile(contentsOfFile: location.path)
+      if let file = loaded.strings[location] {
+        try add(
+          Self.outputPaths(for: location)[0], .dictionary(file.dictionary), from: location.path)
+      } else if let file = loaded.stringsdicts[location] {
+        try add(Self.outputPaths(for: location)[0], .dictionary(file.entries), from: location.path)
+      } else if let catalog = loaded.catalogs[location] {
+        for (language, tables) in catalog.compile() {
           try add(
-            Self.outputPaths(for: location)[0], .dictionary(file.dictionary), from: location.path)
-        case .stringsdict:
-          let file = try StringsdictFile(contentsOfFile: location.path)
+            "\(language).lproj/\(location.table).strings", .dictionary(tables.strings),
+            from: location.path)
           try add(
-            Self.outputPaths(for: location)[0], .dictionary(file.entries), from: location.path)
-        case .catalog:
-          let catalog = try StringCatalog(contentsOfFile: location.path)
-          for (language, tables) in catalog.compile() {
-            try add(
-              "\(language).lproj/\(location.table).strings", .dictionary(tables.strings),
-              from: location.path)
-            try add(
-              "\(language).lproj/\(location.table).stringsdict", .dictionary(tables.stringsdict),
-              from: location.path)
-          }
+            "\(language).lproj/\(location.table).stringsdict", .dictionary(tables.stringsdict),
+            from: location.path)
         }
-      } catch let error as PropertyListError {
-        throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: location.path)])
-      } catch let error as DiagnosticsError {
-        throw error
-      } catch {
-        throw DiagnosticsError([Diagnostic(.error, location.path, "\(error)")])
       }
     }
     return (outputs, diagnostics)

@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 import OrderedCollections
 import PropertyList
@@ -18,32 +19,55 @@ public struct StringsLinter: Sendable {
   /// passed from Swift safely, `%p` prints addresses, `%n` writes memory.
   static let unsafeKinds: Set<FormatSpecifier.Kind> = [.cString, .character, .pointer]
 
-  /// Everything found in the tables at `locations`, in file order.
-  public func lint(_ locations: [TableLocation]) -> [Diagnostic] {
-    var diagnostics: [Diagnostic] = []
-    var strings: [TableLocation: StringsFile] = [:]
-    var stringsdicts: [TableLocation: StringsdictFile] = [:]
+  /// Tables read from disk, ready to check and compile; files that failed to parse are
+  /// left out and reported in `diagnostics`.
+  public struct LoadedTables: Sendable {
+    /// Every table that was asked for, in order.
+    public var locations: [TableLocation] = []
+    /// The `.strings` files that parsed.
+    public var strings: [TableLocation: StringsFile] = [:]
+    /// The `.stringsdict` files that parsed.
+    public var stringsdicts: [TableLocation: StringsdictFile] = [:]
+    /// The catalogs that parsed.
+    public var catalogs: [TableLocation: StringCatalog] = [:]
+    /// Parse errors.
+    public var diagnostics: [Diagnostic] = []
+  }
+
+  /// Reads every table once.
+  public static func load(_ locations: [TableLocation]) -> LoadedTables {
+    var loaded = LoadedTables(locations: locations)
     for location in locations {
       do {
         switch location.kind {
-        case .strings:
-          let file = try StringsFile(contentsOfFile: location.path)
-          strings[location] = file
-          diagnostics += check(file)
+        case .strings: loaded.strings[location] = try StringsFile(contentsOfFile: location.path)
         case .stringsdict:
-          let file = try StringsdictFile(contentsOfFile: location.path)
-          stringsdicts[location] = file
-          diagnostics += file.validate()
-        case .catalog:
-          diagnostics += check(try StringCatalog(contentsOfFile: location.path))
+          loaded.stringsdicts[location] = try StringsdictFile(contentsOfFile: location.path)
+        case .catalog: loaded.catalogs[location] = try StringCatalog(contentsOfFile: location.path)
         }
       } catch {
-        diagnostics.append(Self.diagnostic(for: error, path: location.path))
+        loaded.diagnostics.append(diagnostic(for: error, path: location.path))
       }
     }
-    diagnostics += compareLanguages(strings)
-    diagnostics += compareLanguages(stringsdicts)
-    diagnostics += sideBySide(locations)
+    return loaded
+  }
+
+  /// Everything found in the tables at `locations`, in file order.
+  public func lint(_ locations: [TableLocation]) -> [Diagnostic] {
+    lint(Self.load(locations))
+  }
+
+  /// Everything found in tables already read.
+  public func lint(_ loaded: LoadedTables) -> [Diagnostic] {
+    var diagnostics = loaded.diagnostics
+    for location in loaded.locations {
+      if let file = loaded.strings[location] { diagnostics += check(file) }
+      if let file = loaded.stringsdicts[location] { diagnostics += file.validate() }
+      if let catalog = loaded.catalogs[location] { diagnostics += check(catalog) }
+    }
+    diagnostics += compareLanguages(loaded.strings)
+    diagnostics += compareLanguages(loaded.stringsdicts)
+    diagnostics += sideBySide(loaded.locations)
     return diagnostics
   }
 
@@ -101,6 +125,11 @@ public struct StringsLinter: Sendable {
   /// Problems within one format string: an argument used with two types, a skipped
   /// argument, an unsafe placeholder.
   static func formatProblems(_ value: String, checkGaps: Bool = true) -> [String] {
+    var probe = value
+    let hasPercent = probe.withUTF8 { utf8 in
+      utf8.baseAddress.map { memchr($0, Int32(UInt8(ascii: "%")), utf8.count) != nil } ?? false
+    }
+    guard hasPercent else { return [] }
     let specifiers = FormatSpecifier.parse(value)
     var problems: [String] = []
     for specifier in specifiers where unsafeKinds.contains(specifier.kind) {

@@ -38,18 +38,16 @@ public struct StringsFile: Sendable {
   /// The encoding the file was read in.
   public var encoding: StringsFileEncoding
   /// Every entry in file order, repeated keys included.
-  public var entries: [StringsEntry]
+  public private(set) var entries: [StringsEntry]
 
   /// The table as Foundation loads it: the last value of a repeated key wins, at the position
-  /// of its first appearance.
-  public var dictionary: PropertyListDictionary {
-    var result = PropertyListDictionary(minimumCapacity: entries.count)
-    for entry in entries { result[entry.key] = entry.value }
-    return result
-  }
+  /// of its first appearance. Built once, while parsing.
+  public private(set) var dictionary: PropertyListDictionary
 
   /// Keys that appear more than once, with every entry for each.
   public var duplicates: [(key: String, entries: [StringsEntry])] {
+    // Every key hashed once already: no repeats unless the counts differ.
+    guard dictionary.count != entries.count else { return [] }
     var seen: [String: Int] = [:]
     var groups: [[StringsEntry]] = []
     for entry in entries {
@@ -84,6 +82,9 @@ public struct StringsFile: Sendable {
     } catch {
       throw error.inFile(path)
     }
+    var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
+    for entry in entries { dictionary[entry.key] = entry.value }
+    self.dictionary = dictionary
   }
 
   /// Reads and parses a `.strings` file.
@@ -115,6 +116,7 @@ public struct StringsFile: Sendable {
     var scanner = OpenStepScanner(bytes: bytes)
     scanner.keepComments = true
     var entries: [StringsEntry] = []
+    entries.reserveCapacity(bytes.count / 48)
     while true {
       scanner.lastComment = nil
       try scanner.skipSpace()
@@ -154,7 +156,18 @@ public struct StringsFile: Sendable {
 
   /// A comment without leading `*` decoration and surrounding white space.
   private static func tidy(_ comment: String) -> String {
-    comment.split(separator: "\n", omittingEmptySubsequences: false)
+    // Most comments are one line: trim its bytes without breaking it into characters.
+    var utf8 = comment.utf8[...]
+    if !utf8.contains(0x0A) {
+      while let first = utf8.first, first == 0x20 || first == 0x09 || first == 0x2A {
+        utf8 = utf8.dropFirst()
+      }
+      while let last = utf8.last, last == 0x20 || last == 0x09 || last == 0x0D {
+        utf8 = utf8.dropLast()
+      }
+      return String(Substring(utf8))
+    }
+    return comment.split(separator: "\n", omittingEmptySubsequences: false)
       .map { line in
         var trimmed = line.drop { $0 == " " || $0 == "\t" }
         if trimmed.hasPrefix("*"), !trimmed.hasPrefix("*/") { trimmed = trimmed.dropFirst() }

@@ -35,8 +35,10 @@ struct StringsLookup: ParsableCommand {
   func run() throws {
     let strings = LocalizedStrings(path: path, developmentLanguage: developmentLanguage)
     guard !strings.availableLanguages.isEmpty else {
-      throw CLIError.invalidValue(value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
+      throw CLIError.invalidValue(
+        value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
     }
-    Diagnostics.printLine(strings.localized(key, table: table, language: language, arguments: arguments))
+    Diagnostics.printLine(
+      strings.localized(key, table: table, language: language, arguments: arguments))
   }
 }

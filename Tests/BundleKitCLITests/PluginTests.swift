@@ -1,0 +1,60 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+
+/// The CompileStrings plugin in a real package: `swift build` compiles its tables, the
+/// executable prints the right translations, and a broken table fails the build with a
+/// compiler-style diagnostic.
+@Suite(.serialized, .enabled(if: Tool.path("swift") != nil, "swift is not on PATH"))
+struct PluginTests {
+  static let fixture = Corpus.packageRoot.appendingPathComponent("Tests/Fixtures/PluginPackage")
+    .path
+
+  /// A copy of the fixture package that depends on this checkout by absolute path.
+  func makePackage() throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    let copy = folder.file("PluginPackage")
+    try FileManager.default.copyItem(atPath: Self.fixture, toPath: copy)
+    try? FileManager.default.removeItem(atPath: copy + "/.build")
+    let manifest = copy + "/Package.swift"
+    let text = try String(contentsOfFile: manifest, encoding: .utf8)
+      .replacingOccurrences(of: "path: \"../../..\"", with: "path: \"\(Corpus.packageRoot.path)\"")
+    try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+    return folder
+  }
+
+  func swift(_ arguments: [String]) throws -> Tool.Result {
+    try Tool.run(Tool.path("swift") ?? "swift", arguments)
+  }
+
+  @Test("tables reach the bundle compiled; three languages print right; lint errors fail the build")
+  func endToEnd() throws {
+    let folder = try makePackage()
+    let package = folder.file("PluginPackage")
+    let build = try swift(["build", "--package-path", package])
+    let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
+    try #require(build.status == 0, "swift build failed:\n\(log)")
+    #expect(log.contains("Compiling strings tables of Greeter"))
+    let run = try Tool.run(package + "/.build/debug/Greeter", [])
+    let output = String(decoding: run.stdout, as: UTF8.self)
+    #expect(
+      output == """
+        en: Hello | Settings | 0 files, 1 file, 2 files, 5 files | compiled: true
+        fr: Bonjour | Réglages | 0 fichier, 1 fichier, 2 fichiers, 5 fichiers | compiled: true
+        de: Hallo | Einstellungen | 0 Dateien, 1 Datei, 2 Dateien, 5 Dateien | compiled: true
+
+        """)
+    // A syntax error in a table stops the build, pointing at the line.
+    let table = package + "/Sources/Greeter/Resources/fr.lproj/Localizable.strings"
+    try FileIO.writeAtomically(
+      Array("\"greeting\" = \"Bonjour\"\n\"other\" = \"x\";\n".utf8), to: table)
+    let broken = try swift(["build", "--package-path", package])
+    let brokenLog = String(decoding: broken.stdout, as: UTF8.self) + broken.stderr
+    #expect(broken.status != 0)
+    #expect(
+      brokenLog.contains(
+        "fr.lproj/Localizable.strings:2:1: error: expected ';' after the value of \"greeting\""),
+      "\(brokenLog)")
+  }
+}
