@@ -161,3 +161,56 @@ struct CorpusOracleTests {
     #expect(compared >= 12)
   }
 }
+
+/// Large tables are read in two halves on two threads; the result must equal a plain
+/// front-to-back reading, whatever sits in the middle of the file.
+struct LargeStringsFileTests {
+  func table(entries: Int, middle: String = "") -> (text: String, keys: [String]) {
+    var text = ""
+    var keys: [String] = []
+    for index in 0..<entries {
+      if index == entries / 2 { text += middle }
+      text += "\"key.\(index)\" = \"value \(index)\";\n"
+      keys.append("key.\(index)")
+    }
+    return (text, keys)
+  }
+
+  @Test("a large table reads the same in two halves, lines included")
+  func halves() throws {
+    let (text, keys) = table(entries: 60_000)
+    #expect(text.utf8.count > 1 << 20)
+    let file = try StringsFile(bytes: Array(text.utf8), path: "big.strings")
+    #expect(file.entries.map(\.key) == keys)
+    #expect(file.entries.map(\.line) == Array(1...60_000))
+    #expect(file.dictionary.count == 60_000)
+  }
+
+  @Test("a middle that looks like entries but sits in a comment or a string is not split")
+  func misleadingMiddle() throws {
+    let fake = String(repeating: "\"fake\" = \"no\";\n", count: 12_000)
+    for middle in ["/*\n" + fake + "*/\n", "'long' = '\n" + fake + "';\n"] {
+      let (text, keys) = table(entries: 60_000, middle: middle)
+      let file = try StringsFile(bytes: Array(text.utf8), path: "big.strings")
+      let expected =
+        middle.hasPrefix("/*") ? keys : Array(keys[..<30_000]) + ["long"] + Array(keys[30_000...])
+      #expect(file.entries.map(\.key) == expected)
+      #expect(!file.entries.contains { $0.key == "fake" })
+    }
+  }
+
+  @Test("an error in the second half is reported with its real line")
+  func errorInSecondHalf() {
+    var (text, _) = table(entries: 60_000)
+    text += "\"broken\" = \"x\"\n"
+    do {
+      _ = try StringsFile(bytes: Array(text.utf8), path: "big.strings")
+      Issue.record("no error")
+    } catch {
+      #expect(
+        "\(error)"
+          == "big.strings:60002:1: error: expected ';' after the value of \"broken\", found end of file"
+      )
+    }
+  }
+}

@@ -257,16 +257,13 @@ struct BinaryPropertyListWriter {
       writeMarker(0x4, count: data.count)
       output.append(contentsOf: data)
     case .string(var string):
-      let isASCII = string.withUTF8 { utf8 in
-        var high: UInt8 = 0
-        for byte in utf8 { high |= byte }
-        return high & 0x80 == 0
-      }
-      if isASCII {
-        writeMarker(0x5, count: string.utf8.count)
+      // `utf16.count` is O(1) for ASCII strings and equals the UTF-8 length exactly then.
+      let units = string.utf16.count
+      if units == string.utf8.count {
+        writeMarker(0x5, count: units)
         string.withUTF8 { output.append(contentsOf: $0) }
       } else {
-        string.withUTF8 { writeUTF16BigEndian($0) }
+        string.withUTF8 { writeUTF16BigEndian($0, units: units) }
       }
     case .uid(let uid):
       let size = Self.byteCount(for: uid)
@@ -278,12 +275,7 @@ struct BinaryPropertyListWriter {
   }
 
   /// Transcodes valid UTF-8 (a Swift string's storage) to a big-endian UTF-16 string object.
-  private mutating func writeUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>) {
-    // UTF-16 length: one unit per scalar, two for scalars of four UTF-8 bytes.
-    var units = 0
-    for byte in utf8 where byte & 0xC0 != 0x80 {
-      units += byte >= 0xF0 ? 2 : 1
-    }
+  private mutating func writeUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>, units: Int) {
     writeMarker(0x6, count: units)
     // Encode straight into the output's storage.
     let start = output.count

@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import PropertyList
 
@@ -41,12 +42,17 @@ public struct StringsCompiler: Sendable {
   public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> (
     outputs: [Output], warnings: [Diagnostic]
   ) {
-    // Each file is read once, then checked, then compiled.
+    // Each file is read once, checked, then encoded.
     let loaded = StringsLinter.load(locations)
     let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(loaded)
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
+    return (try encode(loaded), diagnostics)
+  }
+
+  private func encode(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Output] {
+    let locations = loaded.locations
     var outputs: [Output] = []
     var seen: [String: String] = [:]
     func add(_ relativePath: String, _ value: PropertyListValue, from path: String)
@@ -79,7 +85,7 @@ public struct StringsCompiler: Sendable {
         }
       }
     }
-    return (outputs, diagnostics)
+    return outputs
   }
 
   /// Compiles and writes every output under `folder`, each atomically; nothing is written

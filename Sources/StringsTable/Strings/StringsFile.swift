@@ -1,3 +1,4 @@
+import Foundation
 import PropertyList
 
 /// One `key = value;` pair of a `.strings` file, with what tooling needs to point at it.
@@ -82,6 +83,7 @@ public struct StringsFile: Sendable {
     } catch {
       throw error.inFile(path)
     }
+    // A repeated key keeps its first position and takes its last value, as Foundation does.
     var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
     for entry in entries { dictionary[entry.key] = entry.value }
     self.dictionary = dictionary
@@ -113,14 +115,70 @@ public struct StringsFile: Sendable {
   private static func parse(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError)
     -> [StringsEntry]
   {
+    // Large tables are read in two halves on two threads. The second half starts at an
+    // entry that opens a line right after a line ending in `;`; the first half's reader,
+    // which reads from the start and so knows what is string and what is comment, confirms
+    // it lands exactly there. If it does not, the second half is dropped and reading goes on.
+    guard bytes.count >= 1 << 20, let split = splitPoint(bytes) else {
+      var scanner = OpenStepScanner(bytes: bytes)
+      return try parseEntries(&scanner, until: nil, capacity: bytes.count / 48)
+    }
+    let box = UncheckedBox(bytes: bytes)
+    let group = DispatchGroup()
+    let second = ResultBox()
+    group.enter()
+    DispatchQueue.global().async {
+      var scanner = OpenStepScanner(bytes: box.bytes)
+      scanner.position = split
+      second.result = Result { () throws(PropertyListError) in
+        try parseEntries(&scanner, until: nil, capacity: (box.bytes.count - split) / 48)
+      }
+      group.leave()
+    }
     var scanner = OpenStepScanner(bytes: bytes)
+    let firstResult = Result { () throws(PropertyListError) in
+      try parseEntries(&scanner, until: split, capacity: split / 48)
+    }
+    group.wait()
+    var entries = try firstResult.get()
+    if scanner.position == split, let result = second.result {
+      entries += try result.get()
+      return entries
+    }
+    entries += try parseEntries(&scanner, until: nil, capacity: 0)
+    return entries
+  }
+
+  /// A line start near the middle where an entry's key begins, after a line ending in `;`.
+  private static func splitPoint(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    var index = bytes.count / 2
+    let limit = min(bytes.count - 1, index + 1 << 16)
+    while index < limit {
+      if bytes[index] == 0x0A, bytes[index + 1] == UInt8(ascii: "\"") {
+        var back = index - 1
+        while back > 0, bytes[back] == 0x20 || bytes[back] == 0x09 || bytes[back] == 0x0D {
+          back -= 1
+        }
+        if bytes[back] == UInt8(ascii: ";") { return index + 1 }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// Entries from the scanner's position to the end, or until an entry would start at or
+  /// after `limit`.
+  private static func parseEntries(
+    _ scanner: inout OpenStepScanner, until limit: Int?, capacity: Int
+  ) throws(PropertyListError) -> [StringsEntry] {
     scanner.keepComments = true
     var entries: [StringsEntry] = []
-    entries.reserveCapacity(bytes.count / 48)
+    entries.reserveCapacity(capacity)
     while true {
       scanner.lastComment = nil
       try scanner.skipSpace()
       guard scanner.current != nil else { return entries }
+      if let limit, scanner.position >= limit { return entries }
       let comment = scanner.lastComment.map(Self.tidy)
       guard scanner.atString else {
         throw scanner.error(
@@ -176,6 +234,16 @@ public struct StringsFile: Sendable {
       .joined(separator: "\n")
       .trimmingWhitespace()
   }
+}
+
+/// The bytes, handed to the thread reading the second half; they outlive it.
+private struct UncheckedBox: @unchecked Sendable {
+  let bytes: UnsafeRawBufferPointer
+}
+
+/// The second half's outcome, written by its thread before the group is left.
+private final class ResultBox: @unchecked Sendable {
+  var result: Result<[StringsEntry], PropertyListError>?
 }
 
 extension String {
