@@ -11,10 +11,12 @@ let package = Package(
     .library(name: "StringsTable", targets: ["StringsTable"]),
     .library(name: "Localization", targets: ["Localization"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
+    .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
   ],
   targets: [
     // System libraries, found with pkg-config.
@@ -44,7 +46,15 @@ let package = Package(
         "PropertyList",
         "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "Mustache", package: "swift-mustache"),
       ]
+    ),
+
+    // The templates the tool ships, as resources.
+    .target(
+      name: "BundleKitTemplates",
+      path: "Templates",
+      resources: [.copy("strings")]
     ),
 
     // The runtime apps link: small, Foundation and PropertyList only.
@@ -61,6 +71,7 @@ let package = Package(
         "PropertyList",
         "StringsTable",
         "Localization",
+        "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitCLI"
@@ -72,11 +83,16 @@ let package = Package(
       capability: .buildTool(),
       dependencies: ["bundlekit"]
     ),
+    .plugin(
+      name: "GenerateStrings",
+      capability: .buildTool(),
+      dependencies: ["bundlekit"]
+    ),
 
     // Side-by-side benchmarks against the peers (release builds only).
     .executableTarget(
       name: "BundleKitBench",
-      dependencies: ["PropertyList", "StringsTable"]
+      dependencies: ["PropertyList", "StringsTable", "Localization"]
     ),
 
     .target(

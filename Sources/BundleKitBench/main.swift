@@ -6,6 +6,7 @@ import Foundation
 let suites: [String: () throws -> Void] = [
   "plist": PlistSuite.run,
   "strings": StringsSuite.run,
+  "runtime": RuntimeSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -36,15 +36,40 @@ struct PluginTests {
     let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
     try #require(build.status == 0, "swift build failed:\n\(log)")
     #expect(log.contains("Compiling strings tables of Greeter"))
-    let run = try Tool.run(package + "/.build/debug/Greeter", [])
+    #expect(log.contains("Generating string accessors for Greeter"))
+    // The generated accessors compile without a warning in Swift 6 mode.
+    let generatedWarnings = log.split(separator: "\n").filter {
+      $0.contains("Strings+Generated.swift") && ($0.contains("warning:") || $0.contains("error:"))
+    }
+    #expect(generatedWarnings.isEmpty, "\(generatedWarnings)")
+    let run = try Tool.run(
+      package + "/.build/debug/Greeter", [],
+      environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LANGUAGE": ""])
     let output = String(decoding: run.stdout, as: UTF8.self)
     #expect(
       output == """
         en: Hello | Settings | 0 files, 1 file, 2 files, 5 files | compiled: true
         fr: Bonjour | Réglages | 0 fichier, 1 fichier, 2 fichiers, 5 fichiers | compiled: true
         de: Hallo | Einstellungen | 0 Dateien, 1 Datei, 2 Dateien, 5 Dateien | compiled: true
+        en typed: 1 file, 2 files, 5 files, 21 files
+        fr typed: 1 fichier, 2 fichiers, 5 fichiers, 21 fichiers
+        de typed: 1 Datei, 2 Dateien, 5 Dateien, 21 Dateien
+        ru typed: 1 файл, 2 файла, 5 файлов, 21 файл
+        environment: Hello | 3 files | Settings
 
         """)
+    // The language chosen through the environment.
+    for (lang, expected) in [
+      ("ru_RU.UTF-8", "environment: Привет | 3 файла | Settings"),
+      ("fr_FR.UTF-8", "environment: Bonjour | 3 fichiers | Réglages"),
+      ("de_DE.UTF-8", "environment: Hallo | 3 Dateien | Einstellungen"),
+    ] {
+      let localized = try Tool.run(
+        package + "/.build/debug/Greeter", [],
+        environment: ["LANG": lang, "LC_ALL": "", "LANGUAGE": ""])
+      #expect(
+        String(decoding: localized.stdout, as: UTF8.self).hasSuffix(expected + "\n"), "\(lang)")
+    }
     // A syntax error in a table stops the build, pointing at the line.
     let table = package + "/Sources/Greeter/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(

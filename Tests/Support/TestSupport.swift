@@ -40,12 +40,16 @@ public enum Tool {
   }
 
   /// Runs a tool to completion and captures its output.
-  public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws
-    -> Result
-  {
+  public static func run(
+    _ executable: String, _ arguments: [String], input: Data? = nil,
+    environment: [String: String]? = nil
+  ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     return try run(process: process, input: input)
   }
 

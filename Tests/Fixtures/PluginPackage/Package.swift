@@ -14,7 +14,10 @@ let package = Package(
       name: "Greeter",
       dependencies: [.product(name: "Localization", package: "BundleKit")],
       resources: [.process("Resources")],
-      plugins: [.plugin(name: "CompileStrings", package: "BundleKit")]
+      plugins: [
+        .plugin(name: "CompileStrings", package: "BundleKit"),
+        .plugin(name: "GenerateStrings", package: "BundleKit"),
+      ]
     )
   ]
 )

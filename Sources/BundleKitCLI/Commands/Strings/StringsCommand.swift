@@ -5,6 +5,6 @@ struct StringsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "strings",
     abstract: "Check and compile .strings, .stringsdict and .xcstrings tables.",
-    subcommands: [StringsLint.self, StringsCompile.self, StringsLookup.self]
+    subcommands: [StringsLint.self, StringsCompile.self, StringsGenerate.self, StringsLookup.self]
   )
 }

@@ -1,0 +1,100 @@
+import ArgumentParser
+import BundleKitTemplates
+import Foundation
+import PropertyList
+import StringsTable
+
+/// `bundlekit strings generate PATH... -o FILE.swift [--template NAME|PATH]`.
+struct StringsGenerate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "generate",
+    abstract: "Generate typed Swift accessors for strings tables.",
+    discussion: """
+      One accessor per key of the development language: a property for plain strings, a \
+      function with typed parameters for format strings (%@ String, %d Int, %u UInt, %f \
+      Double, plural variables Int), grouped by table and dotted key segments, documented \
+      with the development-language value. The accessors call BundleKit's Localization \
+      runtime. --template takes a shipped template name (swift6) or a .mustache file; \
+      partials it includes are read from its folder.
+      """
+  )
+
+  @Argument(help: "Tables, or folders to search for them.")
+  var paths: [String]
+
+  @Option(name: .shortAndLong, help: "The Swift file to write.")
+  var output: String
+
+  @Option(help: "A shipped template name, or the path of a .mustache template.")
+  var template = "swift6"
+
+  @Option(help: "The language whose values define keys and arguments.")
+  var developmentLanguage = "en"
+
+  @Option(help: "The name of the top-level enum.")
+  var enumName = "L10n"
+
+  @Flag(help: "Make the accessors public.")
+  var `public` = false
+
+  @Option(help: "The bundle expression the accessors read from.")
+  var bundle = "Bundle.module"
+
+  func run() throws {
+    let (main, partials) = try loadTemplate()
+    var generator = AccessorGenerator()
+    generator.developmentLanguage = developmentLanguage
+    generator.enumName = enumName
+    generator.accessLevel = `public` ? "public" : "internal"
+    generator.bundle = bundle
+    do {
+      let locations = try TableDiscovery.tables(in: paths)
+      let loaded = StringsLinter.load(locations)
+      let errors = loaded.diagnostics
+      if !errors.isEmpty { throw DiagnosticsError(errors) }
+      let code = try generator.generate(loaded, template: main, partials: partials)
+      // Rewrite only when the bytes change, so builds that depend on the file stay warm.
+      if (try? FileIO.read(output)) != Array(code.utf8) {
+        try FileIO.createFolders(for: output)
+        try FileIO.writeAtomically(Array(code.utf8), to: output)
+      }
+    } catch let error as DiagnosticsError {
+      error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
+      throw ExitCode(1)
+    }
+  }
+
+  /// The template and the partials beside it.
+  private func loadTemplate() throws -> (String, [String: String]) {
+    let folder: String
+    let mainName: String
+    if template.hasSuffix(".mustache") {
+      folder = (template as NSString).deletingLastPathComponent
+      mainName = ((template as NSString).lastPathComponent as NSString).deletingPathExtension
+    } else {
+      guard let shipped = BundleKitTemplates.folder("strings") else {
+        throw CLIError.invalidValue(
+          value: template, type: "template",
+          reason: "the shipped templates are not installed beside bundlekit; pass a .mustache file")
+      }
+      folder = shipped
+      mainName = template
+    }
+    let files =
+      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+    var partials: [String: String] = [:]
+    var main: String?
+    for file in files where file.hasSuffix(".mustache") {
+      let name = (file as NSString).deletingPathExtension
+      let text = try String(
+        contentsOfFile: (folder.isEmpty ? "." : folder) + "/" + file, encoding: .utf8)
+      if name == mainName { main = text } else { partials[name] = text }
+    }
+    guard let main else {
+      throw CLIError.invalidValue(
+        value: template, type: "template",
+        reason: "no \(mainName).mustache in \(folder.isEmpty ? "." : folder)")
+    }
+    return (main, partials)
+  }
+}

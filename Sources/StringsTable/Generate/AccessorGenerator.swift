@@ -1,0 +1,291 @@
+import Localization
+import Mustache
+import OrderedCollections
+import PropertyList
+
+/// Generates typed Swift accessors for strings tables: a property per plain string, a
+/// function with typed, labelled parameters per format string (`%@` String, `%d` Int, `%u`
+/// UInt, `%f` Double, plural variables Int), grouped by table and by dotted key segments,
+/// with the development-language value as documentation. The code is rendered from a
+/// Mustache template and is the same, byte for byte, for the same input.
+public struct AccessorGenerator: Sendable {
+  /// The language whose values document the accessors and define their arguments.
+  public var developmentLanguage = "en"
+  /// The name of the top-level enum.
+  public var enumName = "L10n"
+  /// `internal` or `public`.
+  public var accessLevel = "internal"
+  /// The expression for the bundle holding the tables.
+  public var bundle = "Bundle.module"
+
+  /// A generator with the default settings.
+  public init() {}
+
+  /// One key of one table, ready for the template.
+  struct Key {
+    var table: String
+    var key: String
+    var value: String
+    var arguments: [FormatSpecifier.Kind]
+    var comment: String?
+  }
+
+  /// The keys of the development language of every table in `loaded`, in table and file order.
+  func keys(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Key] {
+    var byTable: OrderedDictionary<String, OrderedDictionary<String, Key>> = [:]
+    var diagnostics: [Diagnostic] = []
+    func add(_ key: Key, path: String, line: Int?) {
+      let kinds = key.arguments
+      if let unsupported = kinds.first(where: { [.character, .cString, .pointer].contains($0) }) {
+        diagnostics.append(
+          Diagnostic(
+            .error, path, line: line,
+            "\"\(key.key)\": a \(unsupported) placeholder cannot be given a typed accessor; use %@ or a number"
+          ))
+        return
+      }
+      byTable[key.table, default: [:]][key.key] = key
+    }
+    for location in loaded.locations
+    where location.language == nil || location.language == developmentLanguage
+      || location.language == "Base"
+    {
+      if let file = loaded.strings[location] {
+        for entry in file.entries {
+          guard case .string(let value) = entry.value else { continue }
+          add(
+            Key(
+              table: location.table, key: entry.key, value: value,
+              arguments: Self.arguments(of: value), comment: entry.comment), path: file.path,
+            line: entry.line)
+        }
+      }
+      if let file = loaded.stringsdicts[location] {
+        for (key, rules) in file.entries {
+          let format = rules["NSStringLocalizedFormatKey"]?.stringValue ?? ""
+          add(
+            Key(
+              table: location.table, key: key, value: format,
+              arguments: Self.arguments(of: format, rules: rules.dictionaryValue ?? [:]),
+              comment: nil), path: file.path, line: file.line(of: key))
+        }
+      }
+    }
+    for location in loaded.locations {
+      guard let catalog = loaded.catalogs[location] else { continue }
+      for (key, entry) in catalog.strings {
+        let localization = entry.localizations[catalog.sourceLanguage]
+        let signature = StringsLinter.signature(of: localization, key: key) ?? FormatSignature(key)
+        let value =
+          localization?.stringUnit?.value ?? localization?.variations?.cases["other"]?.stringUnit?
+          .value ?? key
+        let kinds = (1...max(signature.count, 1)).compactMap {
+          signature.arguments[$0]?.first?.kind
+        }
+        add(
+          Key(
+            table: location.table, key: key, value: value,
+            arguments: signature.count == 0 ? [] : kinds, comment: entry.comment),
+          path: catalog.path, line: catalog.line(of: key))
+      }
+    }
+    if !diagnostics.isEmpty { throw DiagnosticsError(diagnostics) }
+    return byTable.values.flatMap(\.values)
+  }
+
+  /// The argument kinds by position (plural variables are integers or doubles as their
+  /// value type says).
+  static func arguments(of format: String, rules: PropertyListDictionary = [:]) -> [FormatSpecifier
+    .Kind]
+  {
+    var kinds: [Int: FormatSpecifier.Kind] = [:]
+    for specifier in FormatSpecifier.parse(format) {
+      if let name = specifier.variable {
+        let valueType = rules[name]?["NSStringFormatValueTypeKey"]?.stringValue ?? "d"
+        kinds[specifier.position] =
+          FormatSpecifier.parse("%" + valueType).first?.kind ?? .signedInteger
+      } else if kinds[specifier.position] == nil {
+        kinds[specifier.position] = specifier.kind
+      }
+    }
+    guard let last = kinds.keys.max() else { return [] }
+    return (1...last).map { kinds[$0] ?? .object }
+  }
+
+  /// Renders the accessors with a template; `partials` are the templates it includes
+  /// (`namespace` for the recursive grouping).
+  public func generate(
+    _ loaded: StringsLinter.LoadedTables, template: String, partials: [String: String]
+  ) throws(DiagnosticsError) -> String {
+    let keys = try keys(loaded)
+    var library = MustacheLibrary()
+    do {
+      for (name, text) in partials.sorted(by: { $0.key < $1.key }) {
+        try library.register(text, named: name)
+      }
+      try library.register(template, named: "main")
+    } catch {
+      throw DiagnosticsError([Diagnostic(.error, "template", "\(error)")])
+    }
+    var tables: [[String: Any]] = []
+    var grouped: OrderedDictionary<String, [Key]> = [:]
+    for key in keys { grouped[key.table, default: []].append(key) }
+    for (table, tableKeys) in grouped {
+      var context: [String: Any] = ["table": table, "typeName": Identifier.typeName(table)]
+      context.merge(namespace(tableKeys, depth: 0, indent: "    ")) { $1 }
+      tables.append(context)
+    }
+    let root: [String: Any] = [
+      "enumName": enumName, "accessLevel": accessLevel, "bundle": bundle, "tables": tables,
+    ]
+    guard let output = library.render(root, withTemplate: "main") else {
+      throw DiagnosticsError([Diagnostic(.error, "template", "the template could not be rendered")])
+    }
+    return Self.tidy(output)
+  }
+
+  /// Entries and child namespaces for keys grouped by their dotted segments.
+  private func namespace(_ keys: [Key], depth: Int, indent: String) -> [String: Any] {
+    var entries: [[String: Any]] = []
+    var children: OrderedDictionary<String, [Key]> = [:]
+    var usedNames: Set<String> = []
+    for key in keys {
+      let segments = key.key.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+      if segments.count > depth + 1, depth < 6 {
+        children[Identifier.typeName(segments[depth]), default: []].append(key)
+      } else {
+        let rest = segments.count > depth ? segments[depth...].joined(separator: "_") : key.key
+        var name = Identifier.memberName(rest)
+        while usedNames.contains(name) { name += "_" }
+        usedNames.insert(name)
+        var fields = entry(key, name: name)
+        fields["indent"] = indent
+        entries.append(fields)
+      }
+    }
+    return [
+      "entries": entries,
+      "children": children.map { child in
+        ["typeName": child.key, "indent": indent].merging(
+          namespace(child.value, depth: depth + 1, indent: indent + "  ")
+        ) { $1 }
+      },
+    ]
+  }
+
+  private func entry(_ key: Key, name: String) -> [String: Any] {
+    let types = key.arguments.map(Self.swiftType)
+    var doc = key.value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if let comment = key.comment, !comment.isEmpty {
+      doc += [""] + comment.split(separator: "\n").map { "- Note: " + $0 }
+    }
+    return [
+      "name": Identifier.escapeKeyword(name),
+      "docLines": doc,
+      "hasArguments": !types.isEmpty,
+      "parameters": types.enumerated().map { "_ p\($0.offset + 1): \($0.element)" }.joined(
+        separator: ", "),
+      "arguments": types.indices.map { "p\($0 + 1)" }.joined(separator: ", "),
+      "tableLiteral": Identifier.stringLiteral(key.table),
+      "keyLiteral": Identifier.stringLiteral(key.key),
+    ]
+  }
+
+  static func swiftType(_ kind: FormatSpecifier.Kind) -> String {
+    switch kind {
+    case .signedInteger, .variable: "Int"
+    case .unsignedInteger: "UInt"
+    case .double: "Double"
+    default: "String"
+    }
+  }
+
+  /// Trailing spaces off every line, and no run of blank lines, whatever the template does.
+  static func tidy(_ text: String) -> String {
+    var lines: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var trimmed = line
+      while trimmed.last == " " { trimmed = trimmed.dropLast() }
+      if trimmed.isEmpty, lines.last?.isEmpty == true { continue }
+      lines.append(trimmed)
+    }
+    while lines.first?.isEmpty == true { lines.removeFirst() }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// Swift identifiers from keys, as SwiftGen forms them.
+enum Identifier {
+  static let keywords: Set<String> = [
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
+    "init",
+    "inout", "internal", "let", "open", "operator", "private", "protocol", "public", "static",
+    "struct",
+    "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do", "else",
+    "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as",
+    "catch", "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws", "true",
+    "try",
+    "Type", "Protocol", "any", "some",
+  ]
+
+  /// Words of a key segment: split at anything not a letter or digit.
+  static func words(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    for character in text {
+      if character.isLetter || character.isNumber {
+        current.append(character)
+      } else if !current.isEmpty {
+        words.append(current)
+        current = ""
+      }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+
+  static func typeName(_ text: String) -> String {
+    let name = words(text).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    return prefixed(name.isEmpty ? "Key" : name)
+  }
+
+  static func memberName(_ text: String) -> String {
+    let parts = words(text)
+    guard let first = parts.first else { return "key" }
+    let head =
+      first == first.uppercased()
+      ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
+    return prefixed(
+      head + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())
+  }
+
+  private static func prefixed(_ name: String) -> String {
+    name.first?.isNumber == true ? "_" + name : name
+  }
+
+  static func escapeKeyword(_ name: String) -> String {
+    keywords.contains(name) ? "`\(name)`" : name
+  }
+
+  /// A Swift string literal: quotes, backslashes and control characters escaped.
+  static func stringLiteral(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

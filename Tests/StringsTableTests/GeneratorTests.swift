@@ -1,0 +1,74 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import StringsTable
+import Testing
+
+struct GeneratorTests {
+  static let templates = Corpus.packageRoot.appendingPathComponent("Templates/strings").path
+
+  func generate(_ files: [String: String]) throws -> String {
+    let tables = try TableFolder(files)
+    let loaded = StringsLinter.load(try tables.tables())
+    let main = try String(contentsOfFile: Self.templates + "/swift6.mustache", encoding: .utf8)
+    let namespace = try String(
+      contentsOfFile: Self.templates + "/namespace.mustache", encoding: .utf8)
+    return try AccessorGenerator().generate(
+      loaded, template: main, partials: ["namespace": namespace])
+  }
+
+  @Test("typed parameters in positional order, grouped by key segments, documented")
+  func accessors() throws {
+    let code = try generate([
+      "en.lproj/Localizable.strings": """
+      /* Shown on the home screen. */
+      "home.title" = "Welcome";
+      "home.greeting" = "Hello, %@! You have %d new messages.";
+      "reorder" = "%2$@ before %1$.1f";
+      "unsigned" = "%u of %lu";
+      "class" = "A keyword";
+      """,
+      "en.lproj/Localizable.stringsdict": pluralsEnglish,
+      "fr.lproj/Localizable.strings": "\"home.title\" = \"Bienvenue\";",
+    ])
+    #expect(
+      code.contains(
+        """
+            internal enum Home {
+              /// Welcome
+              ///
+              /// - Note: Shown on the home screen.
+              internal static var title: String { tr("Localizable", "home.title", language: nil, []) }
+              /// Hello, %@! You have %d new messages.
+              internal static func greeting(_ p1: String, _ p2: Int, language: String? = nil) -> String {
+                tr("Localizable", "home.greeting", language: language, [p1, p2])
+              }
+            }
+        """))
+    #expect(
+      code.contains(
+        "internal static func reorder(_ p1: Double, _ p2: String, language: String? = nil) -> String"
+      ))
+    #expect(
+      code.contains(
+        "internal static func unsigned(_ p1: UInt, _ p2: UInt, language: String? = nil) -> String"))
+    #expect(code.contains("internal static var `class`: String"))
+    #expect(
+      code.contains("internal static func dFiles(_ p1: Int, language: String? = nil) -> String"))
+    // French keys are not accessors of their own.
+    #expect(!code.contains("Bienvenue"))
+  }
+
+  @Test("the same input gives the same bytes")
+  func deterministic() throws {
+    let files = ["en.lproj/A.strings": "b = \"%@\";\na = x;\n", "B.xcstrings": catalog]
+    #expect(try generate(files) == generate(files))
+  }
+
+  @Test("placeholders with no safe Swift type are an error")
+  func unsupported() {
+    #expect(throws: DiagnosticsError.self) {
+      try generate(["en.lproj/Localizable.strings": "\"k\" = \"%s\";"])
+    }
+  }
+}
