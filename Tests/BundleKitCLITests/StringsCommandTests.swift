@@ -1,0 +1,105 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+
+/// `bundlekit strings lint|compile|generate|lookup`, run as a user runs them.
+struct StringsCommandTests {
+  func write(_ files: [String: String]) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    return folder
+  }
+
+  let plurals = """
+    <plist version="1.0"><dict><key>%d days</key><dict>
+    <key>NSStringLocalizedFormatKey</key><string>%#@days@</string>
+    <key>days</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+    <key>NSStringFormatValueTypeKey</key><string>d</string>
+    <key>one</key><string>%d день</string><key>few</key><string>%d дня</string>
+    <key>many</key><string>%d дней</string><key>other</key><string>%d дня</string></dict></dict></dict></plist>
+    """
+
+  @Test("lint: compiler-style findings, exit 1 on errors, --strict, JSON")
+  func lint() throws {
+    let folder = try write([
+      "en.lproj/Localizable.strings": "\"a\" = \"A %@\";\n\"b\" = \"B\";\n",
+      "fr.lproj/Localizable.strings": "\"a\" = \"A %d\";\n",
+    ])
+    var run = try BundleKitTool.run(["strings", "lint", folder.path])
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "fr.lproj/Localizable.strings:1:1: error: \"a\" (fr): argument 1 is a 32-bit integer but an object (%@) in the development language"
+      ))
+    #expect(run.stderr.contains("2 tables checked: 1 error, 1 warning"))
+    run = try BundleKitTool.run(["strings", "lint", folder.path, "--format", "json"])
+    let report = try PropertyListValue(bytes: Array(run.stdout.utf8), format: .json)
+    #expect(report.arrayValue?.count == 2)
+    let error = report.arrayValue?.first { $0["severity"] == "error" }
+    #expect(error?["line"] == 1)
+    #expect(error?["column"] == 1)
+    #expect(error?["path"]?.stringValue?.hasSuffix("fr.lproj/Localizable.strings") == true)
+    let clean = try write([
+      "en.lproj/Localizable.strings": "\"a\" = \"A\";\n",
+      "fr.lproj/Localizable.strings": "\"b\" = \"B\";\n",
+    ])
+    #expect(try BundleKitTool.run(["strings", "lint", clean.path]).status == 0)
+    #expect(try BundleKitTool.run(["strings", "lint", clean.path, "--strict"]).status == 1)
+  }
+
+  @Test("compile then lookup: plurals, fallbacks, LANG")
+  func compileAndLookup() throws {
+    let folder = try write([
+      "en.lproj/Localizable.strings": "\"hello\" = \"Hello, %@\";\n",
+      "ru.lproj/Localizable.strings": "\"hello\" = \"Привет, %@\";\n",
+      "ru.lproj/Localizable.stringsdict": plurals,
+    ])
+    let output = try TemporaryFolder()
+    let compile = try BundleKitTool.run([
+      "strings", "compile", folder.path, "--output-dir", output.path, "--verbose",
+    ])
+    #expect(compile.status == 0, "\(compile.stderr)")
+    #expect(compile.stdout.split(separator: "\n").count == 3)
+    func lookup(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+      let result = try Tool.run(
+        BundleKitTool.path ?? "bundlekit",
+        ["strings", "lookup"] + arguments + ["--in", output.path],
+        environment: ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""].merging(environment) { $1 })
+      return String(decoding: result.stdout, as: UTF8.self)
+    }
+    #expect(try lookup(["%d days", "--language", "ru", "1"]) == "1 день\n")
+    #expect(try lookup(["%d days", "--language", "ru", "3"]) == "3 дня\n")
+    #expect(try lookup(["%d days", "--language", "ru", "11"]) == "11 дней\n")
+    #expect(try lookup(["%d days", "--language", "ru", "1.5"]) == "1 дня\n")
+    #expect(try lookup(["hello", "Ada"], environment: ["LANG": "ru_RU.UTF-8"]) == "Привет, Ada\n")
+    #expect(try lookup(["hello", "Ada"], environment: ["LANG": "de_DE.UTF-8"]) == "Hello, Ada\n")
+    #expect(try lookup(["missing.key", "--language", "ru"]) == "missing.key\n")
+  }
+
+  @Test("compile refuses broken tables and writes nothing; generate writes accessors")
+  func compileErrorsAndGenerate() throws {
+    let broken = try write(["en.lproj/Bad.strings": "\"a\" = \"b\"\n"])
+    let output = try TemporaryFolder()
+    let run = try BundleKitTool.run([
+      "strings", "compile", broken.path, "--output-dir", output.path,
+    ])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Bad.strings:2:1: error: expected ';'"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    let tables = try write([
+      "en.lproj/Localizable.strings": "\"home.title\" = \"Home\";\n\"count\" = \"%d items\";\n"
+    ])
+    let swift = output.file("Strings.swift")
+    let generate = try BundleKitTool.run([
+      "strings", "generate", tables.path, "-o", swift, "--public",
+    ])
+    #expect(generate.status == 0, "\(generate.stderr)")
+    let code = try String(contentsOfFile: swift, encoding: .utf8)
+    #expect(code.contains("public static func count(_ p1: Int, language: String? = nil) -> String"))
+    #expect(code.contains("public enum Home {"))
+  }
+}
