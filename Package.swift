@@ -111,7 +111,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LocalizationTests",
-      dependencies: ["Localization", "PropertyList", "BundleKitTestSupport"],
+      dependencies: ["Localization", "PropertyList", "BundleKitTestSupport", "bundlekit"],
       exclude: ["Fixtures"]
     ),
     .testTarget(

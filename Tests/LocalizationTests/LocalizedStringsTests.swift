@@ -118,3 +118,100 @@ struct LocalizedStringsTests {
     }
   }
 }
+
+struct PluralResolutionTests {
+  func bundle(_ tables: [String: PropertyListValue]) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    for (path, value) in tables {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(try value.encoded(as: .binary1), to: folder.file(path))
+    }
+    return folder
+  }
+
+  static func plural(_ forms: [String: String], type: String = "d") -> PropertyListValue {
+    var variable: PropertyListDictionary = [
+      "NSStringFormatSpecTypeKey": "NSStringPluralRuleType",
+      "NSStringFormatValueTypeKey": .string(type),
+    ]
+    for (category, text) in forms.sorted(by: { $0.key < $1.key }) {
+      variable[category] = .string(text)
+    }
+    return .dictionary(variable)
+  }
+
+  @Test("two variables, each with its own count and language rules")
+  func twoVariables() throws {
+    let folder = try bundle([
+      "pl.lproj/Localizable.stringsdict": [
+        "files in folders": [
+          "NSStringLocalizedFormatKey": "%#@files@ w %#@folders@",
+          "files": Self.plural([
+            "one": "%d plik", "few": "%d pliki", "many": "%d plików", "other": "%d pliku",
+          ]),
+          "folders": Self.plural([
+            "one": "%d folderze", "few": "%d folderach", "many": "%d folderach",
+            "other": "%d folderu",
+          ]),
+        ]
+      ]
+    ])
+    let strings = LocalizedStrings(path: folder.path, developmentLanguage: "pl")
+    #expect(
+      strings.localized("files in folders", language: "pl", arguments: [1, 3])
+        == "1 plik w 3 folderach")
+    #expect(
+      strings.localized("files in folders", language: "pl", arguments: [22, 1])
+        == "22 pliki w 1 folderze")
+    #expect(
+      strings.localized("files in folders", language: "pl", arguments: [5, 2])
+        == "5 plików w 2 folderach")
+  }
+
+  @Test("a form with no placeholder does not shift the arguments after it; nested variables")
+  func shiftingAndNesting() throws {
+    let folder = try bundle([
+      "en.lproj/Localizable.stringsdict": [
+        "summary": [
+          "NSStringLocalizedFormatKey": "%#@apples@ for %@",
+          "apples": Self.plural(["zero": "no apples", "one": "one apple", "other": "%d apples"]),
+        ],
+        "nested": [
+          "NSStringLocalizedFormatKey": "%#@outer@",
+          "outer": Self.plural(["one": "one box of %#@inner@", "other": "%d boxes of %#@inner@"]),
+          "inner": Self.plural(["one": "one item", "other": "%d items"]),
+        ],
+      ]
+    ])
+    let strings = LocalizedStrings(path: folder.path)
+    // English has no `zero`: 0 takes `other`. "one apple" holds no %d, yet %@ still takes argument 2.
+    #expect(
+      strings.localized("summary", language: "en", arguments: [1, "Ada"]) == "one apple for Ada")
+    #expect(
+      strings.localized("summary", language: "en", arguments: [4, "Ada"]) == "4 apples for Ada")
+    #expect(strings.localized("nested", language: "en", arguments: [2]) == "2 boxes of 2 items")
+    #expect(strings.localized("nested", language: "en", arguments: [1]) == "one box of one item")
+  }
+
+  @Test("catalog substitutions compiled by StringsTable resolve at run time")
+  func catalogSubstitutions() throws {
+    guard Corpus.isAvailable else { return }
+    let output = try TemporaryFolder()
+    let compile = try BundleKitTool.run([
+      "strings", "compile", Corpus.path("xcstrings-tool-fixtures/Substitution.xcstrings"),
+      "--output-dir", output.path,
+    ])
+    try #require(compile.status == 0, "\(compile.stderr)")
+    let strings = LocalizedStrings(path: output.path)
+    #expect(
+      strings.localized(
+        "substitutions_example.string", table: "Substitution", language: "en",
+        arguments: ["Ada", 1, 3])
+        == "Ada! There is 1 string and you have 3 remaining")
+    #expect(
+      strings.localized(
+        "substitutions_example.string", table: "Substitution", language: "en",
+        arguments: ["Ada", 2, 1])
+        == "Ada! There are 2 strings and you have 1 remaining")
+  }
+}
