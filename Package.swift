@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "StringsTable", targets: ["StringsTable"]),
     .library(name: "Localization", targets: ["Localization"]),
+    .library(name: "Versioning", targets: ["Versioning"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
   ],
@@ -50,6 +51,11 @@ let package = Package(
       ]
     ),
 
+    .target(
+      name: "Versioning",
+      dependencies: ["PropertyList"]
+    ),
+
     // The templates the tool ships, as resources.
     .target(
       name: "BundleKitTemplates",
@@ -71,6 +77,7 @@ let package = Package(
         "PropertyList",
         "StringsTable",
         "Localization",
+        "Versioning",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

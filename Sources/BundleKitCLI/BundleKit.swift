@@ -1,5 +1,6 @@
 import ArgumentParser
 import PropertyList
+import Versioning
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +14,7 @@ struct BundleKit: ParsableCommand {
     commandName: "bundlekit",
     abstract: "Property lists, strings tables, versions and resource archives, on Linux and macOS.",
     version: "0.1.0",
-    subcommands: [PlistCommand.self, StringsCommand.self]
+    subcommands: [PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self]
   )
 }
 
@@ -27,7 +28,7 @@ enum Main {
     } catch let error as ExitCode {
       exit(error.rawValue)
     } catch let error as CustomStringConvertible & Error
-      where error is PropertyListError || error is CLIError
+      where error is PropertyListError || error is CLIError || error is VersioningError
     {
       Diagnostics.error(error.description)
       exit(1)

@@ -1,7 +1,7 @@
 /// Writes old-style ASCII property lists in the style of Xcode's project files: tabs,
 /// strings quoted only when they must be, `<hex>` data. The format holds only strings,
 /// data, arrays and dictionaries; any other value is an error naming its key path.
-struct OpenStepPropertyListWriter {
+package struct OpenStepPropertyListWriter {
   private var output: [UInt8] = []
 
   static func write(_ value: PropertyListValue) throws(PropertyListError) -> [UInt8] {
@@ -65,6 +65,13 @@ struct OpenStepPropertyListWriter {
     case .integer, .real, .bool, .date, .uid:
       throw .unrepresentable(path: nil, keyPath: "", type: value.typeName, format: .openstep)
     }
+  }
+
+  /// A string as an OpenStep token: unquoted when it can be, else quoted with escapes.
+  package static func literal(_ string: String) -> [UInt8] {
+    var output: [UInt8] = []
+    appendString(string, to: &output)
+    return output
   }
 
   /// A string, unquoted when every byte may stand unquoted, else quoted with escapes.

@@ -1,0 +1,268 @@
+import Foundation
+import PropertyList
+
+/// A change to versions across many bundles, planned in full before anything is written.
+public struct VersionBump: Sendable {
+  /// How to choose the new build number.
+  public enum BuildScheme: Sendable, Hashable {
+    /// Raise the last component by one.
+    case increment
+    /// A given number.
+    case to(BundleVersion)
+    /// The UTC time as `YYMMDDHHMM` (one component, below 2^32 until 2042).
+    case timestamp(Date)
+    /// The number of commits on HEAD (`git rev-list --count HEAD`); refused in shallow clones.
+    case gitCount
+    /// The value of an environment variable (a CI build number).
+    case environment(String)
+  }
+
+  /// What to change.
+  public enum Change: Sendable, Hashable {
+    /// The build number (`CFBundleVersion`).
+    case build(BuildScheme)
+    /// The marketing version (`CFBundleShortVersionString`): a part, or a given version.
+    case version(part: BundleVersion.Part?, to: BundleVersion?)
+  }
+
+  /// The change.
+  public var change: Change
+  /// Build numbers only: set every bundle to the highest current number + 1.
+  public var sync = false
+  /// Version changes only: also set build numbers to 1.
+  public var resetBuild = false
+
+  /// A bump of the given kind.
+  public init(_ change: Change, sync: Bool = false, resetBuild: Bool = false) {
+    self.change = change
+    self.sync = sync
+    self.resetBuild = resetBuild
+  }
+
+  /// One value that changes.
+  public struct ValueChange: Sendable, Hashable {
+    /// The bundles that show it (Info.plists or project targets).
+    public var bundles: [String]
+    /// The key.
+    public var key: String
+    /// The value before.
+    public var old: String
+    /// The value after.
+    public var new: String
+    /// Where it is written.
+    public var places: [VersionPlace]
+  }
+
+  /// One file that changes, with its bytes before and after.
+  public struct FileChange: Sendable, Hashable {
+    /// The file.
+    public var path: String
+    /// The bytes now.
+    public var old: [UInt8]
+    /// The bytes to write.
+    public var new: [UInt8]
+    /// Whether the file is a binary property list (shown as a summary, not a diff).
+    public var isBinary: Bool
+  }
+
+  /// The changes this bump makes to the inventory: every value and every file.
+  public func plan(
+    _ inventory: VersionInventory,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(VersioningError) -> (values: [ValueChange], files: [FileChange]) {
+    // Values written in the same place (one xcconfig for many Info.plists) change once.
+    var groups: [(value: VersionValue, bundles: [String])] = []
+    var groupOfPlace: [VersionPlace: Int] = [:]
+    for bundle in inventory.bundles {
+      for value in [bundle.version, bundle.build].compactMap({ $0 }) {
+        let label = bundle.format == "project" ? "\(bundle.path) (\(bundle.target))" : bundle.path
+        if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
+          groups[existing].bundles.append(label)
+          for place in value.places where groupOfPlace[place] == nil {
+            groups[existing].value.places.append(place)
+            groupOfPlace[place] = existing
+          }
+          continue
+        }
+        for place in value.places { groupOfPlace[place] = groups.count }
+        groups.append((value, [label]))
+      }
+    }
+    var values: [ValueChange] = []
+    let builds = groups.filter { $0.value.key == "CFBundleVersion" }
+    var shared: String?
+    if case .build(let scheme) = change {
+      shared = try sharedBuildNumber(scheme, builds: builds.map(\.value), environment: environment)
+    }
+    for group in groups {
+      let value = group.value
+      let current = value.current
+      var new: String?
+      switch (change, value.key) {
+      case (.build(let scheme), "CFBundleVersion"):
+        if let shared {
+          new = shared
+        } else if case .increment = scheme {
+          guard let version = BundleVersion(current) else {
+            throw .invalidVersion(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
+          }
+          guard let next = version.incremented() else {
+            throw .scheme(message: "\(current) cannot be raised: it would reach 2^32")
+          }
+          new = next.description
+        }
+      case (.version(let part, let target), "CFBundleShortVersionString"):
+        guard let version = BundleVersion(current) else {
+          throw .invalidVersion(
+            path: value.places.first?.file ?? "?", key: value.key, value: current)
+        }
+        if let target {
+          new = target.description
+        } else if let part {
+          guard let next = version.bumped(part) else {
+            throw .scheme(message: "\(current) cannot be raised: it would reach 2^32")
+          }
+          new = next.description
+        }
+      case (.version, "CFBundleVersion") where resetBuild:
+        new = "1"
+      default:
+        break
+      }
+      guard let new, new != current else { continue }
+      values.append(
+        ValueChange(
+          bundles: group.bundles, key: value.key, old: current, new: new, places: value.places))
+    }
+    return (values, try fileChanges(values))
+  }
+
+  /// The build number every bundle gets, for schemes that give one number (nil for a
+  /// per-bundle increment).
+  private func sharedBuildNumber(
+    _ scheme: BuildScheme, builds: [VersionValue], environment: [String: String]
+  ) throws(VersioningError) -> String? {
+    switch scheme {
+    case .increment:
+      guard sync else { return nil }
+      var highest = BundleVersion(components: [0])
+      for value in builds {
+        guard let version = BundleVersion(value.current) else {
+          throw .invalidVersion(
+            path: value.places.first?.file ?? "?", key: value.key, value: value.current)
+        }
+        highest = max(highest, version)
+      }
+      guard let next = highest.incremented() else {
+        throw .scheme(message: "\(highest) cannot be raised: it would reach 2^32")
+      }
+      return next.description
+    case .to(let version):
+      return version.description
+    case .timestamp(let date):
+      let seconds = Int64(date.timeIntervalSince1970)
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+      let parts = calendar.dateComponents(
+        [.year, .month, .day, .hour, .minute],
+        from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+      let text = String(
+        format: "%02d%02d%02d%02d%02d", (parts.year ?? 2000) % 100, parts.month ?? 1,
+        parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0)
+      guard let version = BundleVersion(String(Int(text) ?? 0)) else {
+        throw .scheme(message: "the timestamp \(text) does not fit below 2^32")
+      }
+      return version.description
+    case .gitCount:
+      let folder =
+        builds.first?.places.first.map { ($0.file as NSString).deletingLastPathComponent } ?? "."
+      return try GitCount.commits(in: folder.isEmpty ? "." : folder)
+    case .environment(let name):
+      guard let text = environment[name], !text.isEmpty else {
+        throw .scheme(message: "the environment variable \(name) is not set")
+      }
+      guard let version = BundleVersion(text) else {
+        throw .scheme(
+          message:
+            "\(name)='\(text)' is not a build number (1 to 3 period-separated whole numbers, each below 4294967296)"
+        )
+      }
+      return version.description
+    }
+  }
+
+  /// The new bytes of every file the values live in.
+  func fileChanges(_ values: [ValueChange]) throws(VersioningError) -> [FileChange] {
+    var byFile: [String: [(VersionPlace, String)]] = [:]
+    for value in values {
+      for place in value.places { byFile[place.file, default: []].append((place, value.new)) }
+    }
+    var changes: [FileChange] = []
+    for file in byFile.keys.sorted() {
+      let edits = byFile[file] ?? []
+      let old: [UInt8]
+      do {
+        old = try FileIO.read(file)
+      } catch {
+        throw .unreadable(path: file, line: nil, message: "\(error)")
+      }
+      let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
+      if new != old {
+        changes.append(FileChange(path: file, old: old, new: new, isBinary: isBinary))
+      }
+    }
+    return changes
+  }
+
+  /// Writes every changed file atomically. If one write fails, the files already written
+  /// are put back, so a failed run leaves every file as it was.
+  public static func write(_ changes: [FileChange]) throws(VersioningError) {
+    var written: [FileChange] = []
+    for change in changes {
+      do {
+        try FileIO.writeAtomically(change.new, to: change.path)
+        written.append(change)
+      } catch {
+        for done in written.reversed() { try? FileIO.writeAtomically(done.old, to: done.path) }
+        throw .unreadable(path: change.path, line: nil, message: "\(error); no file was changed")
+      }
+    }
+  }
+}
+
+/// `git rev-list --count HEAD`, refusing shallow clones whose count would be wrong.
+enum GitCount {
+  static func commits(in folder: String) throws(VersioningError) -> String {
+    func git(_ arguments: [String]) -> (Int32, String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["git", "-C", folder] + arguments
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      do { try process.run() } catch { return (127, "") }
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (
+        process.terminationStatus,
+        String(decoding: data, as: UTF8.self).trimmingCharacters(in: [" ", "\n"])
+      )
+    }
+    let (status, shallow) = git(["rev-parse", "--is-shallow-repository"])
+    guard status == 0 else {
+      throw .scheme(message: "\(folder) is not in a git repository (needed by --scheme git-count)")
+    }
+    if shallow == "true" {
+      throw .scheme(
+        message:
+          "\(folder) is in a shallow clone, where the commit count is wrong; fetch the full history (git fetch --unshallow) or use another scheme"
+      )
+    }
+    let (countStatus, count) = git(["rev-list", "--count", "HEAD"])
+    guard countStatus == 0, let number = BundleVersion(count) else {
+      throw .scheme(message: "git could not count the commits of HEAD in \(folder)")
+    }
+    return number.description
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Finds Info.plists and Xcode projects under files and folders.
+public enum InfoPlistDiscovery {
+  /// Folders never searched: build products, dependencies, version control.
+  public static let skippedFolders: Set<String> = [
+    ".build", ".git", ".swiftpm", "DerivedData", "Pods", "Carthage", "node_modules",
+  ]
+
+  /// What a path holds.
+  public enum Found: Sendable, Hashable {
+    /// An Info.plist (or `*-Info.plist`).
+    case infoPlist(String)
+    /// An Xcode project folder (`App.xcodeproj`).
+    case project(String)
+  }
+
+  /// Whether a file name is an Info.plist: `Info.plist`, `*-Info.plist`, `*Info.plist`.
+  public static func isInfoPlist(_ name: String) -> Bool {
+    name.hasSuffix("Info.plist")
+  }
+
+  /// Whether a path belongs to a test bundle (skipped unless asked for).
+  public static func isTestBundle(_ path: String) -> Bool {
+    path.split(separator: "/").contains {
+      $0.hasSuffix("Tests") || $0.hasSuffix("UITests") || $0.hasSuffix("Tests-Info.plist")
+    }
+  }
+
+  /// Info.plists and `.xcodeproj` folders under `paths`, sorted. Files named on the command
+  /// line are always taken; test bundles found in folders only with `includeTests`.
+  public static func find(in paths: [String], includeTests: Bool = false) throws -> [Found] {
+    var found: Set<Found> = []
+    let manager = FileManager.default
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw VersioningError.notFound(path: path)
+      }
+      if path.hasSuffix(".xcodeproj") {
+        found.insert(.project(normalized(path)))
+        continue
+      }
+      guard isFolder.boolValue else {
+        found.insert(.infoPlist(normalized(path)))
+        continue
+      }
+      guard let walker = manager.enumerator(atPath: path) else { continue }
+      while let relative = walker.nextObject() as? String {
+        let name = (relative as NSString).lastPathComponent
+        let full = normalized(path == "." ? relative : path + "/" + relative)
+        if skippedFolders.contains(name) || (name.hasPrefix(".") && name.count > 1) {
+          walker.skipDescendants()
+          continue
+        }
+        if name.hasSuffix(".xcodeproj") {
+          walker.skipDescendants()
+          if includeTests || !isTestBundle(relative) { found.insert(.project(full)) }
+          continue
+        }
+        if isInfoPlist(name), includeTests || !isTestBundle(relative) {
+          found.insert(.infoPlist(full))
+        }
+      }
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+
+  static func normalized(_ path: String) -> String {
+    var result = path
+    while result.hasPrefix("./") { result.removeFirst(2) }
+    while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+    return result
+  }
+}
+
+extension InfoPlistDiscovery.Found {
+  /// The path found.
+  public var path: String {
+    switch self {
+    case .infoPlist(let path), .project(let path): path
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import PropertyList
+
+/// Applies new values to one file, in the way its format allows: XML plists, `.xcconfig`
+/// files, OpenStep plists and Xcode projects in place (only the values' bytes change), binary
+/// and JSON plists re-encoded in their own format.
+enum FileEditor {
+  static func apply(_ edits: [(VersionPlace, String)], to bytes: [UInt8], path: String)
+    throws(VersioningError) -> (bytes: [UInt8], isBinary: Bool)
+  {
+    if path.hasSuffix(".xcconfig") {
+      let file = XcconfigFile(path: path, bytes: bytes)
+      var textEdits: [TextEdit] = []
+      for (place, value) in edits {
+        guard case .xcconfig(_, let setting) = place, let assignment = file.assignment(of: setting)
+        else { continue }
+        textEdits.append(TextEdit(range: assignment.range, replacement: Array(value.utf8)))
+      }
+      return (TextEdit.apply(textEdits, to: bytes), false)
+    }
+    if path.hasSuffix("project.pbxproj") {
+      let project = try OpenStepSourceTree.parse(bytes, path: path)
+      var byID: [String: OpenStepSourceTree] = [:]
+      if case .dictionary(let objects)? = project["objects"] {
+        for entry in objects { byID[entry.key] = entry.value }
+      }
+      var textEdits: [TextEdit] = []
+      for (place, value) in edits {
+        guard case .project(_, let id, let setting) = place,
+          let edit = byID[id]?["buildSettings"]?[setting]?.replacing(with: value)
+        else { continue }
+        textEdits.append(edit)
+      }
+      let result = TextEdit.apply(textEdits, to: bytes)
+      _ = try OpenStepSourceTree.parse(result, path: path)  // still a valid project
+      return (result, false)
+    }
+    // An Info.plist.
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListDocument(bytes: bytes)
+    } catch {
+      throw .unreadable(path: path, line: nil, message: "\(error)")
+    }
+    var expected = document.value
+    for (place, value) in edits {
+      guard case .plist(_, let key) = place else { continue }
+      try? expected.setValue(.string(value), at: KeyPath(components: [key]))
+    }
+    switch document.format {
+    case .xml1:
+      var result = bytes
+      for (place, value) in edits {
+        guard case .plist(_, let key) = place else { continue }
+        switch XMLValueLocator.locate(key, in: result) {
+        case .content(let range)?:
+          result = TextEdit.apply(
+            [TextEdit(range: range, replacement: XMLValueLocator.escape(value))], to: result)
+        case .emptyElement(let range)?:
+          result = TextEdit.apply(
+            [
+              TextEdit(
+                range: range,
+                replacement: Array("<string>".utf8) + XMLValueLocator.escape(value)
+                  + Array("</string>".utf8))
+            ], to: result)
+        default:
+          throw .unreadable(
+            path: path, line: nil, message: "\(key) is not a string at the top level")
+        }
+      }
+      // The edit must change exactly the values asked for and nothing else.
+      guard let check = try? PropertyListDocument(bytes: result), check.value == expected else {
+        throw .unreadable(
+          path: path, line: nil,
+          message: "could not edit the file in place safely; nothing was changed")
+      }
+      return (result, false)
+    case .openstep:
+      let tree = try OpenStepSourceTree.parse(bytes, path: path)
+      var textEdits: [TextEdit] = []
+      for (place, value) in edits {
+        guard case .plist(_, let key) = place, let edit = tree[key]?.replacing(with: value) else {
+          continue
+        }
+        textEdits.append(edit)
+      }
+      let result = TextEdit.apply(textEdits, to: bytes)
+      guard let check = try? PropertyListDocument(bytes: result), check.value == expected else {
+        throw .unreadable(
+          path: path, line: nil,
+          message: "could not edit the file in place safely; nothing was changed")
+      }
+      return (result, false)
+    case .binary1, .json:
+      do {
+        return (try expected.encoded(as: document.format), document.format == .binary1)
+      } catch {
+        throw .unreadable(path: path, line: nil, message: "\(error)")
+      }
+    }
+  }
+}

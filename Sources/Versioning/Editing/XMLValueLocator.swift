@@ -1,0 +1,202 @@
+/// Finds where a top-level string value of an XML property list sits in the file's bytes, so
+/// it can be replaced without touching any other byte: comments, indentation, key order and
+/// the rest stay exactly as they were.
+public enum XMLValueLocator {
+  /// Where a top-level key's value is.
+  public enum Location: Sendable, Hashable {
+    /// The text between `<string>` and `</string>` (still escaped).
+    case content(Range<Int>)
+    /// A `<string/>` element, to be replaced whole.
+    case emptyElement(Range<Int>)
+    /// Some other element (not a string).
+    case other(Range<Int>)
+  }
+
+  /// The location of `key`'s value in the top-level dictionary, or nil when absent.
+  public static func locate(_ key: String, in bytes: [UInt8]) -> Location? {
+    var scanner = Scanner(bytes: bytes)
+    var stack: [String] = []
+    var pendingKey: String?
+    while let token = scanner.next() {
+      switch token {
+      case .start(let name, let range, let selfClosing):
+        let atTop = stack == ["plist", "dict"] || stack == ["dict"]
+        if atTop, name == "key", !selfClosing {
+          guard let (text, _) = scanner.text(until: "key") else { return nil }
+          pendingKey = decodeEntities(text)
+          continue
+        }
+        if atTop, let found = pendingKey {
+          pendingKey = nil
+          if found == key {
+            if name == "string" {
+              if selfClosing { return .emptyElement(range) }
+              guard let (_, contentRange) = scanner.text(until: "string") else { return nil }
+              return .content(contentRange)
+            }
+            return .other(range)
+          }
+        }
+        if !selfClosing { stack.append(name) }
+      case .end:
+        if !stack.isEmpty { stack.removeLast() }
+      }
+    }
+    return nil
+  }
+
+  /// Escapes text for an XML element's content, as Apple's writer does.
+  public static func escape(_ text: String) -> [UInt8] {
+    var output: [UInt8] = []
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+      case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+      case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+      default: output.append(byte)
+      }
+    }
+    return output
+  }
+
+  static func decodeEntities(_ bytes: ArraySlice<UInt8>) -> String {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard text.contains("&") else { return text }
+    var result = ""
+    var rest = text[...]
+    while let amp = rest.firstIndex(of: "&") {
+      result += rest[..<amp]
+      guard let semicolon = rest[amp...].firstIndex(of: ";") else { break }
+      let entity = rest[rest.index(after: amp)..<semicolon]
+      switch entity {
+      case "amp": result += "&"
+      case "lt": result += "<"
+      case "gt": result += ">"
+      case "quot": result += "\""
+      case "apos": result += "'"
+      default:
+        let number =
+          entity.hasPrefix("#x")
+          ? UInt32(entity.dropFirst(2), radix: 16)
+          : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+        if let number, let scalar = Unicode.Scalar(number) {
+          result.unicodeScalars.append(scalar)
+        } else {
+          result += "&\(entity);"
+        }
+      }
+      rest = rest[rest.index(after: semicolon)...]
+    }
+    return result + rest
+  }
+
+  /// Just enough of XML for plists: tags, with comments, declarations and CDATA skipped.
+  struct Scanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    enum Token {
+      case start(name: String, range: Range<Int>, selfClosing: Bool)
+      case end(name: String)
+    }
+
+    func starts(with literal: String, at index: Int) -> Bool {
+      let pattern = Array(literal.utf8)
+      return index + pattern.count <= bytes.count
+        && bytes[index..<index + pattern.count].elementsEqual(pattern)
+    }
+
+    mutating func skip(past literal: String) {
+      let pattern = Array(literal.utf8)
+      while position + pattern.count <= bytes.count {
+        if bytes[position..<position + pattern.count].elementsEqual(pattern) {
+          position += pattern.count
+          return
+        }
+        position += 1
+      }
+      position = bytes.count
+    }
+
+    mutating func next() -> Token? {
+      while position < bytes.count {
+        guard bytes[position] == UInt8(ascii: "<") else {
+          position += 1
+          continue
+        }
+        let start = position
+        if starts(with: "<!--", at: position) {
+          skip(past: "-->")
+        } else if starts(with: "<![CDATA[", at: position) {
+          skip(past: "]]>")
+        } else if starts(with: "<?", at: position) {
+          skip(past: "?>")
+        } else if starts(with: "<!", at: position) {
+          // DOCTYPE, possibly with an internal subset in brackets.
+          var depth = 0
+          while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: "[") { depth += 1 }
+            if byte == UInt8(ascii: "]") { depth -= 1 }
+            if byte == UInt8(ascii: ">"), depth <= 0 { break }
+          }
+        } else {
+          var end = position + 1
+          var quote: UInt8?
+          while end < bytes.count {
+            let byte = bytes[end]
+            if let open = quote {
+              if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+              quote = byte
+            } else if byte == UInt8(ascii: ">") {
+              break
+            }
+            end += 1
+          }
+          guard end < bytes.count else { return nil }
+          position = end + 1
+          let isEnd = bytes[start + 1] == UInt8(ascii: "/")
+          let selfClosing = bytes[end - 1] == UInt8(ascii: "/")
+          var nameStart = start + (isEnd ? 2 : 1)
+          while nameStart < end, bytes[nameStart] == 0x20 { nameStart += 1 }
+          var nameEnd = nameStart
+          while nameEnd < end,
+            ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")].contains(bytes[nameEnd])
+          {
+            nameEnd += 1
+          }
+          let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+          return isEnd
+            ? .end(name: name)
+            : .start(name: name, range: start..<position, selfClosing: selfClosing)
+        }
+      }
+      return nil
+    }
+
+    /// The raw text up to the closing tag of `name` (comments inside are kept in the range),
+    /// and its range; the scanner moves past the closing tag.
+    mutating func text(until name: String) -> (ArraySlice<UInt8>, Range<Int>)? {
+      let start = position
+      let closing = Array("</\(name)".utf8)
+      var index = position
+      while index + closing.count <= bytes.count {
+        if bytes[index] == UInt8(ascii: "<"), starts(with: "<!--", at: index) {
+          position = index
+          skip(past: "-->")
+          index = position
+          continue
+        }
+        if bytes[index..<index + closing.count].elementsEqual(closing) {
+          position = index
+          skip(past: ">")
+          return (bytes[start..<index], start..<index)
+        }
+        index += 1
+      }
+      return nil
+    }
+  }
+}

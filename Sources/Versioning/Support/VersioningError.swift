@@ -1,0 +1,33 @@
+/// Why a version command could not run; nothing was written.
+public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A path given does not exist.
+  case notFound(path: String)
+  /// A file could not be read or parsed.
+  case unreadable(path: String, line: Int?, message: String)
+  /// A value that is not a valid version.
+  case invalidVersion(path: String, key: String, value: String)
+  /// A build-setting reference defined nowhere it could be edited.
+  case unresolvedReference(path: String, key: String, setting: String)
+  /// A requested scheme could not give a number.
+  case scheme(message: String)
+  /// No Info.plist or project was found.
+  case nothingFound(paths: [String])
+
+  /// A compiler-style diagnostic.
+  public var description: String {
+    switch self {
+    case .notFound(let path):
+      "\(path): error: no such file or folder"
+    case .unreadable(let path, let line, let message):
+      "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
+    case .invalidVersion(let path, let key, let value):
+      "\(path): error: \(key) '\(value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)"
+    case .unresolvedReference(let path, let key, let setting):
+      "\(path): error: \(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
+    case .scheme(let message):
+      "error: \(message)"
+    case .nothingFound(let paths):
+      "error: no Info.plist or Xcode project found in \(paths.joined(separator: ", "))"
+    }
+  }
+}
