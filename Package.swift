@@ -122,6 +122,11 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "VersioningTests",
+      dependencies: ["Versioning", "PropertyList", "BundleKitTestSupport", "bundlekit"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
       name: "BundleKitCLITests",
       dependencies: ["bundlekit", "PropertyList", "BundleKitTestSupport"]
     ),

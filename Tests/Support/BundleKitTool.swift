@@ -8,6 +8,13 @@ public struct CommandResult: Sendable {
   public var stdout: String
   /// Standard error.
   public var stderr: String
+
+  /// A result.
+  public init(status: Int32, stdout: String, stderr: String) {
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+  }
 }
 
 /// The built `bundlekit` executable, run as a user runs it.

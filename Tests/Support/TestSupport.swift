@@ -42,11 +42,12 @@ public enum Tool {
   /// Runs a tool to completion and captures its output.
   public static func run(
     _ executable: String, _ arguments: [String], input: Data? = nil,
-    environment: [String: String]? = nil
+    environment: [String: String]? = nil, in folder: String? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
     if let environment {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }

@@ -51,7 +51,7 @@ public final class LocalizedStrings: @unchecked Sendable {
   public init(path: String, developmentLanguage: String = "en") {
     var folder = path
     // A bundle's resources may sit in Contents/Resources (macOS layout).
-    let macResources = (path as NSString).appendingPathComponent("Contents/Resources")
+    let macResources = Paths.join(path, "Contents/Resources")
     if FileManager.default.fileExists(atPath: macResources) { folder = macResources }
     self.path = folder
     self.developmentLanguage = developmentLanguage
@@ -103,7 +103,7 @@ public final class LocalizedStrings: @unchecked Sendable {
   private func table(_ name: String, language: String) -> Table {
     let cacheKey = language + "/" + name
     if let table = lock.withLock({ tables[cacheKey] }) { return table }
-    let folder = (path as NSString).appendingPathComponent("\(language).lproj")
+    let folder = Paths.join(path, "\(language).lproj")
     var table = Table()
     if case .dictionary(let strings)? = try? PropertyListDocument(
       contentsOfFile: "\(folder)/\(name).strings"

@@ -159,9 +159,7 @@ public enum FileIO {
   }
 
   static func split(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-    let folder = String(path[..<slash])
-    return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    (Paths.parent(path), Paths.lastComponent(path))
   }
 
   static func systemError(_ action: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Finds strings tables under files and folders.
 public enum TableDiscovery {
@@ -23,7 +24,7 @@ public enum TableDiscovery {
       }
       guard let walker = manager.enumerator(atPath: path) else { continue }
       while let relative = walker.nextObject() as? String {
-        let name = (relative as NSString).lastPathComponent
+        let name = Paths.lastComponent(relative)
         if skippedFolders.contains(name) || (name.hasPrefix(".") && name != ".") {
           walker.skipDescendants()
           continue

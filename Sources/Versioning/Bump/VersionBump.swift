@@ -176,7 +176,7 @@ public struct VersionBump: Sendable {
       return version.description
     case .gitCount:
       let folder =
-        builds.first?.places.first.map { ($0.file as NSString).deletingLastPathComponent } ?? "."
+        builds.first?.places.first.map { Paths.parent($0.file) } ?? "."
       return try GitCount.commits(in: folder.isEmpty ? "." : folder)
     case .environment(let name):
       guard let text = environment[name], !text.isEmpty else {

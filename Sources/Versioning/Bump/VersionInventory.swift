@@ -132,6 +132,9 @@ public struct VersionInventory: Sendable {
     _ = plistsInProjects
   }
 
+  /// The folder holding `path` ("." for a bare name).
+  public static func parentFolder(of path: String) -> String { Paths.parent(path) }
+
   static func folderName(of path: String) -> String {
     let parts = path.split(separator: "/")
     return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
@@ -158,8 +161,7 @@ public struct VersionInventory: Sendable {
     _ setting: String, key: String, for plist: String, targets: Set<String>?,
     project: (String) throws(VersioningError) -> XcodeProject
   ) throws(VersioningError) -> VersionValue {
-    var folder = (plist as NSString).deletingLastPathComponent
-    if folder.isEmpty { folder = "." }
+    var folder = parentFolder(of: plist)
     let manager = FileManager.default
     for _ in 0..<6 {
       let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted()
@@ -196,8 +198,7 @@ public struct VersionInventory: Sendable {
         if !chosen.isEmpty { return value(key: key, setting: setting, chosen, in: loaded.path) }
       }
       guard folder != "." && folder != "/" else { break }
-      let parent = (folder as NSString).deletingLastPathComponent
-      folder = parent.isEmpty ? "." : parent
+      folder = parentFolder(of: folder)
     }
     throw .unresolvedReference(path: plist, key: key, setting: setting)
   }

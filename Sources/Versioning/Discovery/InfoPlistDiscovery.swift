@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Finds Info.plists and Xcode projects under files and folders.
 public enum InfoPlistDiscovery {
@@ -47,7 +48,7 @@ public enum InfoPlistDiscovery {
       }
       guard let walker = manager.enumerator(atPath: path) else { continue }
       while let relative = walker.nextObject() as? String {
-        let name = (relative as NSString).lastPathComponent
+        let name = Paths.lastComponent(relative)
         let full = normalized(path == "." ? relative : path + "/" + relative)
         if skippedFolders.contains(name) || (name.hasPrefix(".") && name.count > 1) {
           walker.skipDescendants()

@@ -69,8 +69,8 @@ struct StringsGenerate: ParsableCommand {
     let folder: String
     let mainName: String
     if template.hasSuffix(".mustache") {
-      folder = (template as NSString).deletingLastPathComponent
-      mainName = ((template as NSString).lastPathComponent as NSString).deletingPathExtension
+      folder = Paths.parent(template)
+      mainName = Paths.removingExtension(Paths.lastComponent(template))
     } else {
       guard let shipped = BundleKitTemplates.folder("strings") else {
         throw CLIError.invalidValue(
@@ -85,7 +85,7 @@ struct StringsGenerate: ParsableCommand {
     var partials: [String: String] = [:]
     var main: String?
     for file in files where file.hasSuffix(".mustache") {
-      let name = (file as NSString).deletingPathExtension
+      let name = Paths.removingExtension(file)
       let text = try String(
         contentsOfFile: (folder.isEmpty ? "." : folder) + "/" + file, encoding: .utf8)
       if name == mainName { main = text } else { partials[name] = text }

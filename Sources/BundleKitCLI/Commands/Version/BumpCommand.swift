@@ -67,7 +67,7 @@ struct BumpOptions: ParsableArguments {
   }
 
   static func folders(of files: [VersionBump.FileChange]) -> Set<String> {
-    Set(files.map { ($0.path as NSString).deletingLastPathComponent }.map { $0.isEmpty ? "." : $0 })
+    Set(files.map { VersionInventory.parentFolder(of: $0.path) })
   }
 }
 

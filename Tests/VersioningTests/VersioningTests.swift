@@ -1,0 +1,369 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+import Versioning
+
+/// A folder of Info.plists and projects for a test.
+final class Workspace: @unchecked Sendable {
+  let folder: TemporaryFolder
+  var path: String { folder.path }
+
+  init() throws { folder = try TemporaryFolder() }
+
+  func file(_ relative: String) -> String { folder.file(relative) }
+
+  func write(_ relative: String, _ text: String) throws {
+    try FileIO.createFolders(for: file(relative))
+    try FileIO.writeAtomically(Array(text.utf8), to: file(relative))
+  }
+
+  func write(_ relative: String, _ value: PropertyListValue, _ format: PropertyListFormat) throws {
+    try FileIO.createFolders(for: file(relative))
+    try FileIO.writeAtomically(try value.encoded(as: format), to: file(relative))
+  }
+
+  func read(_ relative: String) throws -> [UInt8] { try FileIO.read(file(relative)) }
+
+  func value(_ relative: String, _ key: String) throws -> String? {
+    try PropertyListDocument(contentsOfFile: file(relative)).value[key]?.stringValue
+  }
+
+  func bundlekit(_ arguments: String..., environment: [String: String] = [:]) throws
+    -> CommandResult
+  {
+    let result = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", arguments, environment: environment, in: path)
+    return CommandResult(
+      status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+      stderr: result.stderr)
+  }
+}
+
+let xmlInfo = """
+  <?xml version="1.0" encoding="UTF-8"?>
+  <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+  <plist version="1.0">
+  <dict>
+      <!-- The app's identity. -->
+      <key>CFBundleIdentifier</key>
+      <string>com.example.app</string>
+      <key>CFBundleShortVersionString</key>
+      <string>1.4.9</string>
+      <key>CFBundleVersion</key>   <string>41</string>
+      <key>Notes</key>
+      <string>a &amp; b</string>
+  </dict>
+  </plist>
+
+  """
+
+struct BundleVersionTests {
+  @Test("1 to 3 non-negative integers below 2^32; increments and semantic bumps")
+  func rules() {
+    #expect(BundleVersion("42")?.description == "42")
+    #expect(BundleVersion("1.2.3")?.components == [1, 2, 3])
+    for bad in ["", "1.2.3.4", "1..2", "-1", "1.a", "4294967296", " 1", "1.0b2", "１"] {
+      #expect(BundleVersion(bad) == nil, "\(bad)")
+    }
+    #expect(BundleVersion("4294967295") != nil)
+    #expect(BundleVersion("1.2.9")?.incremented()?.description == "1.2.10")
+    #expect(BundleVersion("4294967295")?.incremented() == nil)
+    #expect(BundleVersion("1.4.9")?.bumped(.minor)?.description == "1.5.0")
+    #expect(BundleVersion("2.1")?.bumped(.minor)?.description == "2.2")
+    #expect(BundleVersion("2.1")?.bumped(.patch)?.description == "2.1.1")
+    #expect(BundleVersion("2")?.bumped(.major)?.description == "3")
+    #expect(BundleVersion("1.10")! > BundleVersion("1.9")!)
+    #expect(buildSettingReference(in: "$(CURRENT_PROJECT_VERSION)") == "CURRENT_PROJECT_VERSION")
+    #expect(buildSettingReference(in: "${MARKETING_VERSION}") == "MARKETING_VERSION")
+    #expect(buildSettingReference(in: "1.0") == nil)
+  }
+}
+
+struct BumpTests {
+  @Test("XML is edited in place: only the value's bytes change")
+  func xmlInPlace() throws {
+    let workspace = try Workspace()
+    try workspace.write("App/Info.plist", xmlInfo)
+    let run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "CFBundleVersion 41 -> 42: App/Info.plist\n")
+    let after = String(decoding: try workspace.read("App/Info.plist"), as: UTF8.self)
+    #expect(
+      after == xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>42</string>"))
+    try #require(try workspace.bundlekit("bump", "version", "minor").status == 0)
+    let bumped = String(decoding: try workspace.read("App/Info.plist"), as: UTF8.self)
+    #expect(
+      bumped
+        == xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>42</string>")
+        .replacingOccurrences(of: "1.4.9", with: "1.5.0"))
+  }
+
+  @Test("binary stays binary, OpenStep and JSON keep their format; the mode is kept")
+  func formats() throws {
+    let workspace = try Workspace()
+    let info: PropertyListValue = [
+      "CFBundleShortVersionString": "1.0", "CFBundleVersion": "9", "Extra": ["a", "b"],
+    ]
+    try workspace.write("Binary/Info.plist", info, .binary1)
+    try workspace.write(
+      "Step/Info.plist",
+      "{\n  // comment kept\n  CFBundleShortVersionString = 1.0;\n  CFBundleVersion = 9;\n}\n")
+    try workspace.write("Json/Info.plist", info, .json)
+    chmod(workspace.file("Binary/Info.plist"), 0o640)
+    #expect(try workspace.bundlekit("bump", "build").status == 0)
+    let binary = try PropertyListDocument(contentsOfFile: workspace.file("Binary/Info.plist"))
+    #expect(binary.format == .binary1)
+    #expect(
+      binary.value == [
+        "CFBundleShortVersionString": "1.0", "CFBundleVersion": "10", "Extra": ["a", "b"],
+      ])
+    var status = stat()
+    stat(workspace.file("Binary/Info.plist"), &status)
+    #expect(status.st_mode & 0o777 == 0o640)
+    #expect(
+      String(decoding: try workspace.read("Step/Info.plist"), as: UTF8.self)
+        == "{\n  // comment kept\n  CFBundleShortVersionString = 1.0;\n  CFBundleVersion = 10;\n}\n"
+    )
+    #expect(
+      try PropertyListDocument(contentsOfFile: workspace.file("Json/Info.plist")).format == .json)
+    #expect(try workspace.value("Json/Info.plist", "CFBundleVersion") == "10")
+  }
+
+  @Test("one bad file: an error naming it, and nothing is written")
+  func allOrNothing() throws {
+    let workspace = try Workspace()
+    try workspace.write("A/Info.plist", xmlInfo)
+    try workspace.write(
+      "B/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>41 beta</string>"))
+    let before = try workspace.read("A/Info.plist")
+    let run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "B/Info.plist: error: CFBundleVersion '41 beta' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)\n"
+    )
+    #expect(try workspace.read("A/Info.plist") == before)
+    #expect(try workspace.bundlekit("bump", "build", "--to", "5.6.7.8").status == 2)
+  }
+
+  @Test("references are bumped where they are defined: .xcconfig and Xcode projects")
+  func references() throws {
+    let workspace = try Workspace()
+    try workspace.write(
+      "Shared/Info.plist",
+      xmlInfo.replacingOccurrences(
+        of: "<string>41</string>", with: "<string>$(CURRENT_PROJECT_VERSION)</string>"))
+    try workspace.write(
+      "Shared/Other-Info.plist",
+      xmlInfo.replacingOccurrences(
+        of: "<string>41</string>", with: "<string>${CURRENT_PROJECT_VERSION}</string>"))
+    try workspace.write(
+      "Shared/Config.xcconfig", "// Versions\nCURRENT_PROJECT_VERSION = 7 // bumped by CI\n")
+    let projectText = try String(
+      contentsOfFile: Corpus.packageRoot.appendingPathComponent(
+        "Tests/VersioningTests/Fixtures/project.pbxproj"
+      ).path, encoding: .utf8)
+    try workspace.write("MyApp.xcodeproj/project.pbxproj", projectText)
+    try workspace.write(
+      "MyApp/Info.plist",
+      xmlInfo.replacingOccurrences(
+        of: "<string>41</string>", with: "<string>$(CURRENT_PROJECT_VERSION)</string>"
+      ).replacingOccurrences(
+        of: "<string>1.4.9</string>", with: "<string>$(MARKETING_VERSION)</string>"))
+    let plistBefore = try workspace.read("MyApp/Info.plist")
+    let run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 0, "\(run.stderr)")
+    // The shared xcconfig is bumped once for both Info.plists; the Info.plists are untouched.
+    #expect(
+      String(decoding: try workspace.read("Shared/Config.xcconfig"), as: UTF8.self)
+        == "// Versions\nCURRENT_PROJECT_VERSION = 8 // bumped by CI\n")
+    #expect(try workspace.read("MyApp/Info.plist") == plistBefore)
+    let project = String(
+      decoding: try workspace.read("MyApp.xcodeproj/project.pbxproj"), as: UTF8.self)
+    // The project, named by discovery too, has each target bumped once: MyApp (shared with
+    // MyApp/Info.plist) and MyWidget.
+    #expect(
+      project
+        == projectText.replacingOccurrences(
+          of: "CURRENT_PROJECT_VERSION = 12;", with: "CURRENT_PROJECT_VERSION = 13;"
+        )
+        .replacingOccurrences(
+          of: "CURRENT_PROJECT_VERSION = 5;", with: "CURRENT_PROJECT_VERSION = 6;"))
+    // A project target without an Info.plist, narrowed with --target.
+    #expect(
+      try workspace.bundlekit("bump", "version", "2.0", "MyApp.xcodeproj", "--target", "MyWidget")
+        .status == 0)
+    let widget = String(
+      decoding: try workspace.read("MyApp.xcodeproj/project.pbxproj"), as: UTF8.self)
+    #expect(
+      widget
+        == project.replacingOccurrences(
+          of: "MARKETING_VERSION = 1.0;", with: "MARKETING_VERSION = 2.0;"))
+    let table = try workspace.bundlekit("version")
+    #expect(table.stdout.contains("MyApp/Info.plist"))
+    #expect(table.stdout.contains("13 (MyApp.xcodeproj/project.pbxproj)"))
+  }
+
+  @Test("an unresolved reference is an error and nothing changes")
+  func unresolved() throws {
+    let workspace = try Workspace()
+    try workspace.write("A/Info.plist", xmlInfo)
+    try workspace.write(
+      "B/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>$(NOWHERE)</string>"))
+    let before = try workspace.read("A/Info.plist")
+    let run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "B/Info.plist: error: CFBundleVersion is $(NOWHERE), which no .xcconfig beside it and no Xcode project above it defines"
+      ))
+    #expect(try workspace.read("A/Info.plist") == before)
+  }
+
+  @Test("discovery skips build products, dependencies and tests unless asked")
+  func discovery() throws {
+    let workspace = try Workspace()
+    for path in [
+      "App/Info.plist", "App/Widget-Info.plist", ".build/x/Info.plist", "DerivedData/Info.plist",
+      "Pods/P/Info.plist", "Carthage/C/Info.plist", "AppTests/Info.plist",
+    ] {
+      try workspace.write(path, xmlInfo)
+    }
+    let found = try InfoPlistDiscovery.find(in: [workspace.path]).map {
+      String($0.path.dropFirst(workspace.path.count + 1))
+    }
+    #expect(found == ["App/Info.plist", "App/Widget-Info.plist"])
+    let withTests = try InfoPlistDiscovery.find(in: [workspace.path], includeTests: true).count
+    #expect(withTests == 3)
+  }
+
+  @Test("--dry-run prints a unified diff and changes nothing; --sync; schemes")
+  func dryRunSyncSchemes() throws {
+    let workspace = try Workspace()
+    try workspace.write("A/Info.plist", xmlInfo)
+    try workspace.write(
+      "B/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>77</string>"))
+    let before = try workspace.read("A/Info.plist")
+    let dry = try workspace.bundlekit("bump", "build", "--dry-run")
+    #expect(dry.stdout.contains("--- a/A/Info.plist\n+++ b/A/Info.plist\n@@ -7,7 +7,7 @@\n"))
+    #expect(
+      dry.stdout.contains(
+        "-    <key>CFBundleVersion</key>   <string>41</string>\n+    <key>CFBundleVersion</key>   <string>42</string>\n"
+      ))
+    #expect(try workspace.read("A/Info.plist") == before)
+    #expect(try workspace.bundlekit("bump", "build", "--sync").status == 0)
+    #expect(try workspace.value("A/Info.plist", "CFBundleVersion") == "78")
+    #expect(try workspace.value("B/Info.plist", "CFBundleVersion") == "78")
+    #expect(
+      try workspace.bundlekit(
+        "bump", "build", "--scheme", "env:CI_BUILD", environment: ["CI_BUILD": "1234"]
+      ).status == 0)
+    #expect(try workspace.value("B/Info.plist", "CFBundleVersion") == "1234")
+    let timestamp = try workspace.bundlekit(
+      "bump", "build", "--scheme", "timestamp", environment: ["SOURCE_DATE_EPOCH": "1700000000"])
+    #expect(timestamp.status == 0)
+    #expect(try workspace.value("A/Info.plist", "CFBundleVersion") == "2311142213")
+    #expect(
+      try workspace.bundlekit("bump", "build", "--scheme", "env:MISSING").stderr
+        == "error: the environment variable MISSING is not set\n")
+  }
+
+  @Test("git-count counts commits and refuses a shallow clone")
+  func gitCount() throws {
+    guard let git = Tool.path("git") else { return }
+    let workspace = try Workspace()
+    try workspace.write("repo/App/Info.plist", xmlInfo)
+    let repo = workspace.file("repo")
+    func run(_ arguments: [String], in folder: String) throws {
+      let result = try Tool.run(
+        git, ["-C", folder] + arguments,
+        environment: [
+          "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+          "GIT_COMMITTER_EMAIL": "t@t",
+        ])
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+    }
+    try run(["init", "-q"], in: repo)
+    for index in 1...3 {
+      try workspace.write("repo/file\(index).txt", "\(index)")
+      try run(["add", "."], in: repo)
+      try run(["commit", "-q", "-m", "commit \(index)"], in: repo)
+    }
+    #expect(try workspace.bundlekit("bump", "build", "repo", "--scheme", "git-count").status == 0)
+    #expect(try workspace.value("repo/App/Info.plist", "CFBundleVersion") == "3")
+    try run(
+      ["clone", "-q", "--depth", "1", "file://" + repo, workspace.file("shallow")],
+      in: workspace.path)
+    let shallow = try workspace.bundlekit("bump", "build", "shallow", "--scheme", "git-count")
+    #expect(shallow.status == 1)
+    #expect(shallow.stderr.contains("shallow clone"))
+  }
+
+  @Test("concurrent runs on the same files never lose an increment")
+  func concurrency() throws {
+    let workspace = try Workspace()
+    for index in 0..<5 {
+      try workspace.write("T\(index)/Info.plist", xmlInfo)
+    }
+    try workspace.write(
+      "Shared/Info.plist",
+      xmlInfo.replacingOccurrences(
+        of: "<string>41</string>", with: "<string>$(CURRENT_PROJECT_VERSION)</string>"))
+    try workspace.write("Shared/Base.xcconfig", "CURRENT_PROJECT_VERSION = 10\n")
+    let runs = 6
+    let group = DispatchGroup()
+    final class Statuses: @unchecked Sendable {
+      var values: [Int32] = []
+      let lock = NSLock()
+    }
+    let statuses = Statuses()
+    for _ in 0..<runs {
+      group.enter()
+      DispatchQueue.global().async {
+        let status = (try? workspace.bundlekit("bump", "build").status) ?? -1
+        statuses.lock.withLock { statuses.values.append(status) }
+        group.leave()
+      }
+    }
+    group.wait()
+    #expect(statuses.values == Array(repeating: 0, count: runs))
+    for index in 0..<5 {
+      #expect(try workspace.value("T\(index)/Info.plist", "CFBundleVersion") == String(41 + runs))
+    }
+    #expect(
+      String(decoding: try workspace.read("Shared/Base.xcconfig"), as: UTF8.self)
+        == "CURRENT_PROJECT_VERSION = \(10 + runs)\n")
+  }
+
+  @Test("a run killed mid-way leaves every file whole: old or new, never broken")
+  func interrupted() throws {
+    let workspace = try Workspace()
+    let count = 400
+    for index in 0..<count {
+      try workspace.write("B\(index)/Info.plist", xmlInfo)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try #require(BundleKitTool.path))
+    process.arguments = ["bump", "build"]
+    process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Let it read and start writing, then kill it without warning.
+    usleep(250_000)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    var old = 0
+    var new = 0
+    for index in 0..<count {
+      let value = try workspace.value("B\(index)/Info.plist", "CFBundleVersion")
+      if value == "41" { old += 1 } else if value == "42" { new += 1 }
+    }
+    #expect(old + new == count, "every file parses and holds the old or the new number")
+    print("interrupted run: \(new) files written, \(old) untouched")
+  }
+}
