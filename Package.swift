@@ -32,11 +32,15 @@ let package = Package(
       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
     ),
 
+    // `syncfs` and friends that Swift's Glibc module does not show.
+    .target(name: "CSystem"),
+
     // Libraries.
     .target(
       name: "PropertyList",
       dependencies: [
         "CLibXML2",
+        "CSystem",
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),

@@ -7,6 +7,7 @@ let suites: [String: () throws -> Void] = [
   "plist": PlistSuite.run,
   "strings": StringsSuite.run,
   "runtime": RuntimeSuite.run,
+  "bump": BumpSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

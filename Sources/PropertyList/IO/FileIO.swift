@@ -1,3 +1,5 @@
+import CSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -106,6 +108,98 @@ public enum FileIO {
       _ = fsync(folderDescriptor)
       close(folderDescriptor)
     }
+  }
+
+  /// Writes several files atomically as one batch: every temporary file is written first,
+  /// all are flushed to disk together (one `syncfs` on Linux instead of an fsync per file),
+  /// then each is renamed into place. If any temporary file cannot be written, none is
+  /// renamed and every target is left as it was.
+  public static func writeAtomically(_ files: [(path: String, bytes: [UInt8])])
+    throws(PropertyListError)
+  {
+    var staged: [(temporary: String, target: String, path: String)] = []
+    func discard() { for item in staged { unlink(item.temporary) } }
+    for file in files {
+      do throws(PropertyListError) {
+        staged.append(try stage(file.bytes, for: file.path, flush: !canSyncFileSystem))
+      } catch {
+        discard()
+        throw error
+      }
+    }
+    syncFileSystem(of: staged.map(\.temporary))
+    for (index, item) in staged.enumerated() where rename(item.temporary, item.target) != 0 {
+      let failure = PropertyListError.io(
+        path: item.path, message: systemError("cannot replace the file"))
+      for later in staged[index...] { unlink(later.temporary) }
+      throw failure
+    }
+    syncFileSystem(of: staged.map(\.target))
+  }
+
+  #if os(Linux)
+    private static let canSyncFileSystem = true
+  #else
+    private static let canSyncFileSystem = false
+  #endif
+
+  /// Flushes the file systems holding `paths` (Linux: `syncfs` once per file system; else the
+  /// files were flushed one by one when staged).
+  private static func syncFileSystem(of paths: [String]) {
+    #if os(Linux)
+      var devices: Set<UInt64> = []
+      for path in paths {
+        var info = stat()
+        guard stat(path, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+          _ = bundlekit_syncfs(descriptor)
+          close(descriptor)
+        }
+      }
+    #endif
+  }
+
+  /// Writes `bytes` to a new temporary file beside `path` with `path`'s permissions.
+  private static func stage(_ bytes: [UInt8], for path: String, flush: Bool)
+    throws(PropertyListError) -> (temporary: String, target: String, path: String)
+  {
+    let target = resolvedPath(path)
+    let (folder, name) = split(target)
+    var existing = stat()
+    let exists = stat(target, &existing) == 0
+    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard descriptor >= 0 else {
+      throw .io(path: path, message: systemError("cannot create a temporary file in \(folder)"))
+    }
+    defer { close(descriptor) }
+    let temporary = String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    do throws(PropertyListError) {
+      let mode: mode_t
+      if exists {
+        mode = existing.st_mode & 0o7777
+        _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+      } else {
+        let mask = umask(0)
+        umask(mask)
+        mode = 0o666 & ~mask
+      }
+      guard fchmod(descriptor, mode) == 0 else {
+        throw PropertyListError.io(path: path, message: systemError("cannot set permissions"))
+      }
+      try writeAll(bytes, to: descriptor, path: path)
+      if flush, fsync(descriptor) != 0 {
+        throw PropertyListError.io(path: path, message: systemError("cannot flush to disk"))
+      }
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+    return (temporary, target, path)
   }
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)

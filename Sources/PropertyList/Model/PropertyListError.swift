@@ -49,6 +49,18 @@ public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertib
     }
   }
 
+  /// The file the error is about, when known.
+  public var path: String? {
+    switch self {
+    case .syntax(let path, _, _, _), .corruptBinary(let path, _, _),
+      .unrepresentable(let path, _, _, _),
+      .invalidValue(let path, _, _), .keyPath(let path, _, _):
+      path
+    case .io(let path, _):
+      path
+    }
+  }
+
   /// A compiler-style diagnostic line.
   public var description: String {
     switch self {

@@ -135,7 +135,7 @@ public struct VersionBump: Sendable {
         ValueChange(
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places))
     }
-    return (values, try fileChanges(values))
+    return (values, try fileChanges(values, contents: inventory.contents))
   }
 
   /// The build number every bundle gets, for schemes that give one number (nil for a
@@ -193,7 +193,9 @@ public struct VersionBump: Sendable {
   }
 
   /// The new bytes of every file the values live in.
-  func fileChanges(_ values: [ValueChange]) throws(VersioningError) -> [FileChange] {
+  func fileChanges(_ values: [ValueChange], contents: [String: [UInt8]] = [:])
+    throws(VersioningError) -> [FileChange]
+  {
     var byFile: [String: [(VersionPlace, String)]] = [:]
     for value in values {
       for place in value.places { byFile[place.file, default: []].append((place, value.new)) }
@@ -203,7 +205,7 @@ public struct VersionBump: Sendable {
       let edits = byFile[file] ?? []
       let old: [UInt8]
       do {
-        old = try FileIO.read(file)
+        old = try contents[file] ?? FileIO.read(file)
       } catch {
         throw .unreadable(path: file, line: nil, message: "\(error)")
       }
@@ -215,18 +217,14 @@ public struct VersionBump: Sendable {
     return changes
   }
 
-  /// Writes every changed file atomically. If one write fails, the files already written
-  /// are put back, so a failed run leaves every file as it was.
+  /// Writes every changed file atomically, as one batch: if any file cannot be written,
+  /// none is replaced, so a failed run leaves every file as it was.
   public static func write(_ changes: [FileChange]) throws(VersioningError) {
-    var written: [FileChange] = []
-    for change in changes {
-      do {
-        try FileIO.writeAtomically(change.new, to: change.path)
-        written.append(change)
-      } catch {
-        for done in written.reversed() { try? FileIO.writeAtomically(done.old, to: done.path) }
-        throw .unreadable(path: change.path, line: nil, message: "\(error); no file was changed")
-      }
+    do {
+      try FileIO.writeAtomically(changes.map { ($0.path, $0.new) })
+    } catch {
+      throw .unreadable(
+        path: error.path ?? "?", line: nil, message: "\(error); no file was changed")
     }
   }
 }

@@ -59,6 +59,8 @@ public struct VersionedBundle: Sendable, Hashable {
 public struct VersionInventory: Sendable {
   /// The bundles found, sorted by path.
   public var bundles: [VersionedBundle] = []
+  /// The bytes of each Info.plist as read, so a bump edits exactly what was checked.
+  public var contents: [String: [UInt8]] = [:]
 
   /// The build-setting names Xcode uses for the two keys.
   public static let settings = [
@@ -78,6 +80,13 @@ public struct VersionInventory: Sendable {
     } catch {
       throw .scheme(message: "\(error)")
     }
+    try self.init(found: found, targets: targets)
+  }
+
+  /// Reads the Info.plists and projects already found.
+  public init(found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil)
+    throws(VersioningError)
+  {
     var projects: [String: XcodeProject] = [:]
     func project(_ path: String) throws(VersioningError) -> XcodeProject {
       if let cached = projects[path] { return cached }
@@ -90,7 +99,9 @@ public struct VersionInventory: Sendable {
       guard case .infoPlist(let path) = item else { continue }
       let document: PropertyListDocument
       do {
-        document = try PropertyListDocument(contentsOfFile: path)
+        let bytes = try FileIO.read(path)
+        contents[path] = bytes
+        document = try PropertyListDocument(bytes: bytes)
       } catch {
         throw .unreadable(path: path, line: nil, message: "\(error)")
       }

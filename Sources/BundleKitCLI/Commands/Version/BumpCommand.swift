@@ -26,14 +26,14 @@ struct BumpOptions: ParsableArguments {
   /// held so concurrent runs never lose an increment. Prints what changed.
   func run(_ bump: VersionBump, paths: [String]) throws {
     let targets = target.isEmpty ? nil : Set(target)
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     func plan() throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
-      let inventory = try VersionInventory(
-        paths: paths, includeTests: includeTests, targets: targets)
+      let inventory = try VersionInventory(found: found, targets: targets)
       guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
       return try bump.plan(inventory)
     }
-    var planned = try plan()
     if dryRun {
+      let planned = try plan()
       for file in planned.files {
         if file.isBinary {
           Diagnostics.printLine("binary \(file.path):")
@@ -47,10 +47,16 @@ struct BumpOptions: ParsableArguments {
       }
       return
     }
-    var folders = Self.folders(of: planned.files)
+    // Lock the folders of everything found, then read and plan: no other run can change
+    // these files between our reading and our writing. Files found through references in
+    // other folders (an .xcconfig above) widen the locks and the plan is made again.
+    var folders = Set(
+      found.map { item -> String in
+        if case .project(let path) = item { return path }
+        return VersionInventory.parentFolder(of: item.path)
+      })
     var locks = try FolderLocks(folders: folders)
-    // Plan again now that no other run can change these files.
-    planned = try plan()
+    var planned = try plan()
     while !Self.folders(of: planned.files).isSubset(of: folders) {
       locks.release()
       folders.formUnion(Self.folders(of: planned.files))
