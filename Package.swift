@@ -13,6 +13,9 @@ let package = Package(
     .library(name: "Versioning", targets: ["Versioning"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
+    .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
+    .plugin(name: "BumpBuildNumber", targets: ["BumpBuildNumber"]),
+    .plugin(name: "BumpVersion", targets: ["BumpVersion"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -97,6 +100,31 @@ let package = Package(
     .plugin(
       name: "GenerateStrings",
       capability: .buildTool(),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "BuildInfo",
+      capability: .buildTool(),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "BumpBuildNumber",
+      capability: .command(
+        intent: .custom(
+          verb: "bump-build-number", description: "Raise CFBundleVersion in every Info.plist"),
+        permissions: [
+          .writeToPackageDirectory(reason: "Writes the new build numbers into Info.plists")
+        ]
+      ),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "BumpVersion",
+      capability: .command(
+        intent: .custom(
+          verb: "bump-version", description: "Raise CFBundleShortVersionString in every Info.plist"),
+        permissions: [.writeToPackageDirectory(reason: "Writes the new versions into Info.plists")]
+      ),
       dependencies: ["bundlekit"]
     ),
 

@@ -14,7 +14,10 @@ struct BundleKit: ParsableCommand {
     commandName: "bundlekit",
     abstract: "Property lists, strings tables, versions and resource archives, on Linux and macOS.",
     version: "0.1.0",
-    subcommands: [PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self]
+    subcommands: [
+      PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
+      BuildInfoCommand.self,
+    ]
   )
 }
 

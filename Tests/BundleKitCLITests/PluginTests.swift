@@ -47,7 +47,8 @@ struct PluginTests {
       environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LANGUAGE": ""])
     let output = String(decoding: run.stdout, as: UTF8.self)
     #expect(
-      output == """
+      output
+        == """
         en: Hello | Settings | 0 files, 1 file, 2 files, 5 files | compiled: true
         fr: Bonjour | Réglages | 0 fichier, 1 fichier, 2 fichiers, 5 fichiers | compiled: true
         de: Hallo | Einstellungen | 0 Dateien, 1 Datei, 2 Dateien, 5 Dateien | compiled: true
@@ -56,8 +57,9 @@ struct PluginTests {
         de typed: 1 Datei, 2 Dateien, 5 Dateien, 21 Dateien
         ru typed: 1 файл, 2 файла, 5 файлов, 21 файл
         environment: Hello | 3 files | Settings
+        build: 2.3.1 (45), built \(BuildInfoDate.pattern)
 
-        """)
+        """.replacingOccurrences(of: BuildInfoDate.pattern, with: output.buildDate))
     // The language chosen through the environment.
     for (lang, expected) in [
       ("ru_RU.UTF-8", "environment: Привет | 3 файла | Settings"),
@@ -68,8 +70,27 @@ struct PluginTests {
         package + "/.build/debug/Greeter", [],
         environment: ["LANG": lang, "LC_ALL": "", "LANGUAGE": ""])
       #expect(
-        String(decoding: localized.stdout, as: UTF8.self).hasSuffix(expected + "\n"), "\(lang)")
+        String(decoding: localized.stdout, as: UTF8.self).contains(expected + "\n"), "\(lang)")
     }
+    // The command plugins bump the Info.plist; BuildInfo follows on the next build.
+    let bump = try swift([
+      "package", "--package-path", package, "--allow-writing-to-package-directory",
+      "bump-build-number", "--target", "Greeter",
+    ])
+    #expect(bump.status == 0, "\(bump.stderr)")
+    let version = try swift([
+      "package", "--package-path", package, "--allow-writing-to-package-directory", "bump-version",
+      "minor",
+    ])
+    #expect(version.status == 0, "\(version.stderr)")
+    let info = try PropertyListDocument(contentsOfFile: package + "/Sources/Greeter/Info.plist")
+      .value
+    #expect(info["CFBundleVersion"] == "46")
+    #expect(info["CFBundleShortVersionString"] == "2.4.0")
+    #expect(try swift(["build", "--package-path", package]).status == 0)
+    let rebuilt = String(
+      decoding: try Tool.run(package + "/.build/debug/Greeter", []).stdout, as: UTF8.self)
+    #expect(rebuilt.contains("build: 2.4.0 (46), built "))
     // A syntax error in a table stops the build, pointing at the line.
     let table = package + "/Sources/Greeter/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(
@@ -81,5 +102,17 @@ struct PluginTests {
       brokenLog.contains(
         "fr.lproj/Localizable.strings:2:1: error: expected ';' after the value of \"greeting\""),
       "\(brokenLog)")
+  }
+}
+
+enum BuildInfoDate {
+  static let pattern = "<date>"
+}
+
+extension String {
+  /// The ISO 8601 date after "built " on the BuildInfo line.
+  var buildDate: String {
+    guard let range = range(of: "), built ") else { return "" }
+    return String(self[range.upperBound...].prefix(20))
   }
 }

@@ -13,10 +13,12 @@ let package = Package(
     .executableTarget(
       name: "Greeter",
       dependencies: [.product(name: "Localization", package: "BundleKit")],
+      exclude: ["Info.plist"],
       resources: [.process("Resources")],
       plugins: [
         .plugin(name: "CompileStrings", package: "BundleKit"),
         .plugin(name: "GenerateStrings", package: "BundleKit"),
+        .plugin(name: "BuildInfo", package: "BundleKit"),
       ]
     )
   ]
