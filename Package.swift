@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "StringsTable", targets: ["StringsTable"]),
     .library(name: "Localization", targets: ["Localization"]),
     .library(name: "Versioning", targets: ["Versioning"]),
+    .library(name: "Archiving", targets: ["Archiving"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
@@ -63,6 +64,11 @@ let package = Package(
       dependencies: ["PropertyList"]
     ),
 
+    .target(
+      name: "Archiving",
+      dependencies: ["CArchive", "PropertyList"]
+    ),
+
     // The templates the tool ships, as resources.
     .target(
       name: "BundleKitTemplates",
@@ -85,6 +91,7 @@ let package = Package(
         "StringsTable",
         "Localization",
         "Versioning",
+        "Archiving",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -1,3 +1,4 @@
+import Archiving
 import ArgumentParser
 import PropertyList
 import Versioning
@@ -16,7 +17,7 @@ struct BundleKit: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
-      BuildInfoCommand.self,
+      BuildInfoCommand.self, ArchiveCommand.self,
     ]
   )
 }
@@ -32,6 +33,7 @@ enum Main {
       exit(error.rawValue)
     } catch let error as CustomStringConvertible & Error
       where error is PropertyListError || error is CLIError || error is VersioningError
+      || error is ArchiveError
     {
       Diagnostics.error(error.description)
       exit(1)

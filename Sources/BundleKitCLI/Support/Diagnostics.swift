@@ -28,6 +28,11 @@ enum Diagnostics {
     writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)
   }
 
+  /// Writes text to standard error, as it is (progress bars).
+  static func writeToStandardError(_ text: String) {
+    writeAll(Array(text.utf8), to: STDERR_FILENO)
+  }
+
   /// Writes raw bytes to standard output.
   static func writeToStandardOutput(_ bytes: [UInt8]) {
     writeAll(bytes, to: STDOUT_FILENO)

@@ -1,0 +1,112 @@
+import CArchive
+import Foundation
+import PropertyList
+
+/// Reads archives of any format libarchive knows, from a file or from memory.
+public enum ArchiveReader {
+  /// The entries of an archive file, without their data.
+  public static func list(_ path: String) throws(ArchiveError) -> [ArchiveEntry] {
+    var entries: [ArchiveEntry] = []
+    try read(source: .file(path), name: path, withData: false) { entries.append($0) }
+    return entries
+  }
+
+  /// The entries of an archive held in memory, with the bytes of each file.
+  public static func entries(of data: Data, name: String = "<memory>") throws(ArchiveError)
+    -> [ArchiveEntry]
+  {
+    var entries: [ArchiveEntry] = []
+    try read(source: .memory(data), name: name, withData: true) { entries.append($0) }
+    return entries
+  }
+
+  enum Source {
+    case file(String)
+    case memory(Data)
+  }
+
+  static func open(_ source: Source, name: String) throws(ArchiveError) -> OpaquePointer {
+    guard let reader = archive_read_new() else {
+      throw .archive(path: name, message: "libarchive could not start")
+    }
+    archive_read_support_filter_all(reader)
+    archive_read_support_format_all(reader)
+    let status: Int32
+    switch source {
+    case .file(let path):
+      status = archive_read_open_filename(reader, path, 1 << 16)
+    case .memory(let data):
+      // libarchive reads the bytes in place; `data` outlives the reader in the callers.
+      status = data.withUnsafeBytes { archive_read_open_memory(reader, $0.baseAddress, $0.count) }
+    }
+    guard status == ARCHIVE_OK else {
+      let message = ArchiveCreator.errorText(reader)
+      archive_read_free(reader)
+      throw .archive(path: name, message: message)
+    }
+    return reader
+  }
+
+  static func read(
+    source: Source, name: String, withData: Bool,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    // ZIP dates are local times to libarchive: read them as UTC, as we write them.
+    let zone = UTCZone.enter(true)
+    defer { zone.leave() }
+    var retained: Data?
+    if case .memory(let data) = source { retained = data }
+    let reader = try open(source, name: name)
+    defer {
+      archive_read_free(reader)
+      _ = retained
+    }
+    var entry: OpaquePointer?
+    while true {
+      let status = archive_read_next_header(reader, &entry)
+      if status == ARCHIVE_EOF { return }
+      guard status >= ARCHIVE_WARN, let entry else {
+        throw .archive(path: name, message: ArchiveCreator.errorText(reader))
+      }
+      var item = describe(entry)
+      if withData, item.type == .file {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(max(0, min(item.size, 1 << 30))))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+          let count = chunk.withUnsafeMutableBytes {
+            archive_read_data(reader, $0.baseAddress, $0.count)
+          }
+          if count == 0 { break }
+          guard count > 0 else {
+            throw .archive(path: name, message: ArchiveCreator.errorText(reader))
+          }
+          bytes.append(contentsOf: chunk[0..<count])
+        }
+        item.data = bytes
+      }
+      try body(item)
+    }
+  }
+
+  /// An entry's fields.
+  static func describe(_ entry: OpaquePointer) -> ArchiveEntry {
+    let path =
+      archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+      ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    let kind: ArchiveEntryType
+    let hardlink = archive_entry_hardlink(entry).map { String(cString: $0) }
+    switch archive_entry_filetype(entry) {
+    // AE_IFREG, AE_IFDIR, AE_IFLNK (macros with casts, which Swift does not import).
+    case 0o100000: kind = hardlink == nil ? .file : .hardlink
+    case 0o040000: kind = .directory
+    case 0o120000: kind = .symlink
+    default: kind = hardlink == nil ? .other : .hardlink
+    }
+    let symlink = archive_entry_symlink(entry).map { String(cString: $0) }
+    return ArchiveEntry(
+      path: path, type: kind, size: archive_entry_size(entry),
+      mode: UInt32(archive_entry_perm(entry)),
+      modificationTime: Int64(archive_entry_mtime(entry)), linkTarget: symlink ?? hardlink)
+  }
+}

@@ -1,0 +1,38 @@
+import Archiving
+import ArgumentParser
+
+/// `bundlekit archive extract ARCHIVE -C DIR`.
+struct ArchiveExtract: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "extract",
+    abstract: "Extract an archive safely into a folder.",
+    discussion: """
+      Refuses '..' and absolute paths, links leading out of the folder and device files; \
+      stops at the size, entry and compression-ratio limits (archive bombs). Everything is \
+      extracted into a temporary folder beside DIR and moved into place only when complete.
+      """
+  )
+
+  @Argument(help: "The archive.")
+  var archive: String
+
+  @Option(name: .customShort("C"), help: "The folder to extract into (created when missing).")
+  var directory: String
+
+  @Option(help: "The most bytes to extract.")
+  var maxSize: Int64 = ExtractionLimits().maximumTotalSize
+
+  @Option(help: "The most entries.")
+  var maxEntries: Int = ExtractionLimits().maximumEntries
+
+  @Option(help: "The most bytes extracted per byte of archive.")
+  var maxRatio: Double = ExtractionLimits().maximumRatio
+
+  func run() throws {
+    var limits = ExtractionLimits()
+    limits.maximumTotalSize = maxSize
+    limits.maximumEntries = maxEntries
+    limits.maximumRatio = maxRatio
+    try SafeExtractor.extract(archive, to: directory, limits: limits)
+  }
+}

@@ -1,0 +1,48 @@
+import Archiving
+import ArgumentParser
+import Foundation
+import PropertyList
+
+/// `bundlekit archive list ARCHIVE`.
+struct ArchiveList: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list",
+    abstract: "List an archive's entries: type, mode, size, modification time (UTC), name."
+  )
+
+  @Argument(help: "The archive.")
+  var archive: String
+
+  @Option(help: "Output: text or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    let entries = try ArchiveReader.list(archive)
+    switch format {
+    case .text:
+      var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
+      for entry in entries {
+        let date =
+          PropertyListValue.date(Date(timeIntervalSince1970: TimeInterval(entry.modificationTime)))
+          .scalarText ?? ""
+        rows.append([
+          entry.type.rawValue, String(entry.mode, radix: 8), String(entry.size), date,
+          entry.path + (entry.linkTarget.map { " -> \($0)" } ?? ""),
+        ])
+      }
+      Diagnostics.writeToStandardOutput(Array(TextTable.render(rows).utf8))
+    case .json:
+      let value = PropertyListValue.array(
+        entries.map { entry in
+          var row: PropertyListDictionary = [
+            "name": .string(entry.path), "type": .string(entry.type.rawValue),
+            "size": .int(entry.size),
+            "mode": .int(entry.mode), "mtime": .int(entry.modificationTime),
+          ]
+          if let target = entry.linkTarget { row["linkTarget"] = .string(target) }
+          return .dictionary(row)
+        })
+      Diagnostics.writeToStandardOutput(try value.encoded(as: .json))
+    }
+  }
+}
