@@ -166,6 +166,10 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "ArchivingTests",
+      dependencies: ["Archiving", "PropertyList", "BundleKitTestSupport", "bundlekit"]
+    ),
+    .testTarget(
       name: "BundleKitCLITests",
       dependencies: ["bundlekit", "PropertyList", "BundleKitTestSupport"]
     ),

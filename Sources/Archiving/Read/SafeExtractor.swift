@@ -84,8 +84,9 @@ public enum SafeExtractor {
     }
     defer { archive_write_free(writer) }
     let flags =
+      // `..` and absolute paths are refused by `check` before the path is rewritten to the
+      // (absolute) staging folder; libarchive still refuses to write through symbolic links.
       ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS
-      | ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS
       | ARCHIVE_EXTRACT_NO_OVERWRITE
     archive_write_disk_set_options(writer, Int32(flags))
     var entries: [ArchiveEntry] = []
