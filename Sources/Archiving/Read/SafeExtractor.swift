@@ -43,8 +43,14 @@ public enum SafeExtractor {
     else {
       throw .file(path: destination, message: "cannot create a temporary folder beside it")
     }
-    let staging = String(
+    var staging = String(
       decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // Entries are written below the staging folder by absolute path: resolve any symbolic
+    // link above it first, so the symlink guard only ever sees the archive's own paths.
+    if let resolved = realpath(staging, nil) {
+      staging = String(cString: resolved)
+      free(resolved)
+    }
     var moved = false
     defer {
       if !moved { try? FileManager.default.removeItem(atPath: staging) }
