@@ -17,6 +17,7 @@ let package = Package(
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
     .plugin(name: "BumpBuildNumber", targets: ["BumpBuildNumber"]),
     .plugin(name: "BumpVersion", targets: ["BumpVersion"]),
+    .plugin(name: "PackageResources", targets: ["PackageResources"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -122,6 +123,16 @@ let package = Package(
         permissions: [
           .writeToPackageDirectory(reason: "Writes the new build numbers into Info.plists")
         ]
+      ),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "PackageResources",
+      capability: .command(
+        intent: .custom(
+          verb: "package-resources",
+          description: "Archive each target's resources, strings compiled"),
+        permissions: [.writeToPackageDirectory(reason: "Writes the archives under dist/")]
       ),
       dependencies: ["bundlekit"]
     ),

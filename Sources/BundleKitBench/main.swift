@@ -8,6 +8,7 @@ let suites: [String: () throws -> Void] = [
   "strings": StringsSuite.run,
   "runtime": RuntimeSuite.run,
   "bump": BumpSuite.run,
+  "archive": ArchiveSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

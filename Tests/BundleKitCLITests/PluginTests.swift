@@ -91,6 +91,21 @@ struct PluginTests {
     let rebuilt = String(
       decoding: try Tool.run(package + "/.build/debug/Greeter", []).stdout, as: UTF8.self)
     #expect(rebuilt.contains("build: 2.4.0 (46), built "))
+    // package-resources: an archive per target, named with its version, strings compiled.
+    let packaged = try swift([
+      "package", "--package-path", package, "--allow-writing-to-package-directory",
+      "package-resources",
+    ])
+    #expect(packaged.status == 0, "\(packaged.stderr)")
+    let archive = package + "/dist/Greeter-2.4.0-46.tar.gz"
+    let entries = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["archive", "list", archive, "--format", "json"])
+    let names =
+      (try PropertyListValue(bytes: Array(entries.stdout), format: .json).arrayValue ?? [])
+      .compactMap { $0["name"]?.stringValue }
+    #expect(names.contains("Resources/ru.lproj/Localizable.stringsdict"))
+    #expect(names.contains("Resources/fr.lproj/Menu.strings"))
+    #expect(!names.contains { $0.hasSuffix(".xcstrings") })
     // A syntax error in a table stops the build, pointing at the line.
     let table = package + "/Sources/Greeter/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(

@@ -2,6 +2,8 @@ import Archiving
 import ArgumentParser
 import Foundation
 import PropertyList
+import StringsTable
+import Versioning
 
 #if canImport(Glibc)
   import Glibc
@@ -47,19 +49,35 @@ struct ArchiveCreate: ParsableCommand {
   @Flag(help: "Also write OUTPUT.sha256 with the SHA-256 of every file (sha256sum format).")
   var manifest = false
 
+  @Flag(help: "Compile strings tables to binary plists in the archive (catalogs to <lang>.lproj).")
+  var compileStrings = false
+
+  @Option(help: "Add the version and build number of this Info.plist to the archive's name.")
+  var versionFrom: String?
+
   func run() throws {
     guard let chosen = format ?? ArchiveFormat(fileName: output) else {
       throw CLIError.invalidValue(
         value: output, type: "archive name",
         reason: "give --format or an extension such as .tar.gz, .zip or .7z")
     }
+    let output = try nameWithVersion(format: chosen)
+    try FileIO.createFolders(for: output)
+    var sources = paths
+    var staging: TemporaryStaging?
+    if compileStrings {
+      let stage = try TemporaryStaging(copying: paths)
+      staging = stage
+      sources = stage.paths
+    }
+    defer { staging?.remove() }
     var options = ArchiveCreateOptions(format: chosen)
     options.reproducible = !noReproducible
     options.excludes = exclude
     options.extendedAttributes = xattrs
     options.level = level
     let bar = ProgressBar(label: Paths.lastComponent(output))
-    let files = try ArchiveCreator.create(paths, to: output, options: options) { done, total in
+    let files = try ArchiveCreator.create(sources, to: output, options: options) { done, total in
       bar.update(done, total)
     }
     bar.finish()
@@ -72,6 +90,62 @@ struct ArchiveCreate: ParsableCommand {
       try FileIO.writeAtomically(Array(lines.utf8), to: output + ".sha256")
     }
   }
+}
+
+extension ArchiveCreate {
+  /// `--output`, with `-VERSION-BUILD` before the extension when `--version-from` is given.
+  func nameWithVersion(format: ArchiveFormat) throws -> String {
+    guard let versionFrom else { return output }
+    let inventory = try VersionInventory(found: [.infoPlist(versionFrom)])
+    let parts = [
+      inventory.bundles.first?.version?.current, inventory.bundles.first?.build?.current,
+    ].compactMap { $0 }
+    guard !parts.isEmpty else { return output }
+    let suffix = ".\(format.rawValue)"
+    let stem =
+      output.lowercased().hasSuffix(suffix) ? String(output.dropLast(suffix.count)) : output
+    return stem + "-" + parts.joined(separator: "-")
+      + (output.lowercased().hasSuffix(suffix) ? suffix : "")
+  }
+}
+
+/// Copies of the paths in a temporary folder, with their strings tables compiled in place.
+final class TemporaryStaging {
+  let folder: String
+  let paths: [String]
+
+  init(copying sources: [String]) throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bundlekit-stage-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    folder = base
+    var copies: [String] = []
+    for source in sources {
+      var trimmed = source
+      while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+      let copy = base + "/" + Paths.lastComponent(trimmed)
+      try FileManager.default.copyItem(atPath: trimmed, toPath: copy)
+      copies.append(copy)
+    }
+    paths = copies
+    // Tables of one folder compile together (so languages are checked against each other),
+    // into that folder: compiled files replace their sources, catalogs become .lproj tables.
+    let tables = try TableDiscovery.tables(in: copies)
+    for (bundleFolder, group) in Dictionary(grouping: tables, by: \.bundleFolder) {
+      do {
+        _ = try StringsCompiler().compile(group, into: bundleFolder.isEmpty ? "." : bundleFolder)
+      } catch {
+        error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
+        throw ExitCode(1)
+      }
+      for table in group where table.kind == .catalog {
+        try FileManager.default.removeItem(atPath: table.path)
+      }
+    }
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: folder) }
 }
 
 /// A one-line progress bar on standard error, only when it is a terminal.
