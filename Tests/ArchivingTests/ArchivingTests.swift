@@ -273,3 +273,31 @@ struct ArchiveReadTests {
     #expect(entries.allSatisfy { $0["mtime"] == 315_532_800 })
   }
 }
+
+struct ExtendedAttributeTests {
+  @Test("--xattrs stores extended attributes; without it none are stored")
+  func xattrs() throws {
+    guard let python = Tool.path("python3") else { return }
+    let tree = try makeTree()
+    let file = tree.file("src/Res/a.txt")
+    let set = try Tool.run(
+      python, ["-c", "import os, sys; os.setxattr(sys.argv[1], 'user.bundlekit', b'kept')", file])
+    guard set.status == 0 else {
+      print("skipped: this file system does not take user extended attributes (\(set.stderr))")
+      return
+    }
+    let script = """
+      import sys, tarfile
+      t = tarfile.open(sys.argv[1])
+      print(sorted(k for m in t.getmembers() for k in m.pax_headers if 'xattr' in k))
+      """
+    for (flag, expected) in [(["--xattrs"], true), ([], false)] {
+      let output = tree.file(flag.isEmpty ? "plain.tar" : "xattrs.tar")
+      let run = try BundleKitTool.run(["archive", "create", tree.file("src"), "-o", output] + flag)
+      #expect(run.status == 0, "\(run.stderr)")
+      let headers = String(
+        decoding: try Tool.run(python, ["-c", script, output]).stdout, as: UTF8.self)
+      #expect(headers.contains("user.bundlekit") == expected, "\(flag): \(headers)")
+    }
+  }
+}
