@@ -18,6 +18,7 @@ let package = Package(
     .plugin(name: "BumpBuildNumber", targets: ["BumpBuildNumber"]),
     .plugin(name: "BumpVersion", targets: ["BumpVersion"]),
     .plugin(name: "PackageResources", targets: ["PackageResources"]),
+    .plugin(name: "EmbedResources", targets: ["EmbedResources"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -124,6 +125,11 @@ let package = Package(
           .writeToPackageDirectory(reason: "Writes the new build numbers into Info.plists")
         ]
       ),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "EmbedResources",
+      capability: .buildTool(),
       dependencies: ["bundlekit"]
     ),
     .plugin(

@@ -17,7 +17,7 @@ struct BundleKit: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
-      BuildInfoCommand.self, ArchiveCommand.self,
+      BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self,
     ]
   )
 }

@@ -24,6 +24,15 @@ struct PluginTests {
     return folder
   }
 
+  static let logoSize = 65_536
+
+  /// The checksum the fixture prints, computed from the file itself.
+  static func logoChecksum() throws -> UInt32 {
+    try FileIO.read(fixture + "/Sources/Greeter/Embedded/logo.bin").reduce(UInt32(0)) {
+      $0 &* 31 &+ UInt32($1)
+    }
+  }
+
   func swift(_ arguments: [String]) throws -> Tool.Result {
     try Tool.run(Tool.path("swift") ?? "swift", arguments)
   }
@@ -58,6 +67,7 @@ struct PluginTests {
         ru typed: 1 файл, 2 файла, 5 файлов, 21 файл
         environment: Hello | 3 files | Settings
         build: 2.3.1 (45), built \(BuildInfoDate.pattern)
+        embedded: \(Self.logoSize) bytes, checksum \(try Self.logoChecksum()), css body { color: #333; }
 
         """.replacingOccurrences(of: BuildInfoDate.pattern, with: output.buildDate))
     // The language chosen through the environment.

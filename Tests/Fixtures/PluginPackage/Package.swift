@@ -13,12 +13,13 @@ let package = Package(
     .executableTarget(
       name: "Greeter",
       dependencies: [.product(name: "Localization", package: "BundleKit")],
-      exclude: ["Info.plist"],
+      exclude: ["Info.plist", "Embedded"],
       resources: [.process("Resources")],
       plugins: [
         .plugin(name: "CompileStrings", package: "BundleKit"),
         .plugin(name: "GenerateStrings", package: "BundleKit"),
         .plugin(name: "BuildInfo", package: "BundleKit"),
+        .plugin(name: "EmbedResources", package: "BundleKit"),
       ]
     )
   ]
