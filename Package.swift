@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Localization", targets: ["Localization"]),
     .library(name: "Versioning", targets: ["Versioning"]),
     .library(name: "Archiving", targets: ["Archiving"]),
+    .library(name: "Resources", targets: ["Resources"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
@@ -19,6 +20,7 @@ let package = Package(
     .plugin(name: "BumpVersion", targets: ["BumpVersion"]),
     .plugin(name: "PackageResources", targets: ["PackageResources"]),
     .plugin(name: "EmbedResources", targets: ["EmbedResources"]),
+    .plugin(name: "ScanResources", targets: ["ScanResources"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,11 +73,16 @@ let package = Package(
       dependencies: ["CArchive", "PropertyList"]
     ),
 
+    .target(
+      name: "Resources",
+      dependencies: ["PropertyList", "StringsTable", "Versioning"]
+    ),
+
     // The templates the tool ships, as resources.
     .target(
       name: "BundleKitTemplates",
       path: "Templates",
-      resources: [.copy("strings")]
+      resources: [.copy("strings"), .copy("bundle")]
     ),
 
     // The runtime apps link: small, Foundation and PropertyList only.
@@ -94,6 +101,7 @@ let package = Package(
         "Localization",
         "Versioning",
         "Archiving",
+        "Resources",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -124,6 +132,14 @@ let package = Package(
         permissions: [
           .writeToPackageDirectory(reason: "Writes the new build numbers into Info.plists")
         ]
+      ),
+      dependencies: ["bundlekit"]
+    ),
+    .plugin(
+      name: "ScanResources",
+      capability: .command(
+        intent: .custom(
+          verb: "scan-resources", description: "Show each target's resources and what is missing")
       ),
       dependencies: ["bundlekit"]
     ),
@@ -185,6 +201,12 @@ let package = Package(
     .testTarget(
       name: "ArchivingTests",
       dependencies: ["Archiving", "PropertyList", "BundleKitTestSupport", "bundlekit"]
+    ),
+    .testTarget(
+      name: "ResourcesTests",
+      dependencies: [
+        "Resources", "StringsTable", "PropertyList", "BundleKitTestSupport", "bundlekit",
+      ]
     ),
     .testTarget(
       name: "BundleKitCLITests",

@@ -17,7 +17,8 @@ struct BundleKit: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
-      BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self,
+      BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self, BundleCommand.self,
+      ScanCommand.self,
     ]
   )
 }

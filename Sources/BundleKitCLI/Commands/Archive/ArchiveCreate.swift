@@ -129,18 +129,13 @@ final class TemporaryStaging {
       copies.append(copy)
     }
     paths = copies
-    // Tables of one folder compile together (so languages are checked against each other),
-    // into that folder: compiled files replace their sources, catalogs become .lproj tables.
-    let tables = try TableDiscovery.tables(in: copies)
-    for (bundleFolder, group) in Dictionary(grouping: tables, by: \.bundleFolder) {
+    // Tables of one folder compile together, where they lie.
+    for copy in copies {
       do {
-        _ = try StringsCompiler().compile(group, into: bundleFolder.isEmpty ? "." : bundleFolder)
+        _ = try StringsCompiler().compileInPlace(copy)
       } catch {
         error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
         throw ExitCode(1)
-      }
-      for table in group where table.kind == .catalog {
-        try FileManager.default.removeItem(atPath: table.path)
       }
     }
   }

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+import Resources
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `bundlekit scan [PACKAGE_DIR]`: what the package's targets hold.
+struct ScanCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scan",
+    abstract: "Show each target's resources: tables per language, Info.plists, bundles, assets.",
+    discussion: """
+      Targets come from `swift package describe` when a Package.swift is there (or Sources/ \
+      and Tests/ with --no-describe), else the folder is scanned as one. The language × \
+      table matrix shows key counts, and what is missing against the development language. \
+      Static .bundle folders are flagged: the build neither sees nor compiles them.
+      """
+  )
+
+  @Argument(help: "The package folder.")
+  var folder = "."
+
+  @Option(help: "The language the others are compared with.")
+  var developmentLanguage = "en"
+
+  @Flag(help: "Find targets from Sources/ and Tests/ instead of asking SwiftPM.")
+  var noDescribe = false
+
+  @Option(help: "Output: text or json.")
+  var format: OutputFormat = .text
+
+  func run() throws {
+    let scan = ResourceScan(
+      folder: folder, developmentLanguage: developmentLanguage, describe: !noDescribe)
+    switch format {
+    case .json: Diagnostics.writeToStandardOutput(try json(scan).encoded(as: .json))
+    case .text: Diagnostics.writeToStandardOutput(Array(text(scan).utf8))
+    }
+  }
+
+  func json(_ scan: ResourceScan) -> PropertyListValue {
+    .array(
+      scan.targets.map { target in
+        var tables = PropertyListDictionary()
+        for name in target.tables.keys.sorted() {
+          var languages = PropertyListDictionary()
+          for (language, count) in (target.tables[name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            languages[language] = count.map { .int($0) } ?? "unreadable"
+          }
+          tables[name] = .dictionary([
+            "kinds": .array((target.tableKinds[name] ?? []).sorted().map { .string($0) }),
+            "languages": .dictionary(languages),
+            "missing": .dictionary(
+              missing(in: target.tables[name] ?? [:], scan.developmentLanguage)),
+          ])
+        }
+        return [
+          "name": .string(target.name), "path": .string(target.path), "tables": .dictionary(tables),
+          "infoPlists": .array(
+            target.infoPlists.map {
+              [
+                "path": .string($0.path), "version": .string($0.version ?? ""),
+                "build": .string($0.build ?? ""),
+              ]
+            }),
+          "staticBundles": .array(target.staticBundles.map { .string($0) }),
+          "assetCatalogs": .array(target.assetCatalogs.map { .string($0) }),
+          "images": .array(
+            target.images.map { ["path": .string($0.path), "size": .int($0.size)] }),
+          "otherFiles": .array(
+            target.otherFiles.map { ["path": .string($0.path), "size": .int($0.size)] }),
+        ]
+      })
+  }
+
+  /// Keys each language lacks against the development language.
+  func missing(in languages: [String: Int?], _ development: String) -> PropertyListDictionary {
+    guard let reference = languages[development] ?? nil else { return [:] }
+    var result = PropertyListDictionary()
+    for (language, count) in languages.sorted(by: { $0.key < $1.key }) where language != development
+    {
+      if let count, count < reference { result[language] = .int(reference - count) }
+    }
+    return result
+  }
+
+  func text(_ scan: ResourceScan) -> String {
+    let color = isatty(STDOUT_FILENO) == 1
+    func paint(_ text: String, _ code: String) -> String {
+      color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+    var output = ""
+    for target in scan.targets {
+      output += paint("\(target.name)", "1") + "  \(target.path)\n"
+      if !target.tables.isEmpty {
+        let languages = Set(target.tables.values.flatMap(\.keys)).sorted {
+          ($0 == scan.developmentLanguage ? "" : $0) < ($1 == scan.developmentLanguage ? "" : $1)
+        }
+        var rows = [["  TABLE"] + languages]
+        for table in target.tables.keys.sorted() {
+          let counts = target.tables[table] ?? [:]
+          let reference = counts[scan.developmentLanguage] ?? nil
+          var row = [
+            "  \(table) (\((target.tableKinds[table] ?? []).sorted().joined(separator: ", ")))"
+          ]
+          for language in languages {
+            guard let entry = counts[language] else {
+              row.append(paint("-", "31"))
+              continue
+            }
+            guard let count = entry else {
+              row.append(paint("error", "31"))
+              continue
+            }
+            if let reference, language != scan.developmentLanguage, count < reference {
+              row.append(paint("\(count) (-\(reference - count))", "33"))
+            } else {
+              row.append("\(count)")
+            }
+          }
+          rows.append(row)
+        }
+        output += TextTable.render(rows)
+      }
+      for plist in target.infoPlists {
+        output +=
+          "  Info.plist \(plist.path): version \(plist.version ?? "-"), build \(plist.build ?? "-")\n"
+      }
+      for bundle in target.staticBundles {
+        output +=
+          "  " + paint("warning:", "33")
+          + " \(bundle) is a static bundle: the build does not see it and compiles nothing in it\n"
+      }
+      for catalog in target.assetCatalogs { output += "  asset catalog \(catalog)\n" }
+      let imageBytes = target.images.reduce(0) { $0 + $1.size }
+      if !target.images.isEmpty {
+        output += "  \(target.images.count) images, \(imageBytes) bytes\n"
+      }
+      let otherBytes = target.otherFiles.reduce(0) { $0 + $1.size }
+      if !target.otherFiles.isEmpty {
+        output += "  \(target.otherFiles.count) other files, \(otherBytes) bytes\n"
+      }
+      output += "\n"
+    }
+    return output
+  }
+}

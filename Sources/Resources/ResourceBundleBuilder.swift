@@ -1,0 +1,158 @@
+import Foundation
+import PropertyList
+import StringsTable
+
+/// Assembles `<Name>.bundle` folders from a folder of resources: strings tables compiled,
+/// other files copied, an Info.plist rendered from a template.
+public struct ResourceBundleBuilder: Sendable {
+  /// The bundle's name (`CFBundleName`).
+  public var name: String
+  /// `CFBundleIdentifier`.
+  public var identifier: String
+  /// `CFBundleShortVersionString`.
+  public var version = "1.0"
+  /// `CFBundleVersion`.
+  public var build = "1"
+  /// `CFBundleDevelopmentRegion`.
+  public var developmentLanguage = "en"
+  /// Extra `$(VAR)` values for the template, over the environment.
+  public var variables: [String: String] = [:]
+
+  /// A builder for a bundle called `name`.
+  public init(name: String, identifier: String? = nil) {
+    self.name = name
+    self.identifier = identifier ?? "local.bundlekit.\(name)"
+  }
+
+  /// Why a bundle could not be built.
+  public enum BuildError: Error, Sendable, CustomStringConvertible {
+    /// The template names variables nothing defines.
+    case undefinedVariables(template: String, names: [String])
+    /// The rendered template is not a valid property list.
+    case invalidTemplate(template: String, message: String)
+    /// A file could not be copied or written.
+    case file(path: String, message: String)
+    /// A strings table has errors.
+    case strings(DiagnosticsError)
+
+    /// A compiler-style diagnostic.
+    public var description: String {
+      switch self {
+      case .undefinedVariables(let template, let names):
+        "\(template): error: no value for \(names.map { "$(\($0))" }.joined(separator: ", ")); pass --set NAME=VALUE or set it in the environment"
+      case .invalidTemplate(let template, let message):
+        "\(template): error: the rendered Info.plist is not valid: \(message)"
+      case .file(let path, let message): "\(path): error: \(message)"
+      case .strings(let error): error.description
+      }
+    }
+  }
+
+  /// The template's text with `$(VAR)` and `${VAR}` filled: the builder's values first, then
+  /// `variables`, then the environment. Values are escaped for XML.
+  public func render(
+    _ template: String, path: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(BuildError) -> String {
+    let builtIn = [
+      "PRODUCT_NAME": name, "PRODUCT_BUNDLE_IDENTIFIER": identifier, "MARKETING_VERSION": version,
+      "CURRENT_PROJECT_VERSION": build, "DEVELOPMENT_LANGUAGE": developmentLanguage,
+      "EXECUTABLE_NAME": name,
+    ]
+    var missing: [String] = []
+    var output = ""
+    var rest = template[...]
+    while let dollar = rest.firstIndex(of: "$") {
+      output += rest[..<dollar]
+      let after = rest.index(after: dollar)
+      guard after < rest.endIndex, rest[after] == "(" || rest[after] == "{",
+        let close = rest[after...].firstIndex(of: rest[after] == "(" ? ")" : "}")
+      else {
+        output.append("$")
+        rest = rest[after...]
+        continue
+      }
+      let variable = String(rest[rest.index(after: after)..<close])
+      // `$(NAME:rfc1034identifier)` and other modifiers: the name before the colon.
+      let base = String(variable.split(separator: ":").first ?? "")
+      if let value = variables[base] ?? builtIn[base] ?? environment[base] {
+        output += String(decoding: escapeXML(value), as: UTF8.self)
+      } else {
+        missing.append(base)
+      }
+      rest = rest[rest.index(after: close)...]
+    }
+    output += rest
+    if !missing.isEmpty {
+      throw .undefinedVariables(template: path, names: Array(Set(missing)).sorted())
+    }
+    return output
+  }
+
+  /// Builds `output` (a `.bundle` folder) from the files in `source`, replacing it atomically
+  /// when it exists. Returns the files written.
+  @discardableResult
+  public func build(from source: String, to output: String, template: String, templatePath: String)
+    throws(BuildError) -> [String]
+  {
+    let rendered = try render(template, path: templatePath)
+    let info: PropertyListValue
+    do {
+      info = try PropertyListValue(bytes: Array(rendered.utf8))
+    } catch {
+      throw .invalidTemplate(template: templatePath, message: "\(error)")
+    }
+    let manager = FileManager.default
+    let staging = Paths.join(
+      Paths.parent(output), ".\(Paths.lastComponent(output)).building-\(UUID().uuidString)")
+    defer { try? manager.removeItem(atPath: staging) }
+    do {
+      try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
+      for name in try manager.contentsOfDirectory(atPath: source).sorted()
+      where name != ".DS_Store" && name != ".git" {
+        try manager.copyItem(atPath: Paths.join(source, name), toPath: Paths.join(staging, name))
+      }
+    } catch {
+      throw .file(path: source, message: "cannot copy: \(error.localizedDescription)")
+    }
+    do {
+      _ = try StringsCompiler(developmentLanguage: developmentLanguage).compileInPlace(staging)
+    } catch {
+      throw .strings(error)
+    }
+    do {
+      try FileIO.writeAtomically(try info.encoded(as: .xml1), to: Paths.join(staging, "Info.plist"))
+    } catch {
+      throw .file(path: output, message: "\(error)")
+    }
+    // Swap the finished bundle into place.
+    let previous = Paths.join(
+      Paths.parent(output), ".\(Paths.lastComponent(output)).previous-\(UUID().uuidString)")
+    let existed = manager.fileExists(atPath: output)
+    if existed, rename(output, previous) != 0 {
+      throw .file(path: output, message: "cannot replace it: \(String(cString: strerror(errno)))")
+    }
+    guard rename(staging, output) == 0 else {
+      if existed { rename(previous, output) }
+      throw .file(path: output, message: "cannot create it: \(String(cString: strerror(errno)))")
+    }
+    if existed { try? manager.removeItem(atPath: previous) }
+    let walker = manager.enumerator(atPath: output)
+    var files: [String] = []
+    while let relative = walker?.nextObject() as? String { files.append(relative) }
+    return files.sorted()
+  }
+}
+
+func escapeXML(_ text: String) -> [UInt8] {
+  var output: [UInt8] = []
+  for byte in text.utf8 {
+    switch byte {
+    case UInt8(ascii: "&"): output += Array("&amp;".utf8)
+    case UInt8(ascii: "<"): output += Array("&lt;".utf8)
+    case UInt8(ascii: ">"): output += Array("&gt;".utf8)
+    default: output.append(byte)
+    }
+  }
+  return output
+}

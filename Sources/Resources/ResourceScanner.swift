@@ -1,0 +1,176 @@
+import Foundation
+import PropertyList
+import StringsTable
+import Versioning
+
+/// What a package's targets hold: strings tables per language, Info.plists, static bundles,
+/// asset catalogs, images and other files.
+public struct ResourceScan: Sendable {
+  /// One target (or, without a package, the folder).
+  public struct Target: Sendable {
+    /// The target's name.
+    public var name: String
+    /// Its folder.
+    public var path: String
+    /// Strings tables: table name → language → key count (nil when the file does not parse).
+    public var tables: [String: [String: Int?]] = [:]
+    /// The kinds of file each table comes in (`strings`, `stringsdict`, `xcstrings`).
+    public var tableKinds: [String: Set<String>] = [:]
+    /// Info.plists with their versions.
+    public var infoPlists: [(path: String, version: String?, build: String?)] = []
+    /// `.bundle` folders inside the target: invisible to the build, never compiled.
+    public var staticBundles: [String] = []
+    /// `.xcassets` folders.
+    public var assetCatalogs: [String] = []
+    /// Images with their sizes.
+    public var images: [(path: String, size: Int64)] = []
+    /// Other files with their sizes.
+    public var otherFiles: [(path: String, size: Int64)] = []
+  }
+
+  /// The development language the tables are compared with.
+  public var developmentLanguage: String
+  /// The targets, by name.
+  public var targets: [Target]
+
+  static let imageExtensions: Set<String> = [
+    "png", "jpg", "jpeg", "gif", "pdf", "svg", "heic", "webp", "tiff", "ico",
+  ]
+
+  /// Scans `folder`: the targets of its `Package.swift` (from `swift package describe`, or
+  /// Sources/ and Tests/ when that is not available), else the folder itself.
+  public init(folder: String, developmentLanguage: String = "en", describe: Bool = true) {
+    self.developmentLanguage = developmentLanguage
+    var found: [(String, String)] = []
+    let manifest = Paths.join(folder, "Package.swift")
+    if FileManager.default.fileExists(atPath: manifest) {
+      found = (describe ? Self.describedTargets(folder) : nil) ?? Self.conventionalTargets(folder)
+    }
+    if found.isEmpty {
+      found = [
+        (
+          Paths.lastComponent(folder == "." ? FileManager.default.currentDirectoryPath : folder),
+          folder
+        )
+      ]
+    }
+    targets = found.map { Self.scan(name: $0.0, path: $0.1) }
+  }
+
+  /// Targets from `swift package describe --type json`.
+  static func describedTargets(_ folder: String) -> [(String, String)]? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "swift", "package", "--package-path", folder, "describe", "--type", "json",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+      let json = try? PropertyListValue(
+        bytes: Array(data.drop { $0 != UInt8(ascii: "{") }), format: .json),
+      let targets = json["targets"]?.arrayValue
+    else { return nil }
+    return targets.compactMap { target in
+      guard let name = target["name"]?.stringValue, let path = target["path"]?.stringValue else {
+        return nil
+      }
+      return (name, Paths.join(folder, path))
+    }.sorted { $0.0 < $1.0 }
+  }
+
+  /// Sources/<Target> and Tests/<Target> folders.
+  static func conventionalTargets(_ folder: String) -> [(String, String)] {
+    var result: [(String, String)] = []
+    for parent in ["Sources", "Tests"] {
+      let base = Paths.join(folder, parent)
+      for name in ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).sorted()
+      where !name.hasPrefix(".") {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: Paths.join(base, name), isDirectory: &isFolder),
+          isFolder.boolValue
+        {
+          result.append((name, Paths.join(base, name)))
+        }
+      }
+    }
+    return result
+  }
+
+  static func scan(name: String, path: String) -> Target {
+    var target = Target(name: name, path: path)
+    guard let walker = FileManager.default.enumerator(atPath: path) else { return target }
+    while let relative = walker.nextObject() as? String {
+      let component = Paths.lastComponent(relative)
+      let full = Paths.join(path, relative)
+      if InfoPlistDiscovery.skippedFolders.contains(component) {
+        walker.skipDescendants()
+        continue
+      }
+      if component.hasSuffix(".bundle") {
+        target.staticBundles.append(relative)
+        walker.skipDescendants()
+        continue
+      }
+      if component.hasSuffix(".xcassets") {
+        target.assetCatalogs.append(relative)
+        walker.skipDescendants()
+        continue
+      }
+      let attributes = walker.fileAttributes
+      guard attributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+      let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+      if let location = TableLocation(path: full) {
+        target.tableKinds[location.table, default: []].insert(location.kind.rawValue)
+        let languages =
+          location.kind == .catalog
+          ? catalogCounts(full) : [(location.language ?? "-", keyCount(location))]
+        for (language, count) in languages {
+          let previous = target.tables[location.table]?[language] ?? nil
+          target.tables[location.table, default: [:]][language] =
+            count.map { $0 + (previous ?? 0) } ?? previous
+        }
+        continue
+      }
+      let ext = (component.split(separator: ".").last.map(String.init) ?? "").lowercased()
+      if InfoPlistDiscovery.isInfoPlist(component) {
+        let inventory = try? VersionInventory(found: [.infoPlist(full)])
+        target.infoPlists.append(
+          (
+            relative, inventory?.bundles.first?.version?.current,
+            inventory?.bundles.first?.build?.current
+          ))
+      } else if imageExtensions.contains(ext) {
+        target.images.append((relative, size))
+      } else if ext != "swift" && ext != "h" && ext != "c" && ext != "m" {
+        target.otherFiles.append((relative, size))
+      }
+    }
+    return target
+  }
+
+  static func keyCount(_ location: TableLocation) -> Int? {
+    switch location.kind {
+    case .strings: return (try? StringsFile(contentsOfFile: location.path))?.dictionary.count
+    case .stringsdict: return (try? StringsdictFile(contentsOfFile: location.path))?.entries.count
+    case .catalog: return nil
+    }
+  }
+
+  static func catalogCounts(_ path: String) -> [(String, Int?)] {
+    guard let catalog = try? StringCatalog(contentsOfFile: path) else { return [("?", nil)] }
+    return catalog.languages.map { language in
+      (
+        language,
+        catalog.strings.values.filter {
+          !$0.shouldTranslate || $0.localizations[language] != nil
+            || language == catalog.sourceLanguage
+        }.count
+      )
+    }
+  }
+}
