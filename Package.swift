@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "Versioning", targets: ["Versioning"]),
     .library(name: "Archiving", targets: ["Archiving"]),
     .library(name: "Resources", targets: ["Resources"]),
+    .library(name: "Morse", targets: ["Morse"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
@@ -78,6 +79,8 @@ let package = Package(
       dependencies: ["PropertyList", "StringsTable", "Versioning"]
     ),
 
+    .target(name: "Morse"),
+
     // The templates the tool ships, as resources.
     .target(
       name: "BundleKitTemplates",
@@ -102,6 +105,7 @@ let package = Package(
         "Versioning",
         "Archiving",
         "Resources",
+        "Morse",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -207,6 +211,10 @@ let package = Package(
       dependencies: [
         "Resources", "StringsTable", "PropertyList", "BundleKitTestSupport", "bundlekit",
       ]
+    ),
+    .testTarget(
+      name: "MorseTests",
+      dependencies: ["Morse", "BundleKitTestSupport"]
     ),
     .testTarget(
       name: "BundleKitCLITests",

@@ -18,7 +18,7 @@ struct BundleKit: ParsableCommand {
     subcommands: [
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
       BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self, BundleCommand.self,
-      ScanCommand.self,
+      ScanCommand.self, MorseCommand.self,
     ]
   )
 }
@@ -34,7 +34,7 @@ enum Main {
       exit(error.rawValue)
     } catch let error as CustomStringConvertible & Error
       where error is PropertyListError || error is CLIError || error is VersioningError
-      || error is ArchiveError
+      || error is ArchiveError || error is MorseInputError
     {
       Diagnostics.error(error.description)
       exit(1)

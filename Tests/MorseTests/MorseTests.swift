@@ -1,0 +1,251 @@
+import BundleKitTestSupport
+import Foundation
+import Morse
+import Testing
+
+/// Keying as a person does it: random text, a speed, Gaussian timing jitter on every element.
+struct Keying {
+  var generator: SeededGenerator
+
+  mutating func gaussian() -> Double {
+    // Box-Muller.
+    let u1 = max(Double.random(in: 0..<1, using: &generator), 1e-12)
+    let u2 = Double.random(in: 0..<1, using: &generator)
+    return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+  }
+
+  mutating func text(words: Int) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    return (0..<words).map { _ in
+      String(
+        (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator) ?? "E"
+        })
+    }.joined(separator: " ")
+  }
+
+  /// Durations with jitter of `jitter` dits (standard deviation) on every element; the speed
+  /// can change from one word to the next.
+  mutating func durations(
+    _ text: String, wpm: (Int) -> Double, jitter: Double, farnsworth: Double? = nil
+  ) -> [Double] {
+    var result: [Double] = []
+    for (index, word) in text.split(separator: " ").enumerated() {
+      let speed = wpm(index)
+      var clean = MorseEncoder.durations(
+        String(word), wpm: speed, farnsworth: farnsworth.map { min($0, speed) })
+      let dit = 1200 / speed
+      if index > 0 {
+        let wordGap =
+          farnsworth.map { overall -> Double in
+            let delay =
+              (60 * speed - 37.2 * min(overall, speed)) / (min(overall, speed) * speed) * 1000
+            return overall < speed ? 7 * delay / 19 : 7 * dit
+          } ?? 7 * dit
+        clean.insert(-wordGap, at: 0)
+      }
+      for value in clean {
+        let noisy = abs(value) + jitter * dit * gaussian()
+        result.append(value > 0 ? max(noisy, 0.05 * dit) : -max(noisy, 0.05 * dit))
+      }
+    }
+    return result
+  }
+}
+
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+  var previous = Array(0...b.count)
+  for (i, x) in a.enumerated() {
+    var current = [i + 1] + Array(repeating: 0, count: b.count)
+    for (j, y) in b.enumerated() {
+      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.count]
+}
+
+func accuracy(_ decoded: String, _ truth: String) -> Double {
+  1 - Double(editDistance(Array(decoded), Array(truth))) / Double(max(truth.count, 1))
+}
+
+func decode(_ durations: [Double]) -> String {
+  var decoder = MorseDecoder()
+  for duration in durations { decoder.feed(duration) }
+  decoder.finish()
+  return decoder.text
+}
+
+struct MorseTableTests {
+  @Test("ITU table: a is .-, h is ...., digits, punctuation; service signals")
+  func table() {
+    #expect(MorseCode.code(for: "a") == ".-")
+    #expect(MorseCode.code(for: "H") == "....")
+    #expect(MorseCode.code(for: "0") == "-----")
+    #expect(MorseCode.code(for: "@") == ".--.-.")
+    #expect(MorseCode.code(for: "×") == "-..-")
+    #expect(MorseCode.table.count == 50)
+    #expect(Set(MorseCode.table.values).count == MorseCode.table.count)
+    #expect(MorseTextDecoder.decode(".- -... / -.-. ..--..") == "AB C?")
+    #expect(MorseTextDecoder.decode("... --- ...-.-") == "SO<SK>")
+    #expect(MorseTextDecoder.decode(".- -... ........ -.-.") == "AC")
+    #expect(MorseTextDecoder.decode("..--..-- .-", replacement: "*") == "*A")
+    #expect(MorseEncoder.symbols("Sos, hi") == "... --- ... --..-- / .... ..")
+  }
+
+  @Test("prefix completion lists what a partial sequence can still become")
+  func completions() {
+    let after = MorseCode.completions(of: "..-").map(\.text)
+    #expect(
+      after.prefix(3) == ["U", "F", "2"] || after.prefix(3) == ["U", "F", "É"]
+        || after.contains("U"))
+    #expect(Set(after).isSuperset(of: ["U", "F", "2", "?", "É"]))
+    #expect(MorseCode.completions(of: "........").map(\.text) == ["<HH>"])
+  }
+}
+
+struct MorseDecoderTests {
+  @Test("clean keying at 5, 20, 60 WPM; the first letter is not lost")
+  func clean() {
+    for wpm in [5.0, 20, 60] {
+      #expect(
+        decode(MorseEncoder.durations("PARIS PARIS HELLO WORLD", wpm: wpm))
+          == "PARIS PARIS HELLO WORLD", "\(wpm)")
+      #expect(
+        decode(MorseEncoder.durations("OTM MOT", wpm: wpm)) == "OTM MOT", "dashes only, \(wpm)")
+      #expect(decode(MorseEncoder.durations("EISH 5", wpm: wpm)) == "EISH 5", "dots only, \(wpm)")
+    }
+  }
+
+  @Test("key events with timestamps, streaming output, idle flush, spikes, error signal")
+  func events() {
+    var decoder = MorseDecoder()
+    var time = 1000.0
+    var out = ""
+    for value in MorseEncoder.durations("SOS TEST", wpm: 20) {
+      if value > 0 {
+        out += decoder.keyDown(at: time)
+        time += value
+        out += decoder.keyUp(at: time)
+      } else {
+        time += -value
+      }
+    }
+    out += decoder.idle(for: 1000)
+    #expect(out == "SOS TEST")
+    #expect(decoder.text == "SOS TEST")
+    // A 5 ms spike (a quarter of a 20 WPM dit... well under half) is ignored.
+    var noisy = MorseEncoder.durations("PARIS", wpm: 20)
+    if let letterGap = noisy.firstIndex(of: -180) {
+      noisy.replaceSubrange(letterGap...letterGap, with: [-80, 5, -95])
+    }
+    #expect(noisy.count == MorseEncoder.durations("PARIS", wpm: 20).count + 2)
+    var spiked = MorseDecoder()
+    for value in noisy { spiked.feed(value) }
+    spiked.finish()
+    #expect(spiked.text == "PARIS")
+    // With the textbook threshold, a spike of 0.45 dit inside a gap is ignored too.
+    var strict = MorseDecoder()
+    strict.spikeThreshold = 0.5
+    var halfDit = MorseEncoder.durations("PARIS", wpm: 20)
+    if let letterGap = halfDit.firstIndex(of: -180) {
+      halfDit.replaceSubrange(letterGap...letterGap, with: [-80, 27, -73])
+    }
+    for value in halfDit { strict.feed(value) }
+    strict.finish()
+    #expect(strict.text == "PARIS")
+    // Eight dots withdraw the last character.
+    #expect(
+      decode(
+        MorseEncoder.durations("ABX", wpm: 20) + [-180] + MorseEncoder.durations("H", wpm: 20) + [
+          -60
+        ] + MorseEncoder.durations("H", wpm: 20) + [-180] + MorseEncoder.durations("C", wpm: 20))
+        == "ABC")
+    // Unknown sequences give the replacement, never a crash.
+    var strange = MorseDecoder()
+    strange.replacement = "*"
+    for value in [60.0, -60, 180, -60, 60, -60, 180, -60, 60, -60, 180, -60, 180, -200, 60] {
+      strange.feed(value)
+    }
+    strange.finish()
+    #expect(strange.text == "*E")
+  }
+
+  @Test("at least 99% of characters right with 25% timing jitter, 5 to 40 WPM")
+  func jitter() {
+    let seed = SeededGenerator.seed("morse jitter")
+    var keying = Keying(generator: SeededGenerator(seed: seed))
+    var total = 0.0
+    var runs = 0
+    for wpm in [5.0, 10, 15, 20, 25, 30, 35, 40] {
+      for _ in 0..<4 {
+        let text = keying.text(words: 25)
+        let decoded = decode(keying.durations(text, wpm: { _ in wpm }, jitter: 0.25))
+        total += accuracy(decoded, text)
+        runs += 1
+      }
+    }
+    let mean = total / Double(runs)
+    print(
+      "morse: \(String(format: "%.2f", mean * 100))% characters right at 25% jitter (seed \(seed))")
+    #expect(mean >= 0.99)
+  }
+
+  @Test("speed changes mid-stream, a doubling included, and Farnsworth spacing")
+  func speedChanges() {
+    let seed = SeededGenerator.seed("morse speed changes")
+    var keying = Keying(generator: SeededGenerator(seed: seed))
+    var total = 0.0
+    var runs = 0
+    for (from, to) in [(10.0, 20.0), (20, 40), (30, 60), (30, 15), (8, 25)] {
+      for _ in 0..<3 {
+        let text = keying.text(words: 30)
+        let decoded = decode(keying.durations(text, wpm: { $0 < 15 ? from : to }, jitter: 0.15))
+        total += accuracy(decoded, text)
+        runs += 1
+      }
+    }
+    let speedMean = total / Double(runs)
+    total = 0
+    runs = 0
+    for (character, overall) in [(18.0, 5.0), (20, 10), (25, 12)] {
+      for _ in 0..<3 {
+        let text = keying.text(words: 25)
+        let decoded = decode(
+          keying.durations(text, wpm: { _ in character }, jitter: 0.15, farnsworth: overall))
+        total += accuracy(decoded, text)
+        runs += 1
+      }
+    }
+    let farnsworthMean = total / Double(runs)
+    print(
+      "morse: \(String(format: "%.2f", speedMean * 100))% with speed changes, \(String(format: "%.2f", farnsworthMean * 100))% with Farnsworth spacing (seed \(seed))"
+    )
+    #expect(speedMean >= 0.98)
+    #expect(farnsworthMean >= 0.98)
+  }
+
+  @Test("accuracy against jitter, 10% to 40% (for the README)")
+  func jitterTable() {
+    let seed = SeededGenerator.seed("morse jitter table")
+    var keying = Keying(generator: SeededGenerator(seed: seed))
+    var rows: [String] = []
+    for jitter in [0.10, 0.20, 0.25, 0.30, 0.35, 0.40] {
+      var total = 0.0
+      var runs = 0
+      for wpm in [5.0, 12, 20, 30, 40] {
+        for _ in 0..<4 {
+          let text = keying.text(words: 25)
+          total += accuracy(decode(keying.durations(text, wpm: { _ in wpm }, jitter: jitter)), text)
+          runs += 1
+        }
+      }
+      rows.append(
+        "| \(Int(jitter * 100))% | \(String(format: "%.2f", total / Double(runs) * 100))% |")
+    }
+    print(
+      "morse accuracy table (seed \(seed)):\n| jitter (σ, share of a dit) | characters right |\n|---|---:|\n"
+        + rows.joined(separator: "\n"))
+    #expect(rows.count == 6)
+  }
+}
