@@ -175,7 +175,7 @@ let package = Package(
     // Side-by-side benchmarks against the peers (release builds only).
     .executableTarget(
       name: "BundleKitBench",
-      dependencies: ["PropertyList", "StringsTable", "Localization"]
+      dependencies: ["PropertyList", "StringsTable", "Localization", "Morse"]
     ),
 
     .target(

@@ -1,5 +1,5 @@
 // bundlekit-bench: runs BundleKit and its peers side by side and prints markdown tables.
-// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist)
+// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse)
 
 import Foundation
 
@@ -9,6 +9,7 @@ let suites: [String: () throws -> Void] = [
   "runtime": RuntimeSuite.run,
   "bump": BumpSuite.run,
   "archive": ArchiveSuite.run,
+  "morse": MorseSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

@@ -38,6 +38,7 @@ public struct MorseDecoder: Sendable {
   private var lastEvent: Double?
   private var keyIsDown = false
   private var spaceOwed = false
+  private var withdrew = false
 
   /// A decoder with no speed assumed.
   public init() {}
@@ -47,7 +48,8 @@ public struct MorseDecoder: Sendable {
   @discardableResult
   public mutating func feed(_ duration: Double) -> String {
     guard duration != 0, duration.isFinite else { return "" }
-    let before = text
+    let before = text.utf8.count
+    withdrew = false
     if duration < 0 {
       pendingGap += -duration
       return ""
@@ -100,7 +102,8 @@ public struct MorseDecoder: Sendable {
   @discardableResult
   public mutating func idle(for silence: Double) -> String {
     guard !pending.isEmpty else { return "" }
-    let before = text
+    let before = text.utf8.count
+    withdrew = false
     if unit == nil { unit = estimator.estimate(near: nil) }
     guard let unit, silence >= 2 * unit else { return "" }
     segment(complete: true)
@@ -111,7 +114,8 @@ public struct MorseDecoder: Sendable {
   /// Flushes what is left at the end of the input.
   @discardableResult
   public mutating func finish() -> String {
-    let before = text
+    let before = text.utf8.count
+    withdrew = false
     if unit == nil { unit = estimator.estimate(near: nil) }
     segment(complete: true)
     pendingGap = 0
@@ -129,8 +133,11 @@ public struct MorseDecoder: Sendable {
     return symbols
   }
 
-  private func diff(_ before: String) -> String {
-    text.hasPrefix(before) ? String(text.dropFirst(before.count)) : text
+  /// What a call added to the text: the new characters, or the whole text when the error
+  /// signal withdrew a character (compare lengths, not contents: streams are long).
+  private func diff(_ before: Int) -> String {
+    if withdrew || text.utf8.count < before { return text }
+    return String(decoding: text.utf8.dropFirst(before), as: UTF8.self)
   }
 
   // MARK: Decoding
@@ -247,6 +254,7 @@ public struct MorseDecoder: Sendable {
     if symbols == MorseCode.Signal.error.rawValue {
       // Withdraw the last character (and the space before it).
       spaceOwed = false
+      withdrew = true
       if !text.isEmpty { text.removeLast() }
       if text.hasSuffix(" ") { text.removeLast() }
       return

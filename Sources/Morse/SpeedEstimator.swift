@@ -18,11 +18,22 @@ struct SpeedEstimator: Sendable {
   private let capacity = 40
   /// How much each older element counts less than the next.
   private let decay = 0.9
-  /// Assumed timing jitter as a share of a unit.
-  private let jitter = 0.3
 
-  private static let markMultiples: [Double] = [1, 3]
-  private static let gapMultiples: [Double] = [1, 3, 7]
+  /// A multiple of the unit, with its logarithm and the weight of a misfit (jitter is about
+  /// the same in milliseconds, so a longer element's ratio is that much more exact).
+  private struct Multiple: Sendable {
+    var value: Double
+    var logValue: Double
+    var weight: Double
+    init(_ value: Double, jitter: Double) {
+      self.value = value
+      logValue = log(value)
+      weight = value * value / (2 * jitter * jitter)
+    }
+  }
+
+  private static let markMultiples = [1.0, 3].map { Multiple($0, jitter: 0.3) }
+  private static let gapMultiples = [1.0, 3, 7].map { Multiple($0, jitter: 0.3) }
 
   var markCount: Int { elements.lazy.filter(\.isMark).count }
   var count: Int { elements.count }
@@ -37,59 +48,59 @@ struct SpeedEstimator: Sendable {
   /// wins ties, so the estimate does not wander on ambiguous keying such as all dits).
   func estimate(near current: Double?) -> Double? {
     guard !elements.isEmpty else { return current }
+    var weights = [Double](repeating: 1, count: elements.count)
+    for index in stride(from: elements.count - 2, through: 0, by: -1) {
+      weights[index] = weights[index + 1] * decay
+    }
     var candidates: [Double] = []
     for element in elements {
       candidates.append(element.logValue)
-      if element.isMark { candidates.append(element.logValue - log(3.0)) }
+      if element.isMark { candidates.append(element.logValue - Self.markMultiples[1].logValue) }
     }
     if let current { candidates.append(log(current)) }
     var best: (cost: Double, logUnit: Double)?
     for candidate in candidates {
-      var cost = self.cost(candidate)
+      var cost = self.cost(candidate, weights)
       if let current { cost += 0.5 * abs(candidate - log(current)) }
       if best == nil || cost < (best?.cost ?? .infinity) { best = (cost, candidate) }
     }
     guard var logUnit = best?.logUnit else { return current }
     // Refine: with each element assigned to its multiple, the weighted mean in the log domain.
-    for _ in 0..<2 { logUnit = refined(logUnit) }
+    for _ in 0..<2 { logUnit = refined(logUnit, weights) }
     return exp(logUnit)
-  }
-
-  private func weight(_ index: Int) -> Double {
-    pow(decay, Double(elements.count - 1 - index))
   }
 
   private func misfit(_ element: Element, _ logUnit: Double) -> (cost: Double, multiple: Double) {
     let multiples = element.isMark ? Self.markMultiples : Self.gapMultiples
     var best = (cost: Double.infinity, multiple: 1.0)
     for multiple in multiples {
-      let deviation = element.logValue - logUnit - log(multiple)
-      let cost = deviation * deviation * multiple * multiple / (2 * jitter * jitter)
-      if cost < best.cost { best = (cost, multiple) }
+      let deviation = element.logValue - logUnit - multiple.logValue
+      let cost = deviation * deviation * multiple.weight
+      if cost < best.cost { best = (cost, multiple.value) }
     }
     return best
   }
 
   private func cap(_ element: Element) -> Double { element.isMark ? 4 : 2 }
 
-  private func cost(_ logUnit: Double) -> Double {
+  private func cost(_ logUnit: Double, _ weights: [Double]) -> Double {
     var total = 0.0
     for (index, element) in elements.enumerated() {
-      total += weight(index) * min(misfit(element, logUnit).cost, cap(element))
+      total += weights[index] * min(misfit(element, logUnit).cost, cap(element))
     }
     return total
   }
 
-  private func refined(_ logUnit: Double) -> Double {
+  private func refined(_ logUnit: Double, _ weights: [Double]) -> Double {
     var sum = 0.0
-    var weights = 0.0
+    var total = 0.0
     for (index, element) in elements.enumerated() {
       let (cost, multiple) = misfit(element, logUnit)
       guard cost < cap(element) else { continue }
-      let w = weight(index) * multiple * multiple
+      let w = weights[index] * multiple * multiple
       sum += w * (element.logValue - log(multiple))
-      weights += w
+      total += w
     }
-    return weights > 0 ? sum / weights : logUnit
+    return total > 0 ? sum / total : logUnit
   }
 }

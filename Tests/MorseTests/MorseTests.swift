@@ -134,6 +134,12 @@ struct MorseDecoderTests {
     out += decoder.idle(for: 1000)
     #expect(out == "SOS TEST")
     #expect(decoder.text == "SOS TEST")
+    // A single mark and silence: the letter comes out on idle, before any speed is known.
+    var single = MorseDecoder()
+    single.keyDown(at: 0)
+    single.keyUp(at: 62)
+    #expect(single.idle(for: 100) == "")
+    #expect(single.idle(for: 400) == "E")
     // A 5 ms spike (a quarter of a 20 WPM dit... well under half) is ignored.
     var noisy = MorseEncoder.durations("PARIS", wpm: 20)
     if let letterGap = noisy.firstIndex(of: -180) {
