@@ -74,20 +74,6 @@ enum MorseSuite {
     return (text.joined(separator: " "), durations)
   }
 
-  static func accuracy(_ decoded: String, _ truth: String) -> Double {
-    let a = Array(decoded)
-    let b = Array(truth)
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: b.count)
-      for (j, y) in b.enumerated() {
-        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-      }
-      previous = current
-    }
-    return max(0, 1 - Double(previous[b.count]) / Double(max(b.count, 1)))
-  }
-
   static func adaptiveDecode(_ durations: [Double]) -> String {
     var decoder = MorseDecoder()
     for value in durations { decoder.feed(value) }
@@ -123,7 +109,7 @@ enum MorseSuite {
       let theirTime = Bench.median { _ = naiveDecode(item.durations) }
       let count = Double(item.text.count)
       print(
-        "| \(item.name) | \(item.text.count) | \(String(format: "%.2f%%", accuracy(ours, item.text) * 100)) | \(String(format: "%.2f%%", accuracy(theirs, item.text) * 100)) | \(String(format: "%.0f", count / ourTime)) | \(String(format: "%.0f", count / theirTime)) | \(String(format: "%.2fx", ourTime / theirTime)) |"
+        "| \(item.name) | \(item.text.count) | \(String(format: "%.2f%%", CopyScore.accuracy(copied: ours, sent: item.text) * 100)) | \(String(format: "%.2f%%", CopyScore.accuracy(copied: theirs, sent: item.text) * 100)) | \(String(format: "%.0f", count / ourTime)) | \(String(format: "%.0f", count / theirTime)) | \(String(format: "%.2fx", ourTime / theirTime)) |"
       )
     }
     print()

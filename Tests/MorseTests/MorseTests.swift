@@ -24,6 +24,19 @@ struct Keying {
     }.joined(separator: " ")
   }
 
+  /// The mean share of characters decoded right over `texts` random texts.
+  mutating func meanAccuracy(
+    texts: Int, words: Int, wpm: (Int) -> Double, jitter: Double, farnsworth: Double? = nil
+  ) -> Double {
+    var total = 0.0
+    for _ in 0..<texts {
+      let text = self.text(words: words)
+      let decoded = decode(durations(text, wpm: wpm, jitter: jitter, farnsworth: farnsworth))
+      total += CopyScore.accuracy(copied: decoded, sent: text)
+    }
+    return total / Double(texts)
+  }
+
   /// Durations with jitter of `jitter` dits (standard deviation) on every element; the speed
   /// can change from one word to the next.
   mutating func durations(
@@ -53,22 +66,6 @@ struct Keying {
   }
 }
 
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-  var previous = Array(0...b.count)
-  for (i, x) in a.enumerated() {
-    var current = [i + 1] + Array(repeating: 0, count: b.count)
-    for (j, y) in b.enumerated() {
-      current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.count]
-}
-
-func accuracy(_ decoded: String, _ truth: String) -> Double {
-  1 - Double(editDistance(Array(decoded), Array(truth))) / Double(max(truth.count, 1))
-}
-
 func decode(_ durations: [Double]) -> String {
   var decoder = MorseDecoder()
   for duration in durations { decoder.feed(duration) }
@@ -91,6 +88,16 @@ struct MorseTableTests {
     #expect(MorseTextDecoder.decode(".- -... ........ -.-.") == "AC")
     #expect(MorseTextDecoder.decode("..--..-- .-", replacement: "*") == "*A")
     #expect(MorseEncoder.symbols("Sos, hi") == "... --- ... --..-- / .... ..")
+  }
+
+  @Test("copy score: edit distance over the sent length")
+  func copyScore() {
+    #expect(CopyScore.accuracy(copied: "PARIS", sent: "PARIS") == 1)
+    #expect(CopyScore.accuracy(copied: "PARS", sent: "PARIS") == 0.8)
+    #expect(CopyScore.accuracy(copied: "PAXRIS", sent: "PARIS") == 0.8)
+    #expect(CopyScore.accuracy(copied: "KITTEN", sent: "SITTING") == 1 - 3.0 / 7)
+    #expect(CopyScore.accuracy(copied: "QQQQQQQQQQ", sent: "AB") == 0)
+    #expect(CopyScore.accuracy(copied: "", sent: "") == 1)
   }
 
   @Test("prefix completion lists what a partial sequence can still become")
@@ -181,17 +188,10 @@ struct MorseDecoderTests {
   func jitter() {
     let seed = SeededGenerator.seed("morse jitter")
     var keying = Keying(generator: SeededGenerator(seed: seed))
-    var total = 0.0
-    var runs = 0
-    for wpm in [5.0, 10, 15, 20, 25, 30, 35, 40] {
-      for _ in 0..<4 {
-        let text = keying.text(words: 25)
-        let decoded = decode(keying.durations(text, wpm: { _ in wpm }, jitter: 0.25))
-        total += accuracy(decoded, text)
-        runs += 1
-      }
-    }
-    let mean = total / Double(runs)
+    let mean =
+      [5.0, 10, 15, 20, 25, 30, 35, 40].map { wpm in
+        keying.meanAccuracy(texts: 4, words: 25, wpm: { _ in wpm }, jitter: 0.25)
+      }.reduce(0, +) / 8
     print(
       "morse: \(String(format: "%.2f", mean * 100))% characters right at 25% jitter (seed \(seed))")
     #expect(mean >= 0.99)
@@ -201,29 +201,17 @@ struct MorseDecoderTests {
   func speedChanges() {
     let seed = SeededGenerator.seed("morse speed changes")
     var keying = Keying(generator: SeededGenerator(seed: seed))
-    var total = 0.0
-    var runs = 0
-    for (from, to) in [(10.0, 20.0), (20, 40), (30, 60), (30, 15), (8, 25)] {
-      for _ in 0..<3 {
-        let text = keying.text(words: 30)
-        let decoded = decode(keying.durations(text, wpm: { $0 < 15 ? from : to }, jitter: 0.15))
-        total += accuracy(decoded, text)
-        runs += 1
-      }
-    }
-    let speedMean = total / Double(runs)
-    total = 0
-    runs = 0
-    for (character, overall) in [(18.0, 5.0), (20, 10), (25, 12)] {
-      for _ in 0..<3 {
-        let text = keying.text(words: 25)
-        let decoded = decode(
-          keying.durations(text, wpm: { _ in character }, jitter: 0.15, farnsworth: overall))
-        total += accuracy(decoded, text)
-        runs += 1
-      }
-    }
-    let farnsworthMean = total / Double(runs)
+    let changes = [(10.0, 20.0), (20, 40), (30, 60), (30, 15), (8, 25)]
+    let speedMean =
+      changes.map { from, to in
+        keying.meanAccuracy(texts: 3, words: 30, wpm: { $0 < 15 ? from : to }, jitter: 0.15)
+      }.reduce(0, +) / Double(changes.count)
+    let spacings = [(18.0, 5.0), (20, 10), (25, 12)]
+    let farnsworthMean =
+      spacings.map { character, overall in
+        keying.meanAccuracy(
+          texts: 3, words: 25, wpm: { _ in character }, jitter: 0.15, farnsworth: overall)
+      }.reduce(0, +) / Double(spacings.count)
     print(
       "morse: \(String(format: "%.2f", speedMean * 100))% with speed changes, \(String(format: "%.2f", farnsworthMean * 100))% with Farnsworth spacing (seed \(seed))"
     )
@@ -237,17 +225,11 @@ struct MorseDecoderTests {
     var keying = Keying(generator: SeededGenerator(seed: seed))
     var rows: [String] = []
     for jitter in [0.10, 0.20, 0.25, 0.30, 0.35, 0.40] {
-      var total = 0.0
-      var runs = 0
-      for wpm in [5.0, 12, 20, 30, 40] {
-        for _ in 0..<4 {
-          let text = keying.text(words: 25)
-          total += accuracy(decode(keying.durations(text, wpm: { _ in wpm }, jitter: jitter)), text)
-          runs += 1
-        }
-      }
-      rows.append(
-        "| \(Int(jitter * 100))% | \(String(format: "%.2f", total / Double(runs) * 100))% |")
+      let mean =
+        [5.0, 12, 20, 30, 40].map { wpm in
+          keying.meanAccuracy(texts: 4, words: 25, wpm: { _ in wpm }, jitter: jitter)
+        }.reduce(0, +) / 5
+      rows.append("| \(Int(jitter * 100))% | \(String(format: "%.2f", mean * 100))% |")
     }
     print(
       "morse accuracy table (seed \(seed)):\n| jitter (σ, share of a dit) | characters right |\n|---|---:|\n"
