@@ -62,48 +62,15 @@ public enum FileIO {
       try writeAll(bytes, to: STDOUT_FILENO, path: path)
       return
     }
-    let target = resolvedPath(path)
-    let (folder, name) = split(target)
-    var existing = stat()
-    let exists = stat(target, &existing) == 0
-    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    let staged = try stage(bytes, for: path, flush: true)
+    guard rename(staged.temporary, staged.target) == 0 else {
+      let failure = PropertyListError.io(
+        path: path, message: systemError("cannot replace the file"))
+      unlink(staged.temporary)
+      throw failure
     }
-    guard descriptor >= 0 else {
-      throw .io(path: path, message: systemError("cannot create a temporary file in \(folder)"))
-    }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var committed = false
-    defer {
-      if !committed { unlink(temporary) }
-    }
-    do {
-      defer { close(descriptor) }
-      let mode: mode_t
-      if exists {
-        mode = existing.st_mode & 0o7777
-        _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-      } else {
-        let mask = umask(0)
-        umask(mask)
-        mode = 0o666 & ~mask
-      }
-      guard fchmod(descriptor, mode) == 0 else {
-        throw PropertyListError.io(path: path, message: systemError("cannot set permissions"))
-      }
-      try writeAll(bytes, to: descriptor, path: path)
-      guard fsync(descriptor) == 0 else {
-        throw PropertyListError.io(path: path, message: systemError("cannot flush to disk"))
-      }
-    }
-    guard rename(temporary, target) == 0 else {
-      throw .io(path: path, message: systemError("cannot replace the file"))
-    }
-    committed = true
     // Make the rename itself durable.
-    let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    let folderDescriptor = open(split(staged.target).folder, O_RDONLY | O_CLOEXEC)
     if folderDescriptor >= 0 {
       _ = fsync(folderDescriptor)
       close(folderDescriptor)

@@ -215,8 +215,9 @@ public struct AccessorGenerator: Sendable {
   }
 }
 
-/// Swift identifiers from keys, as SwiftGen forms them.
-enum Identifier {
+/// Swift identifiers and literals for generated code: names from keys and file names, as
+/// SwiftGen forms them.
+public enum Identifier {
   static let keywords: Set<String> = [
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
     "init",
@@ -250,7 +251,9 @@ enum Identifier {
     return prefixed(name.isEmpty ? "Key" : name)
   }
 
-  static func memberName(_ text: String) -> String {
+  /// A lower-camel-case member name: `welcome.title` → `welcomeTitle`, `URL path` →
+  /// `urlPath`; `_` before a leading digit.
+  public static func memberName(_ text: String) -> String {
     let parts = words(text)
     guard let first = parts.first else { return "key" }
     let head =
@@ -264,12 +267,13 @@ enum Identifier {
     name.first?.isNumber == true ? "_" + name : name
   }
 
-  static func escapeKeyword(_ name: String) -> String {
+  /// The name in backticks when it is a Swift keyword.
+  public static func escapeKeyword(_ name: String) -> String {
     keywords.contains(name) ? "`\(name)`" : name
   }
 
   /// A Swift string literal: quotes, backslashes and control characters escaped.
-  static func stringLiteral(_ text: String) -> String {
+  public static func stringLiteral(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PropertyList
+import StringsTable
 
 /// `bundlekit embed FILE... -o OUT.swift`: files as Swift constants, for libraries that ship
 /// resources without a bundle (the EmbedResources plugin runs it).
@@ -63,13 +64,15 @@ struct EmbedCommand: ParsableCommand {
     var identifiers: [String] = []
     for file in files {
       let bytes = try FileIO.read(file.path)
-      var name = Self.identifier(file.name)
+      // `style.css` → `styleCss`, `img/logo-2x.png` → `imgLogo2xPng`, `class` → `` `class` ``.
+      var name = Identifier.memberName(file.name)
       while used.contains(name) { name += "_" }
       used.insert(name)
+      name = Identifier.escapeKeyword(name)
       identifiers.append(name)
       code += """
           /// \(file.name) (\(bytes.count) bytes)
-          \(access)static let \(name) = EmbeddedFile(name: \(Self.literal(file.name)), base64: \"\"\"
+          \(access)static let \(name) = EmbeddedFile(name: \(Identifier.stringLiteral(file.name)), base64: \"\"\"
         \(Self.base64Lines(bytes))
             \"\"\")
 
@@ -78,7 +81,7 @@ struct EmbedCommand: ParsableCommand {
     code += """
         /// Every embedded file by name (its path below the folder given).
         \(access)static let all: [String: EmbeddedFile] = [
-      \(zip(files, identifiers).map { "    \(Self.literal($0.name)): \($1),\n" }.joined())  ]
+      \(zip(files, identifiers).map { "    \(Identifier.stringLiteral($0.name)): \($1),\n" }.joined())  ]
       }
 
       /// An embedded file: its name and bytes.
@@ -105,32 +108,6 @@ struct EmbedCommand: ParsableCommand {
       try FileIO.createFolders(for: output)
       try FileIO.writeAtomically(Array(code.utf8), to: output)
     }
-  }
-
-  /// `style.css` → `styleCss`, `img/logo-2x.png` → `imgLogo2xPng`.
-  static func identifier(_ name: String) -> String {
-    var words: [String] = []
-    var current = ""
-    for character in name {
-      if character.isLetter || character.isNumber {
-        current.append(character)
-      } else if !current.isEmpty {
-        words.append(current)
-        current = ""
-      }
-    }
-    if !current.isEmpty { words.append(current) }
-    guard let first = words.first else { return "file" }
-    let joined =
-      first.prefix(1).lowercased() + first.dropFirst()
-      + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-    return joined.first?.isNumber == true ? "_" + joined : joined
-  }
-
-  static func literal(_ text: String) -> String {
-    "\""
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-        of: "\"", with: "\\\"") + "\""
   }
 
   /// Base64 in lines of 76 characters, indented for the multi-line literal.
