@@ -1,40 +1,28 @@
 #!/usr/bin/env bash
-# The quick start: installs what is missing, builds `bundlekit`, and shows the main job on a
-# real Info.plist: inspect it, edit it in place (format kept, written atomically), convert it.
+# The quick start: installs what is missing, builds `bundlekit`, and runs the main job, the
+# release chain, on a copy of Examples/DemoApp (so the checkout stays as it is): lint and
+# compile its strings tables, bump its build numbers, archive each target's resources under
+# dist/, print the report. Then builds and runs the demo app itself, whose plugins compile its
+# tables, generate accessors, embed files and stamp its build info.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build -c release --product bundlekit
-bundlekit=.build/release/bundlekit
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cat > "$work/Info.plist" <<'PLIST'
-<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-<plist version="1.0">
-<dict>
-	<key>CFBundleIdentifier</key>
-	<string>com.example.demo</string>
-	<key>CFBundleShortVersionString</key>
-	<string>1.4.0</string>
-	<key>CFBundleVersion</key>
-	<string>41</string>
-	<key>CFBundleURLTypes</key>
-	<array>
-		<dict>
-			<key>CFBundleURLSchemes</key>
-			<array>
-				<string>demo</string>
-			</array>
-		</dict>
-	</array>
-</dict>
-</plist>
-PLIST
+bundlekit=$PWD/.build/release/bundlekit
+work=${BUNDLEKIT_DEMO_DIR:-$(mktemp -d)}
+mkdir -p "$work"
+rm -rf "$work/DemoApp"
+cp -R Examples/DemoApp "$work/DemoApp"
+rm -rf "$work/DemoApp/.build" "$work/DemoApp/dist" "$work/DemoApp/Package.resolved"
+# The copy depends on this checkout by absolute path.
+sed -i.orig "s#path: \"../..\"#path: \"$PWD\"#" "$work/DemoApp/Package.swift"
+rm -f "$work/DemoApp/Package.swift.orig"
 set -x
-"$bundlekit" plist lint "$work/Info.plist"
-"$bundlekit" plist get "$work/Info.plist" CFBundleURLTypes.0.CFBundleURLSchemes.0
-"$bundlekit" plist set "$work/Info.plist" CFBundleVersion 42
-"$bundlekit" plist convert "$work/Info.plist" --format binary1 -o "$work/Info.bplist"
-"$bundlekit" plist print "$work/Info.bplist"
-"$bundlekit" plist convert "$work/Info.bplist" --format json -o -
+"$bundlekit" scan "$work/DemoApp"
+"$bundlekit" release "$work/DemoApp" --dry-run
+"$bundlekit" release "$work/DemoApp"
+"$bundlekit" archive list "$work/DemoApp/dist/DemoKit-1.4.0-13.tar.gz"
+swift run --package-path "$work/DemoApp" DemoApp
+set +x
+echo
+echo "The demo package is in $work/DemoApp; its archives are in $work/DemoApp/dist."

@@ -26,6 +26,9 @@ public struct ResourceScan: Sendable {
     public var images: [(path: String, size: Int64)] = []
     /// Other files with their sizes.
     public var otherFiles: [(path: String, size: Int64)] = []
+    /// The target's resources as SwiftPM declares them (absolute paths), when the package
+    /// was described; nil when targets were found by convention.
+    public var declaredResources: [String]?
   }
 
   /// The development language the tables are compared with.
@@ -41,7 +44,7 @@ public struct ResourceScan: Sendable {
   /// Sources/ and Tests/ when that is not available), else the folder itself.
   public init(folder: String, developmentLanguage: String = "en", describe: Bool = true) {
     self.developmentLanguage = developmentLanguage
-    var found: [(String, String)] = []
+    var found: [(String, String, [String]?)] = []
     let manifest = Paths.join(folder, "Package.swift")
     if FileManager.default.fileExists(atPath: manifest) {
       found = (describe ? Self.describedTargets(folder) : nil) ?? Self.conventionalTargets(folder)
@@ -50,15 +53,19 @@ public struct ResourceScan: Sendable {
       found = [
         (
           Paths.lastComponent(folder == "." ? FileManager.default.currentDirectoryPath : folder),
-          folder
+          folder, nil
         )
       ]
     }
-    targets = found.map { Self.scan(name: $0.0, path: $0.1) }
+    targets = found.map { name, path, resources in
+      var target = Self.scan(name: name, path: path)
+      target.declaredResources = resources
+      return target
+    }
   }
 
   /// Targets from `swift package describe --type json`.
-  static func describedTargets(_ folder: String) -> [(String, String)]? {
+  static func describedTargets(_ folder: String) -> [(String, String, [String]?)]? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
@@ -70,22 +77,27 @@ public struct ResourceScan: Sendable {
     guard (try? process.run()) != nil else { return nil }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    // Foundation's JSON reader: the description holds nulls, which have no property-list form.
     guard process.terminationStatus == 0,
-      let json = try? PropertyListValue(
-        bytes: Array(data.drop { $0 != UInt8(ascii: "{") }), format: .json),
-      let targets = json["targets"]?.arrayValue
+      let json = try? JSONSerialization.jsonObject(
+        with: Data(data.drop { $0 != UInt8(ascii: "{") }))
+        as? [String: Any],
+      let targets = json["targets"] as? [[String: Any]]
     else { return nil }
     return targets.compactMap { target in
-      guard let name = target["name"]?.stringValue, let path = target["path"]?.stringValue else {
+      guard let name = target["name"] as? String, let path = target["path"] as? String else {
         return nil
       }
-      return (name, Paths.join(folder, path))
+      let resources = (target["resources"] as? [[String: Any]])?.compactMap {
+        $0["path"] as? String
+      }
+      return (name, Paths.join(folder, path), resources ?? [])
     }.sorted { $0.0 < $1.0 }
   }
 
   /// Sources/<Target> and Tests/<Target> folders.
-  static func conventionalTargets(_ folder: String) -> [(String, String)] {
-    var result: [(String, String)] = []
+  static func conventionalTargets(_ folder: String) -> [(String, String, [String]?)] {
+    var result: [(String, String, [String]?)] = []
     for parent in ["Sources", "Tests"] {
       let base = Paths.join(folder, parent)
       for name in ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).sorted()
@@ -94,7 +106,7 @@ public struct ResourceScan: Sendable {
         if FileManager.default.fileExists(atPath: Paths.join(base, name), isDirectory: &isFolder),
           isFolder.boolValue
         {
-          result.append((name, Paths.join(base, name)))
+          result.append((name, Paths.join(base, name), nil))
         }
       }
     }

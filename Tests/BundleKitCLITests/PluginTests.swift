@@ -8,18 +8,18 @@ import Testing
 /// compiler-style diagnostic.
 @Suite(.serialized, .enabled(if: Tool.path("swift") != nil, "swift is not on PATH"))
 struct PluginTests {
-  static let fixture = Corpus.packageRoot.appendingPathComponent("Tests/Fixtures/PluginPackage")
+  static let fixture = Corpus.packageRoot.appendingPathComponent("Examples/DemoApp")
     .path
 
-  /// A copy of the fixture package that depends on this checkout by absolute path.
+  /// A copy of the demo package that depends on this checkout by absolute path.
   func makePackage() throws -> TemporaryFolder {
     let folder = try TemporaryFolder()
-    let copy = folder.file("PluginPackage")
+    let copy = folder.file("DemoApp")
     try FileManager.default.copyItem(atPath: Self.fixture, toPath: copy)
     try? FileManager.default.removeItem(atPath: copy + "/.build")
     let manifest = copy + "/Package.swift"
     let text = try String(contentsOfFile: manifest, encoding: .utf8)
-      .replacingOccurrences(of: "path: \"../../..\"", with: "path: \"\(Corpus.packageRoot.path)\"")
+      .replacingOccurrences(of: "path: \"../..\"", with: "path: \"\(Corpus.packageRoot.path)\"")
     try text.write(toFile: manifest, atomically: true, encoding: .utf8)
     return folder
   }
@@ -28,7 +28,7 @@ struct PluginTests {
 
   /// The checksum the fixture prints, computed from the file itself.
   static func logoChecksum() throws -> UInt32 {
-    try FileIO.read(fixture + "/Sources/Greeter/Embedded/logo.bin").reduce(UInt32(0)) {
+    try FileIO.read(fixture + "/Sources/DemoApp/Embedded/logo.bin").reduce(UInt32(0)) {
       $0 &* 31 &+ UInt32($1)
     }
   }
@@ -40,19 +40,19 @@ struct PluginTests {
   @Test("tables reach the bundle compiled; three languages print right; lint errors fail the build")
   func endToEnd() throws {
     let folder = try makePackage()
-    let package = folder.file("PluginPackage")
+    let package = folder.file("DemoApp")
     let build = try swift(["build", "--package-path", package])
     let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
     try #require(build.status == 0, "swift build failed:\n\(log)")
-    #expect(log.contains("Compiling strings tables of Greeter"))
-    #expect(log.contains("Generating string accessors for Greeter"))
+    #expect(log.contains("Compiling strings tables of DemoApp"))
+    #expect(log.contains("Generating string accessors for DemoApp"))
     // The generated accessors compile without a warning in Swift 6 mode.
     let generatedWarnings = log.split(separator: "\n").filter {
       $0.contains("Strings+Generated.swift") && ($0.contains("warning:") || $0.contains("error:"))
     }
     #expect(generatedWarnings.isEmpty, "\(generatedWarnings)")
     let run = try Tool.run(
-      package + "/.build/debug/Greeter", [],
+      package + "/.build/debug/DemoApp", [],
       environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LANGUAGE": ""])
     let output = String(decoding: run.stdout, as: UTF8.self)
     #expect(
@@ -61,23 +61,28 @@ struct PluginTests {
         en: Hello | Settings | 0 files, 1 file, 2 files, 5 files | compiled: true
         fr: Bonjour | Réglages | 0 fichier, 1 fichier, 2 fichiers, 5 fichiers | compiled: true
         de: Hallo | Einstellungen | 0 Dateien, 1 Datei, 2 Dateien, 5 Dateien | compiled: true
+        ru: Привет | Настройки | 0 файлов, 1 файл, 2 файла, 5 файлов | compiled: true
         en typed: 1 file, 2 files, 5 files, 21 files
         fr typed: 1 fichier, 2 fichiers, 5 fichiers, 21 fichiers
         de typed: 1 Datei, 2 Dateien, 5 Dateien, 21 Dateien
         ru typed: 1 файл, 2 файла, 5 файлов, 21 файл
         environment: Hello | 3 files | Settings
+        en DemoKit: Download finished
+        fr DemoKit: Téléchargement terminé
+        de DemoKit: Download abgeschlossen
+        ru DemoKit: Загрузка завершена
         build: 2.3.1 (45), built \(BuildInfoDate.pattern)
         embedded: \(Self.logoSize) bytes, checksum \(try Self.logoChecksum()), css body { color: #333; }
 
         """.replacingOccurrences(of: BuildInfoDate.pattern, with: output.buildDate))
     // The language chosen through the environment.
     for (lang, expected) in [
-      ("ru_RU.UTF-8", "environment: Привет | 3 файла | Settings"),
+      ("ru_RU.UTF-8", "environment: Привет | 3 файла | Настройки"),
       ("fr_FR.UTF-8", "environment: Bonjour | 3 fichiers | Réglages"),
       ("de_DE.UTF-8", "environment: Hallo | 3 Dateien | Einstellungen"),
     ] {
       let localized = try Tool.run(
-        package + "/.build/debug/Greeter", [],
+        package + "/.build/debug/DemoApp", [],
         environment: ["LANG": lang, "LC_ALL": "", "LANGUAGE": ""])
       #expect(
         String(decoding: localized.stdout, as: UTF8.self).contains(expected + "\n"), "\(lang)")
@@ -85,7 +90,7 @@ struct PluginTests {
     // The command plugins bump the Info.plist; BuildInfo follows on the next build.
     let bump = try swift([
       "package", "--package-path", package, "--allow-writing-to-package-directory",
-      "bump-build-number", "--target", "Greeter",
+      "bump-build-number", "--target", "DemoApp",
     ])
     #expect(bump.status == 0, "\(bump.stderr)")
     let version = try swift([
@@ -93,13 +98,13 @@ struct PluginTests {
       "minor",
     ])
     #expect(version.status == 0, "\(version.stderr)")
-    let info = try PropertyListDocument(contentsOfFile: package + "/Sources/Greeter/Info.plist")
+    let info = try PropertyListDocument(contentsOfFile: package + "/Sources/DemoApp/Info.plist")
       .value
     #expect(info["CFBundleVersion"] == "46")
     #expect(info["CFBundleShortVersionString"] == "2.4.0")
     #expect(try swift(["build", "--package-path", package]).status == 0)
     let rebuilt = String(
-      decoding: try Tool.run(package + "/.build/debug/Greeter", []).stdout, as: UTF8.self)
+      decoding: try Tool.run(package + "/.build/debug/DemoApp", []).stdout, as: UTF8.self)
     #expect(rebuilt.contains("build: 2.4.0 (46), built "))
     // package-resources: an archive per target, named with its version, strings compiled.
     let packaged = try swift([
@@ -107,7 +112,7 @@ struct PluginTests {
       "package-resources",
     ])
     #expect(packaged.status == 0, "\(packaged.stderr)")
-    let archive = package + "/dist/Greeter-2.4.0-46.tar.gz"
+    let archive = package + "/dist/DemoApp-2.4.0-46.tar.gz"
     let entries = try Tool.run(
       BundleKitTool.path ?? "bundlekit", ["archive", "list", archive, "--format", "json"])
     let names =
@@ -117,7 +122,7 @@ struct PluginTests {
     #expect(names.contains("Resources/fr.lproj/Menu.strings"))
     #expect(!names.contains { $0.hasSuffix(".xcstrings") })
     // A syntax error in a table stops the build, pointing at the line.
-    let table = package + "/Sources/Greeter/Resources/fr.lproj/Localizable.strings"
+    let table = package + "/Sources/DemoApp/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(
       Array("\"greeting\" = \"Bonjour\"\n\"other\" = \"x\";\n".utf8), to: table)
     let broken = try swift(["build", "--package-path", package])

@@ -113,6 +113,8 @@ extension ArchiveCreate {
 final class TemporaryStaging {
   let folder: String
   let paths: [String]
+  /// The tables compiled (paths in the staging copies).
+  private(set) var compiled: [String] = []
 
   init(copying sources: [String]) throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -132,7 +134,7 @@ final class TemporaryStaging {
     // Tables of one folder compile together, where they lie.
     for copy in copies {
       do {
-        _ = try StringsCompiler().compileInPlace(copy)
+        compiled += try StringsCompiler().compileInPlace(copy)
       } catch {
         error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
         throw ExitCode(1)

@@ -22,18 +22,10 @@ struct BumpOptions: ParsableArguments {
   @Option(help: "Only these targets of Xcode projects (repeatable).")
   var target: [String] = []
 
-  /// Plans the bump, then applies it under folder locks, planning again once the locks are
-  /// held so concurrent runs never lose an increment. Prints what changed.
+  /// Plans the bump, then applies it (or with --dry-run prints the diff). Prints what changed.
   func run(_ bump: VersionBump, paths: [String]) throws {
-    let targets = target.isEmpty ? nil : Set(target)
-    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    func plan() throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
-      let inventory = try VersionInventory(found: found, targets: targets)
-      guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
-      return try bump.plan(inventory)
-    }
     if dryRun {
-      let planned = try plan()
+      let planned = try Self.plan(bump, paths: paths, includeTests: includeTests, targets: target)
       for file in planned.files {
         if file.isBinary {
           Diagnostics.printLine("binary \(file.path):")
@@ -47,6 +39,31 @@ struct BumpOptions: ParsableArguments {
       }
       return
     }
+    let values = try Self.apply(bump, paths: paths, includeTests: includeTests, targets: target)
+    for value in values {
+      Diagnostics.printLine(
+        "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
+    }
+    if values.isEmpty { Diagnostics.printLine("nothing to change") }
+  }
+
+  /// What the bump would change in the Info.plists found under `paths`.
+  static func plan(
+    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = []
+  ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
+    let inventory = try VersionInventory(
+      found: found, targets: targets.isEmpty ? nil : Set(targets))
+    guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
+    return try bump.plan(inventory)
+  }
+
+  /// Applies the bump under folder locks, planning again once the locks are held so
+  /// concurrent runs never lose an increment. Returns the values changed.
+  static func apply(
+    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = []
+  ) throws -> [VersionBump.ValueChange] {
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     // Lock the folders of everything found, then read and plan: no other run can change
     // these files between our reading and our writing. Files found through references in
     // other folders (an .xcconfig above) widen the locks and the plan is made again.
@@ -56,20 +73,16 @@ struct BumpOptions: ParsableArguments {
         return VersionInventory.parentFolder(of: item.path)
       })
     var locks = try FolderLocks(folders: folders)
-    var planned = try plan()
+    defer { locks.release() }
+    var planned = try plan(bump, paths: paths, includeTests: includeTests, targets: targets)
     while !Self.folders(of: planned.files).isSubset(of: folders) {
       locks.release()
       folders.formUnion(Self.folders(of: planned.files))
       locks = try FolderLocks(folders: folders)
-      planned = try plan()
+      planned = try plan(bump, paths: paths, includeTests: includeTests, targets: targets)
     }
     try VersionBump.write(planned.files)
-    locks.release()
-    for value in planned.values {
-      Diagnostics.printLine(
-        "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
-    }
-    if planned.values.isEmpty { Diagnostics.printLine("nothing to change") }
+    return planned.values
   }
 
   static func folders(of files: [VersionBump.FileChange]) -> Set<String> {
