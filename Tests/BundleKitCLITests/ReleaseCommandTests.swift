@@ -138,7 +138,7 @@ struct ReleaseCommandTests {
     #expect(try FileIO.read("\(package)/dist/DemoKit-1.4.0-13.tar.gz") == first)
   }
 
-  @Test("a broken table stops the release at its line; no file changes, no archive")
+  @Test("a broken table or an unwritable output stops the release; no file changes")
   func brokenTable() throws {
     let (folder, package) = try makeDemo()
     _ = folder
@@ -152,6 +152,14 @@ struct ReleaseCommandTests {
     #expect(run.stderr.contains("release stopped"))
     #expect(try snapshot(package) == before)
     #expect(!FileManager.default.fileExists(atPath: package + "/dist"))
+    // Archives that cannot be written: the run fails before any Info.plist changes.
+    try FileIO.writeAtomically(
+      Array("\"download.done\" = \"Terminé\";\n".utf8), to: table)
+    let fixed = try snapshot(package)
+    let unwritable = try BundleKitTool.run(["release", package, "--output", "/proc/bundlekit-dist"])
+    #expect(unwritable.status == 1)
+    #expect(unwritable.stderr.contains("/proc/bundlekit-dist"), "\(unwritable.stderr)")
+    #expect(try snapshot(package) == fixed)
     let missing = try BundleKitTool.run(["release", folder.file("nowhere")])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("it has no Package.swift"))

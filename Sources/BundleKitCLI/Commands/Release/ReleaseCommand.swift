@@ -6,6 +6,10 @@ import Resources
 import StringsTable
 import Versioning
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `bundlekit release [PACKAGE_DIR]`: the whole chain — lint, compile, bump, archive, report.
 struct ReleaseCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -93,35 +97,46 @@ struct ReleaseCommand: ParsableCommand {
       report.tablesCompiled += staging.compiled.count
     }
 
-    // 3. Bump.
-    progress.step("bumping \(bump.rawValue)")
+    // 3. Archive each target's resources into a hidden folder of the output: a failure here
+    // leaves every Info.plist as it was.
+    progress.step("archiving resources")
+    let folder = output ?? Paths.join(package, "dist")
     let plists = targets.flatMap { target in
       target.infoPlists.map { Paths.join(target.path, $0.path) }
     }
-    if let change = bump.change, !plists.isEmpty {
-      let versionBump = VersionBump(change, resetBuild: bump != .build)
-      report.bumped =
-        dryRun
-        ? try BumpOptions.plan(versionBump, paths: plists, includeTests: false).values
-        : try BumpOptions.apply(versionBump, paths: plists, includeTests: false)
+    let versionBump = bump.change.map { VersionBump($0, resetBuild: bump != .build) }
+    if let versionBump, !plists.isEmpty {
+      report.bumped = try BumpOptions.plan(versionBump, paths: plists, includeTests: false).values
+    }
+    let pending = Paths.join(folder, ".release-\(getpid())")
+    defer { try? FileManager.default.removeItem(atPath: pending) }
+    for (target, staging) in staged where !dryRun {
+      let path = Paths.join(pending, target.name)
+      try FileIO.createFolders(for: path)
+      var options = ArchiveCreateOptions(format: archiveFormat)
+      options.reproducible = true
+      _ = try ArchiveCreator.create(staging.paths, to: path, options: options) { _, _ in }
     }
 
-    // 4. Archive each target's resources, named with its (new) version and build.
-    progress.step("archiving resources")
-    let folder = output ?? Paths.join(package, "dist")
-    for (target, staging) in staged {
+    // 4. Bump, then move the archives in place under names with the new version and build.
+    progress.step("bumping \(bump.rawValue)")
+    if let versionBump, !plists.isEmpty, !dryRun {
+      report.bumped = try BumpOptions.apply(versionBump, paths: plists, includeTests: false)
+    }
+    for (target, _) in staged {
       let plist = target.infoPlists.first.map { Paths.join(target.path, $0.path) }
       let name = try Self.archiveName(
-        target: target.name, plist: plist, format: archiveFormat, bumped: report.bumped)
+        target: target.name, plist: plist, format: archiveFormat,
+        bumped: dryRun ? report.bumped : [])
       let path = Paths.join(folder, name)
       if dryRun {
         report.archives.append(.init(target: target.name, path: path, size: nil, sha256: nil))
         continue
       }
-      try FileIO.createFolders(for: path)
-      var options = ArchiveCreateOptions(format: archiveFormat)
-      options.reproducible = true
-      _ = try ArchiveCreator.create(staging.paths, to: path, options: options) { _, _ in }
+      guard rename(Paths.join(pending, target.name), path) == 0 else {
+        throw CLIError.invalidValue(
+          value: path, type: "archive path", reason: String(cString: strerror(errno)))
+      }
       let bytes = try FileIO.read(path)
       report.archives.append(
         .init(target: target.name, path: path, size: bytes.count, sha256: SHA256.hex(bytes)))
