@@ -136,6 +136,11 @@ struct ReleaseCommandTests {
     #expect(again.status == 0, "\(again.stderr)")
     #expect(again.stdout.contains("bumped:   nothing"))
     #expect(try FileIO.read("\(package)/dist/DemoKit-1.4.0-13.tar.gz") == first)
+    // A version bump raises the version and keeps the build number.
+    let patch = try BundleKitTool.run(["release", package, "--bump", "patch"])
+    #expect(patch.stdout.contains("bumped:   CFBundleShortVersionString 1.4.0 -> 1.4.1"))
+    #expect(!patch.stdout.contains("bumped:   CFBundleVersion"))
+    #expect(FileManager.default.fileExists(atPath: "\(package)/dist/DemoKit-1.4.1-13.tar.gz"))
   }
 
   @Test("a broken table or an unwritable output stops the release; no file changes")

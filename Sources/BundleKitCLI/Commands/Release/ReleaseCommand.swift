@@ -33,7 +33,10 @@ struct ReleaseCommand: ParsableCommand {
   @Argument(help: "The package folder (default: here).")
   var packageDirectory = "."
 
-  @Option(help: "What to raise: build, patch, minor, major or none.")
+  @Option(
+    help:
+      "What to raise: build (the build number), patch, minor or major (the version; the build number stays), or none."
+  )
   var bump = Bump.build
 
   @Option(help: "The archive format of each target's resources.")
@@ -104,7 +107,7 @@ struct ReleaseCommand: ParsableCommand {
     let plists = targets.flatMap { target in
       target.infoPlists.map { Paths.join(target.path, $0.path) }
     }
-    let versionBump = bump.change.map { VersionBump($0, resetBuild: bump != .build) }
+    let versionBump = bump.change.map { VersionBump($0) }
     if let versionBump, !plists.isEmpty {
       report.bumped = try BumpOptions.plan(versionBump, paths: plists, includeTests: false).values
     }
