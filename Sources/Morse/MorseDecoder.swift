@@ -61,6 +61,9 @@ public struct MorseDecoder: Sendable {
     }
     if pendingGap > 0, !pending.isEmpty {
       closeGap(pendingGap)
+    } else if let unit, pendingGap >= gapThresholds(unit).word {
+      // `idle(for:)` emitted the character early; the whole gap shows it ended a word.
+      spaceOwed = !text.isEmpty
     }
     pendingGap = 0
     estimator.add(duration, isMark: true)

@@ -141,6 +141,27 @@ struct MorseDecoderTests {
     out += decoder.idle(for: 1000)
     #expect(out == "SOS TEST")
     #expect(decoder.text == "SOS TEST")
+    // Idle flushes a letter early; the key going down much later still makes a word space.
+    var early = MorseDecoder()
+    var clock = 0.0
+    var shown = ""
+    for (index, word) in ["SOS", "TEST"].enumerated() {
+      if index > 0 {
+        shown += early.idle(for: 200)
+        clock += 600
+      }
+      for value in MorseEncoder.durations(word, wpm: 20) {
+        if value > 0 {
+          shown += early.keyDown(at: clock)
+          clock += value
+          shown += early.keyUp(at: clock)
+        } else {
+          clock += -value
+        }
+      }
+    }
+    shown += early.finish()
+    #expect(shown == "SOS TEST")
     // A single mark and silence: the letter comes out on idle, before any speed is known.
     var single = MorseDecoder()
     single.keyDown(at: 0)
