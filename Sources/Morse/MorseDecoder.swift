@@ -37,7 +37,10 @@ public struct MorseDecoder: Sendable {
   private var gapHistoryUnit = 1.0
   private var lastEvent: Double?
   private var keyIsDown = false
-  private var spaceOwed = false
+  /// The gap before the next character, once it is known to be at least a letter gap:
+  /// whether it was a word gap is decided when that character comes out, with the unit of
+  /// then. (After a change of speed, the gap between the two speeds is read at the new one.)
+  private var gapBefore: Double?
   private var withdrew = false
 
   /// A decoder with no speed assumed.
@@ -61,9 +64,9 @@ public struct MorseDecoder: Sendable {
     }
     if pendingGap > 0, !pending.isEmpty {
       closeGap(pendingGap)
-    } else if let unit, pendingGap >= gapThresholds(unit).word {
-      // `idle(for:)` emitted the character early; the whole gap shows it ended a word.
-      spaceOwed = !text.isEmpty
+    } else if pendingGap > 0, gapBefore != nil {
+      // `idle(for:)` emitted the character early; the whole gap is known now.
+      gapBefore = pendingGap
     }
     pendingGap = 0
     estimator.add(duration, isMark: true)
@@ -110,7 +113,7 @@ public struct MorseDecoder: Sendable {
     if unit == nil { unit = estimator.estimate(near: nil) }
     guard let unit, silence >= 2 * unit else { return "" }
     segment(complete: true)
-    if silence >= gapThresholds(unit).word { spaceOwed = !text.isEmpty }
+    gapBefore = silence
     return diff(before)
   }
 
@@ -201,7 +204,7 @@ public struct MorseDecoder: Sendable {
       guard gap >= 2 * unit else { continue }
       if !symbols.isEmpty { emit(symbols) }
       symbols = ""
-      if gap >= gapThresholds(unit).word { spaceOwed = !text.isEmpty }
+      gapBefore = gap
       consumed = index + 1
     }
     if complete {
@@ -256,14 +259,16 @@ public struct MorseDecoder: Sendable {
   private mutating func emit(_ symbols: String) {
     if symbols == MorseCode.Signal.error.rawValue {
       // Withdraw the last character (and the space before it).
-      spaceOwed = false
+      gapBefore = nil
       withdrew = true
       if !text.isEmpty { text.removeLast() }
       if text.hasSuffix(" ") { text.removeLast() }
       return
     }
-    if spaceOwed, !text.isEmpty { text.append(" ") }
-    spaceOwed = false
+    if let gap = gapBefore, let unit, gap >= gapThresholds(unit).word, !text.isEmpty {
+      text.append(" ")
+    }
+    gapBefore = nil
     if let character = MorseCode.decodeTable[symbols] {
       text.append(character)
     } else if let signal = MorseCode.Signal(rawValue: symbols) {
