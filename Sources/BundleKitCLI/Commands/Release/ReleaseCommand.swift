@@ -182,7 +182,6 @@ struct ReleaseCommand: ParsableCommand {
         let name = Paths.lastComponent(path)
         let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         return !name.hasPrefix(".") && name != "Info.plist" && !sourceExtensions.contains(ext)
-          || (ext == "plist" && name != "Info.plist")
       }
       let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
       return children.contains { isResource(Paths.join(path, $0)) }
