@@ -112,6 +112,21 @@ struct MorseTableTests {
 }
 
 struct MorseDecoderTests {
+  /// Keys `text` at 20 WPM as key events from `clock` on; the text that came out.
+  func key(_ text: String, into decoder: inout MorseDecoder, clock: inout Double) -> String {
+    var out = ""
+    for value in MorseEncoder.durations(text, wpm: 20) {
+      if value > 0 {
+        out += decoder.keyDown(at: clock)
+        clock += value
+        out += decoder.keyUp(at: clock)
+      } else {
+        clock += -value
+      }
+    }
+    return out
+  }
+
   @Test("clean keying at 5, 20, 60 WPM; the first letter is not lost")
   func clean() {
     for wpm in [5.0, 20, 60] {
@@ -128,16 +143,7 @@ struct MorseDecoderTests {
   func events() {
     var decoder = MorseDecoder()
     var time = 1000.0
-    var out = ""
-    for value in MorseEncoder.durations("SOS TEST", wpm: 20) {
-      if value > 0 {
-        out += decoder.keyDown(at: time)
-        time += value
-        out += decoder.keyUp(at: time)
-      } else {
-        time += -value
-      }
-    }
+    var out = key("SOS TEST", into: &decoder, clock: &time)
     out += decoder.idle(for: 1000)
     #expect(out == "SOS TEST")
     #expect(decoder.text == "SOS TEST")
@@ -150,15 +156,7 @@ struct MorseDecoderTests {
         shown += early.idle(for: 200)
         clock += 600
       }
-      for value in MorseEncoder.durations(word, wpm: 20) {
-        if value > 0 {
-          shown += early.keyDown(at: clock)
-          clock += value
-          shown += early.keyUp(at: clock)
-        } else {
-          clock += -value
-        }
-      }
+      shown += key(word, into: &early, clock: &clock)
     }
     shown += early.finish()
     #expect(shown == "SOS TEST")
