@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Timing, peers run as processes, and the markdown table.
 enum Bench {
@@ -32,17 +33,10 @@ enum Bench {
   /// Runs a process to completion; returns its standard output, or nil when it fails.
   @discardableResult
   static func run(_ executable: String, _ arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self)
+    guard let result = ToolOutput.run([executable] + arguments), result.status == 0 else {
+      return nil
+    }
+    return String(decoding: result.output, as: UTF8.self)
   }
 
   /// Median wall time of a whole process run (start-up included), or nil when it fails.

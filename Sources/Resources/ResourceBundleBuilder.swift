@@ -76,7 +76,7 @@ public struct ResourceBundleBuilder: Sendable {
       // `$(NAME:rfc1034identifier)` and other modifiers: the name before the colon.
       let base = String(variable.split(separator: ":").first ?? "")
       if let value = variables[base] ?? builtIn[base] ?? environment[base] {
-        output += String(decoding: escapeXML(value), as: UTF8.self)
+        output += XMLEscaping.escape(value)
       } else {
         missing.append(base)
       }
@@ -142,17 +142,4 @@ public struct ResourceBundleBuilder: Sendable {
     while let relative = walker?.nextObject() as? String { files.append(relative) }
     return files.sorted()
   }
-}
-
-func escapeXML(_ text: String) -> [UInt8] {
-  var output: [UInt8] = []
-  for byte in text.utf8 {
-    switch byte {
-    case UInt8(ascii: "&"): output += Array("&amp;".utf8)
-    case UInt8(ascii: "<"): output += Array("&lt;".utf8)
-    case UInt8(ascii: ">"): output += Array("&gt;".utf8)
-    default: output.append(byte)
-    }
-  }
-  return output
 }

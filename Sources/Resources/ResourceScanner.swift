@@ -66,19 +66,14 @@ public struct ResourceScan: Sendable {
 
   /// Targets from `swift package describe --type json`.
   static func describedTargets(_ folder: String) -> [(String, String, [String]?)]? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "swift", "package", "--package-path", folder, "describe", "--type", "json",
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    guard
+      let result = ToolOutput.run([
+        "swift", "package", "--package-path", folder, "describe", "--type", "json",
+      ])
+    else { return nil }
+    let data = result.output
     // Foundation's JSON reader: the description holds nulls, which have no property-list form.
-    guard process.terminationStatus == 0,
+    guard result.status == 0,
       let json = try? JSONSerialization.jsonObject(
         with: Data(data.drop { $0 != UInt8(ascii: "{") }))
         as? [String: Any],

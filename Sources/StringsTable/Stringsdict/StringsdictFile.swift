@@ -40,7 +40,7 @@ public struct StringsdictFile: Sendable {
 
   /// The line of `key`'s `<key>` element, when the file is XML.
   public func line(of key: String) -> Int? {
-    StringsTable.line(of: "<key>\(escapeXML(key))</key>", in: bytes)
+    StringsTable.line(of: "<key>\(XMLEscaping.escape(key))</key>", in: bytes)
   }
 
   /// Checks every entry the way Foundation will use it: the format key and its variables,
@@ -187,17 +187,4 @@ public struct StringsdictFile: Sendable {
     }
     return diagnostics
   }
-}
-
-func escapeXML(_ text: String) -> String {
-  var result = ""
-  for character in text {
-    switch character {
-    case "&": result += "&amp;"
-    case "<": result += "&lt;"
-    case ">": result += "&gt;"
-    default: result.append(character)
-    }
-  }
-  return result
 }

@@ -233,18 +233,10 @@ public struct VersionBump: Sendable {
 enum GitCount {
   static func commits(in folder: String) throws(VersioningError) -> String {
     func git(_ arguments: [String]) -> (Int32, String) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["git", "-C", folder] + arguments
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
-      do { try process.run() } catch { return (127, "") }
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
+      guard let result = ToolOutput.run(["git", "-C", folder] + arguments) else { return (127, "") }
       return (
-        process.terminationStatus,
-        String(decoding: data, as: UTF8.self).trimmingCharacters(in: [" ", "\n"])
+        result.status,
+        String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: [" ", "\n"])
       )
     }
     let (status, shallow) = git(["rev-parse", "--is-shallow-repository"])

@@ -54,13 +54,14 @@ enum FileEditor {
         switch XMLValueLocator.locate(key, in: result) {
         case .content(let range)?:
           result = TextEdit.apply(
-            [TextEdit(range: range, replacement: XMLValueLocator.escape(value))], to: result)
+            [TextEdit(range: range, replacement: Array(XMLEscaping.escape(value).utf8))], to: result
+          )
         case .emptyElement(let range)?:
           result = TextEdit.apply(
             [
               TextEdit(
                 range: range,
-                replacement: Array("<string>".utf8) + XMLValueLocator.escape(value)
+                replacement: Array("<string>".utf8) + Array(XMLEscaping.escape(value).utf8)
                   + Array("</string>".utf8))
             ], to: result)
         default:

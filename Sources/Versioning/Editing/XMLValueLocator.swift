@@ -45,20 +45,6 @@ public enum XMLValueLocator {
     return nil
   }
 
-  /// Escapes text for an XML element's content, as Apple's writer does.
-  public static func escape(_ text: String) -> [UInt8] {
-    var output: [UInt8] = []
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "&"): output += Array("&amp;".utf8)
-      case UInt8(ascii: "<"): output += Array("&lt;".utf8)
-      case UInt8(ascii: ">"): output += Array("&gt;".utf8)
-      default: output.append(byte)
-      }
-    }
-    return output
-  }
-
   static func decodeEntities(_ bytes: ArraySlice<UInt8>) -> String {
     let text = String(decoding: bytes, as: UTF8.self)
     guard text.contains("&") else { return text }

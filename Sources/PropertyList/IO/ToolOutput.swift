@@ -1,0 +1,20 @@
+import Foundation
+
+/// Runs a program found on `PATH` (git, swift) and captures what it prints: the helpers that
+/// read a repository's commit or a package's description share this.
+public enum ToolOutput {
+  /// Runs `arguments` (the program first) with standard error discarded. Returns the exit
+  /// status and standard output, or nil when the program cannot be started.
+  public static func run(_ arguments: [String]) -> (status: Int32, output: Data)? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, data)
+  }
+}

@@ -1,0 +1,20 @@
+/// Text for XML element content, escaped as Apple's tools escape it: `&`, `<` and `>`.
+public enum XMLEscaping {
+  /// `text` with `&`, `<` and `>` replaced by their entities.
+  public static func escape(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
+      return text
+    }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 8)
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+}
