@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "bundlekit", targets: ["bundlekit"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
+    .executable(name: "bundlekit-translate", targets: ["bundlekit-translate"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "StringsTable", targets: ["StringsTable"]),
     .library(name: "Localization", targets: ["Localization"]),
@@ -14,6 +15,8 @@ let package = Package(
     .library(name: "Archiving", targets: ["Archiving"]),
     .library(name: "Resources", targets: ["Resources"]),
     .library(name: "Morse", targets: ["Morse"]),
+    .library(name: "Translation", targets: ["Translation"]),
+    .library(name: "TranslationServer", targets: ["TranslationServer"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
@@ -27,6 +30,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    // The translation memory and its server only: `bundlekit` (the plugins' tool) links neither.
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
   ],
   targets: [
     // System libraries, found with pkg-config.
@@ -42,14 +48,14 @@ let package = Package(
     ),
 
     // `syncfs` and friends that Swift's Glibc module does not show.
-    .target(name: "CSystem"),
+    .target(name: "CBundleKitSystem"),
 
     // Libraries.
     .target(
       name: "PropertyList",
       dependencies: [
         "CLibXML2",
-        "CSystem",
+        "CBundleKitSystem",
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
@@ -80,6 +86,37 @@ let package = Package(
     ),
 
     .target(name: "Morse"),
+
+    .target(
+      name: "Translation",
+      dependencies: [
+        "PropertyList",
+        "StringsTable",
+        "Localization",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+
+    .target(
+      name: "TranslationServer",
+      dependencies: [
+        "Translation",
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ]
+    ),
+
+    // `bundlekit translate ...` runs this tool, found beside `bundlekit`, so the plugins' tool
+    // builds without a database or a web server.
+    .executableTarget(
+      name: "bundlekit-translate",
+      dependencies: [
+        "Translation",
+        "TranslationServer",
+        "StringsTable",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/BundleKitTranslateCLI"
+    ),
 
     // The templates the tool ships, as resources.
     .target(
@@ -215,6 +252,13 @@ let package = Package(
     .testTarget(
       name: "MorseTests",
       dependencies: ["Morse", "BundleKitTestSupport"]
+    ),
+    .testTarget(
+      name: "TranslationTests",
+      dependencies: [
+        "Translation", "TranslationServer", "StringsTable", "BundleKitTestSupport", "bundlekit",
+        "bundlekit-translate", .product(name: "Hummingbird", package: "hummingbird"),
+      ]
     ),
     .testTarget(
       name: "BundleKitCLITests",

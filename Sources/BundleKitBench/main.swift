@@ -1,5 +1,5 @@
 // bundlekit-bench: runs BundleKit and its peers side by side and prints markdown tables.
-// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse)
+// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup)
 
 import Foundation
 
@@ -10,6 +10,7 @@ let suites: [String: () throws -> Void] = [
   "bump": BumpSuite.run,
   "archive": ArchiveSuite.run,
   "morse": MorseSuite.run,
+  "lookup": LookupSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

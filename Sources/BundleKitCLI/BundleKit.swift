@@ -18,7 +18,7 @@ struct BundleKit: ParsableCommand {
     subcommands: [
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
       BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self, BundleCommand.self,
-      ScanCommand.self, ReleaseCommand.self, MorseCommand.self,
+      ScanCommand.self, ReleaseCommand.self, MorseCommand.self, TranslateCommand.self,
     ]
   )
 }

@@ -1,4 +1,4 @@
-import CSystem
+import CBundleKitSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `bundlekit translate index|lookup|serve|fill ...`: runs `bundlekit-translate`, found beside
+/// this tool, with the same arguments. The memory needs SQLite and the server Hummingbird;
+/// keeping them in their own executable keeps `bundlekit`, which every plugin user builds,
+/// free of both.
+struct TranslateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "translate",
+    abstract: "Translation memory from your own tables: index, lookup, serve, fill.",
+    discussion: """
+      Runs bundlekit-translate from the folder of this tool (build it with \
+      `swift build --product bundlekit-translate`). `bundlekit translate --help` shows its \
+      subcommands.
+      """
+  )
+
+  @Argument(parsing: .captureForPassthrough, help: "The subcommand and its arguments.")
+  var arguments: [String] = []
+
+  /// The helper's name.
+  static let helperName = "bundlekit-translate"
+
+  func run() throws {
+    let helper = try Self.helperPath()
+    let argv = [helper] + (arguments.isEmpty ? ["--help"] : arguments)
+    var cArguments = argv.map { strdup($0) }
+    cArguments.append(nil)
+    defer { cArguments.forEach { free($0) } }
+    execv(helper, cArguments)
+    // Only reached when exec failed.
+    throw CLIError.invalidValue(
+      value: helper, type: "program", reason: String(cString: strerror(errno)))
+  }
+
+  /// `bundlekit-translate` in this executable's folder (links resolved), else on `PATH`.
+  static func helperPath() throws -> String {
+    var candidates: [String] = []
+    if let executable = Bundle.main.executablePath {
+      let resolved = (executable as NSString).resolvingSymlinksInPath
+      candidates.append(
+        ((resolved as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent(helperName))
+    }
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      candidates.append("\(folder)/\(helperName)")
+    }
+    if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return found }
+    throw CLIError.invalidValue(
+      value: helperName, type: "program",
+      reason: "not found beside bundlekit or on PATH; build it with "
+        + "`swift build --product \(helperName)` (it holds the database and the server)")
+  }
+}

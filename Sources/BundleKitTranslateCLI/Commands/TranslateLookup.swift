@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Translation
+
+/// `bundlekit translate lookup TEXT --to LANG [--from LANG] --memory TM_FILE`.
+struct TranslateLookup: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lookup",
+    abstract: "Translate a text (or look up a key) from a translation memory.",
+    discussion: """
+      Text output: the best translation alone on the first line, then the other candidates, \
+      one per line, tab-separated with their table, key, kind and score. A text nobody has a \
+      translation for is printed as it is (a note goes to standard error). With --key, TEXT \
+      is a key: every language's value, or --to's.
+      """
+  )
+
+  @Argument(help: "The text to translate (or, with --key, the key).")
+  var text: String
+
+  @Option(help: "The language to translate into (en-GB, pt_BR, zh-Hans ...).")
+  var to: String?
+
+  @Option(help: "The language TEXT is in; any (development language first) when omitted.")
+  var from: String?
+
+  @Option(help: "The memory file.")
+  var memory: String
+
+  @Flag(help: "Look TEXT up as a key instead of a source text.")
+  var key = false
+
+  @Option(help: "With --key: the table.")
+  var table: String?
+
+  @Option(help: "The lowest similarity a fuzzy match may have (0-1).")
+  var minimumScore = 0.6
+
+  @Flag(help: "Exact and normalised matches only.")
+  var noFuzzy = false
+
+  @Option(help: "A LibreTranslate server to ask when the memory has no translation.")
+  var provider: String?
+
+  @Option(help: "text or json.")
+  var format: OutputFormat = .text
+
+  func validate() throws {
+    if !key, to == nil { throw ValidationError("--to is required to translate a text") }
+    guard (0...1).contains(minimumScore) else {
+      throw ValidationError("--minimum-score must be between 0 and 1")
+    }
+  }
+
+  func run() async throws {
+    let memory = try TranslationMemory(path: memory)
+    if key {
+      let records = try await memory.records(forKey: text, table: table, language: to)
+      switch format {
+      case .json: Output.printLine(try Output.json(records))
+      case .text:
+        guard !records.isEmpty else {
+          Output.printToStandardError("note: no key \"\(text)\" in \(memory.path)")
+          throw ExitCode.failure
+        }
+        for record in records {
+          let variant = record.variant.isEmpty ? "" : "[\(record.variant)]"
+          Output.printLine("\(record.language)\t\(record.table)\(variant)\t\(record.value)")
+        }
+      }
+      return
+    }
+    let target = to ?? memory.developmentLanguage
+    let matches = try await memory.matches(
+      for: text, to: target, from: from, fuzzy: !noFuzzy, minimumScore: minimumScore)
+    // The development language's text stands in only when that is the language asked for.
+    let translated = matches.filter {
+      $0.language != memory.developmentLanguage
+        || memory.supportedLanguage(target) == memory.developmentLanguage
+    }
+    var remote: String?
+    if translated.isEmpty, let provider {
+      guard let url = URL(string: provider), url.scheme != nil else {
+        throw ToolError.invalidValue(value: provider, option: "--provider", reason: "not a URL")
+      }
+      let client = LibreTranslateClient(configuration: .init(baseURL: url))
+      do {
+        remote = try await client.translate(text, from: from ?? "auto", to: target)
+      } catch {
+        Output.printToStandardError("warning: \(error)")
+      }
+    }
+    switch format {
+    case .json:
+      struct Answer: Encodable {
+        var text: String
+        var translation: String
+        var origin: String
+        var candidates: [TranslationMatch]
+      }
+      let best = remote ?? translated.first?.translation ?? text
+      let origin = remote != nil ? "remote" : translated.isEmpty ? "untranslated" : "memory"
+      Output.printLine(
+        try Output.json(
+          Answer(text: text, translation: best, origin: origin, candidates: translated)))
+    case .text:
+      if let remote {
+        Output.printLine(remote)
+        return
+      }
+      guard let best = translated.first else {
+        Output.printLine(text)
+        Output.printToStandardError("note: no translation into \(target) in \(memory.path)")
+        return
+      }
+      Output.printLine(best.translation)
+      for match in translated.dropFirst() {
+        Output.printLine(
+          "\(match.translation)\t\(match.record.table):\(match.record.key)\t\(match.kind.rawValue) "
+            + String(format: "%.2f", match.score))
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Translation
+import TranslationServer
+
+/// `bundlekit translate serve --memory TM_FILE [--host 127.0.0.1] [--port 5000]`.
+struct TranslateServe: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve a translation memory over a LibreTranslate-compatible HTTP API.",
+    discussion: """
+      Endpoints: POST /translate, GET /languages, POST /detect (LibreTranslate's), plus \
+      GET /lookup?key=&table=&lang= and GET /health. Binds loopback unless --host says \
+      otherwise; --port 0 picks a free port. The first line on standard output is the URL.
+      """
+  )
+
+  @Option(help: "The memory file.")
+  var memory: String
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port (0: any free one).")
+  var port = 5000
+
+  @Option(help: "The largest request body, in bytes.")
+  var maximumBodySize = 1 << 20
+
+  @Option(help: "The most texts one request may carry.")
+  var maximumBatchSize = 128
+
+  func validate() throws {
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+    guard maximumBodySize > 0, maximumBatchSize > 0 else {
+      throw ValidationError("the limits must be positive")
+    }
+  }
+
+  func run() async throws {
+    let memory = try TranslationMemory(path: memory, preload: true)
+    var configuration = TranslationServer.Configuration()
+    configuration.host = host
+    configuration.port = port
+    configuration.maximumBodySize = maximumBodySize
+    configuration.maximumBatchSize = maximumBatchSize
+    let host = host
+    try await TranslationServer(memory: memory, configuration: configuration).run { port in
+      Output.printLine("http://\(host):\(port)")
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// How alike two normalised texts are, from 0 (nothing shared) to 1 (the same): the
+/// Sørensen–Dice coefficient over character bigrams, which is forgiving of word order and
+/// small edits and cheap enough to compare a query against every source text in a memory.
+public struct BigramProfile: Sendable, Hashable {
+  /// The text's bigrams, each packed in 64 bits, sorted (repeats kept).
+  let bigrams: [UInt64]
+
+  /// The profile of an already normalised text.
+  public init(normalized text: String) {
+    let scalars = Array(text.unicodeScalars.map(\.value))
+    if scalars.count < 2 {
+      bigrams = scalars.map { UInt64($0) }
+      return
+    }
+    var pairs = [UInt64]()
+    pairs.reserveCapacity(scalars.count - 1)
+    for index in 0..<(scalars.count - 1) {
+      pairs.append(UInt64(scalars[index]) << 32 | UInt64(scalars[index + 1]))
+    }
+    pairs.sort()
+    bigrams = pairs
+  }
+
+  /// Dice similarity with `other`: twice the shared bigrams over the total.
+  public func similarity(to other: BigramProfile) -> Double {
+    let total = bigrams.count + other.bigrams.count
+    guard total > 0 else { return 1 }
+    var shared = 0
+    var left = 0
+    var right = 0
+    // Both sorted: one merge pass counts the multiset intersection.
+    while left < bigrams.count, right < other.bigrams.count {
+      let a = bigrams[left]
+      let b = other.bigrams[right]
+      if a == b {
+        shared += 1
+        left += 1
+        right += 1
+      } else if a < b {
+        left += 1
+      } else {
+        right += 1
+      }
+    }
+    return Double(2 * shared) / Double(total)
+  }
+
+  /// The best similarity `other` could reach given only the two sizes, to skip hopeless
+  /// candidates without comparing.
+  func bestPossibleSimilarity(to other: BigramProfile) -> Double {
+    let total = bigrams.count + other.bigrams.count
+    guard total > 0 else { return 1 }
+    return Double(2 * min(bigrams.count, other.bigrams.count)) / Double(total)
+  }
+}

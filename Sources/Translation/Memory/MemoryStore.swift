@@ -1,0 +1,206 @@
+import GRDB
+
+/// A row of `translations` with the unit it belongs to.
+struct StoredTranslation: Sendable, Hashable {
+  var unit: Int64
+  var language: String
+  var value: String
+  var comment: String?
+}
+
+/// A row of `units`.
+struct StoredUnit: Sendable, Hashable {
+  var bundle: String
+  var table: String
+  var key: String
+  var variant: String
+  var source: String?
+}
+
+/// The few questions lookups ask of the memory, answered from the database or from a copy
+/// held in memory (the server's choice).
+protocol MemoryStore: Sendable {
+  /// Translations whose value (or normalised value) is `text`, in `languages` (any when nil).
+  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
+    -> [StoredTranslation]
+  /// The translations of `units` in `language`.
+  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation]
+  /// The units with these ids.
+  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit]
+  /// Units of `key`, in `table` when given.
+  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)]
+  /// Every distinct normalised value in `language`, for fuzzy matching.
+  func normalizedValues(language: String) throws -> [String]
+}
+
+/// Answers from SQLite through prepared, cached statements.
+struct DatabaseStore: MemoryStore {
+  let queue: DatabaseQueue
+
+  private static func placeholders(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
+  }
+
+  private static func translation(_ row: Row) -> StoredTranslation {
+    StoredTranslation(unit: row[0], language: row[1], value: row[2], comment: row[3])
+  }
+
+  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
+    -> [StoredTranslation]
+  {
+    let column = normalized ? "normalized" : "value"
+    var sql = "SELECT unit, language, value, comment FROM translations WHERE \(column) = ?"
+    var arguments: [any DatabaseValueConvertible] = [text]
+    if let languages {
+      sql += " AND language IN (\(Self.placeholders(languages.count)))"
+      arguments += languages as [any DatabaseValueConvertible]
+    }
+    return try queue.read { db in
+      try Row.fetchAll(
+        db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)
+      ).map(Self.translation)
+    }
+  }
+
+  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
+    guard !units.isEmpty else { return [] }
+    let sql = """
+      SELECT unit, language, value, comment FROM translations
+      WHERE language = ? AND unit IN (\(Self.placeholders(units.count)))
+      """
+    let arguments: [any DatabaseValueConvertible] = [language] + units
+    return try queue.read { db in
+      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+        .map(Self.translation)
+    }
+  }
+
+  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
+    guard !ids.isEmpty else { return [:] }
+    let sql = """
+      SELECT id, bundle, tbl, key, variant, source FROM units
+      WHERE id IN (\(Self.placeholders(ids.count)))
+      """
+    return try queue.read { db in
+      var result: [Int64: StoredUnit] = [:]
+      for row in try Row.fetchAll(
+        db.cachedStatement(sql: sql), arguments: StatementArguments(ids))
+      {
+        result[row[0]] = StoredUnit(
+          bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+      }
+      return result
+    }
+  }
+
+  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
+    var sql = "SELECT id, bundle, tbl, key, variant, source FROM units WHERE key = ?"
+    var arguments: [any DatabaseValueConvertible] = [key]
+    if let table {
+      sql += " AND tbl = ?"
+      arguments.append(table)
+    }
+    sql += " ORDER BY tbl, bundle, variant"
+    return try queue.read { db in
+      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+        .map { row in
+          (
+            row[0],
+            StoredUnit(
+              bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+          )
+        }
+    }
+  }
+
+  func normalizedValues(language: String) throws -> [String] {
+    try queue.read { db in
+      try String.fetchAll(
+        db,
+        sql: "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",
+        arguments: [language])
+    }
+  }
+}
+
+/// The whole memory held in hash tables: no locks, no SQL, for the server's hot path.
+struct SnapshotStore: MemoryStore {
+  private var rows: [StoredTranslation] = []
+  private var byValue: [String: [Int32]] = [:]
+  private var byNormalized: [String: [Int32]] = [:]
+  private var byUnitLanguage: [UnitLanguage: Int32] = [:]
+  private var unitsByID: [Int64: StoredUnit] = [:]
+  private var unitsByKey: [String: [Int64]] = [:]
+  private var normalizedByLanguage: [String: [String]] = [:]
+
+  private struct UnitLanguage: Hashable {
+    var unit: Int64
+    var language: String
+  }
+
+  init(queue: DatabaseQueue) throws {
+    try queue.read { db in
+      let units = try Row.fetchCursor(
+        db, sql: "SELECT id, bundle, tbl, key, variant, source FROM units ORDER BY id")
+      while let row = try units.next() {
+        let id: Int64 = row[0]
+        let unit = StoredUnit(
+          bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+        unitsByID[id] = unit
+        unitsByKey[unit.key, default: []].append(id)
+      }
+      let translations = try Row.fetchCursor(
+        db, sql: "SELECT unit, language, value, comment, normalized FROM translations")
+      var normalizedSets: [String: Set<String>] = [:]
+      while let row = try translations.next() {
+        let translation = Self.translation(row)
+        let normalized: String = row[4]
+        let index = Int32(rows.count)
+        rows.append(translation)
+        byValue[translation.value, default: []].append(index)
+        byNormalized[normalized, default: []].append(index)
+        byUnitLanguage[UnitLanguage(unit: translation.unit, language: translation.language)] =
+          index
+        if !normalized.isEmpty {
+          normalizedSets[translation.language, default: []].insert(normalized)
+        }
+      }
+      normalizedByLanguage = normalizedSets.mapValues { $0.sorted() }
+    }
+  }
+
+  private static func translation(_ row: Row) -> StoredTranslation {
+    StoredTranslation(unit: row[0], language: row[1], value: row[2], comment: row[3])
+  }
+
+  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
+    -> [StoredTranslation]
+  {
+    let indexes = (normalized ? byNormalized[text] : byValue[text]) ?? []
+    return indexes.lazy.map { rows[Int($0)] }.filter { row in
+      languages.map { $0.contains(row.language) } ?? true
+    }
+  }
+
+  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
+    units.compactMap { unit in
+      byUnitLanguage[UnitLanguage(unit: unit, language: language)].map { rows[Int($0)] }
+    }
+  }
+
+  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
+    var result: [Int64: StoredUnit] = [:]
+    for id in ids { result[id] = unitsByID[id] }
+    return result
+  }
+
+  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
+    (unitsByKey[key] ?? []).compactMap { id in
+      unitsByID[id].flatMap { unit in table == nil || unit.table == table ? (id, unit) : nil }
+    }.sorted { ($0.1.table, $0.1.bundle, $0.1.variant) < ($1.1.table, $1.1.bundle, $1.1.variant) }
+  }
+
+  func normalizedValues(language: String) throws -> [String] {
+    normalizedByLanguage[language] ?? []
+  }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import GRDB
+
+/// A translation memory built by ``MemoryBuilder``: every table's text in every language,
+/// looked up by key or by text.
+///
+/// Safe to share between threads and tasks. Every lookup has a synchronous form and an
+/// `async` one that does the same work off the caller's executor.
+public final class TranslationMemory: Sendable {
+  /// The file the memory was opened from.
+  public let path: String
+  /// The language that entries' source texts are in.
+  public let developmentLanguage: String
+  /// Every language the memory holds, sorted.
+  public let languages: [String]
+
+  private let queue: DatabaseQueue
+  private let store: any MemoryStore
+  private let fuzzyIndexes = FuzzyIndexCache()
+  /// Language answers by the code as given: working them out normalises every available
+  /// language, which would otherwise dominate a server's request.
+  private let chains = LanguageAnswerCache()
+  private let supported = LanguageAnswerCache()
+
+  /// Opens a memory file read-only. With `preload`, the whole memory is copied into hash
+  /// tables first (a server's choice: lookups then take no lock and run no SQL).
+  public init(path: String, preload: Bool = false) throws {
+    self.path = path
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw TranslationError.invalidMemory(
+        path: path, message: "no such file (build it with `bundlekit translate index`)")
+    }
+    var configuration = Configuration()
+    configuration.readonly = true
+    do {
+      queue = try DatabaseQueue(path: path, configuration: configuration)
+      let meta = try queue.read { db in
+        try Dictionary(
+          uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM meta").map {
+            ($0[0] as String, $0[1] as String)
+          })
+      }
+      guard meta["schema"] == String(MemorySchema.version) else {
+        throw TranslationError.invalidMemory(
+          path: path,
+          message: "made by another version of BundleKit (schema \(meta["schema"] ?? "?")); "
+            + "build it again with `bundlekit translate index`")
+      }
+      developmentLanguage = meta["developmentLanguage"] ?? "en"
+      languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)
+      store = preload ? try SnapshotStore(queue: queue) : DatabaseStore(queue: queue)
+    } catch let error as DatabaseError {
+      throw TranslationError.invalidMemory(
+        path: path, message: "not a translation memory (\(error.message ?? "\(error)"))")
+    }
+  }
+
+  // MARK: Languages
+
+  /// The memory's language for `code` (`en_GB` → `en-GB`), nil when it holds none of that
+  /// language, not even under another region or script (`pt` finds `pt-BR`).
+  public func supportedLanguage(_ code: String) -> String? {
+    if let known = supported.value(for: code) { return known.first }
+    let answer = workOutSupportedLanguage(code)
+    supported.store(answer.map { [$0] } ?? [], for: code)
+    return answer
+  }
+
+  private func workOutSupportedLanguage(_ code: String) -> String? {
+    guard let tag = LanguageTag.normalize(code) else { return nil }
+    if languages.contains(tag) { return tag }
+    let chain = LanguageTag.fallbackChain(
+      for: tag, available: languages, developmentLanguage: developmentLanguage)
+    let base = tag.split(separator: "-").first.map(String.init) ?? tag
+    return chain.first { $0 == base || $0.hasPrefix(base + "-") }
+  }
+
+  /// The languages to read for `code`, in order, ending with the development language.
+  public func fallbackChain(for code: String) throws -> [String] {
+    if let known = chains.value(for: code) { return known }
+    guard let tag = LanguageTag.normalize(code) else {
+      throw TranslationError.invalidLanguage(code: code)
+    }
+    let chain = LanguageTag.fallbackChain(
+      for: tag, available: languages, developmentLanguage: developmentLanguage)
+    chains.store(chain, for: code)
+    return chain
+  }
+
+  // MARK: By key
+
+  /// The entries for `key` (in `table`, when given): every language's value, or, with
+  /// `language`, the value in the first language of its fallback chain that has one.
+  public func records(forKey key: String, table: String? = nil, language: String? = nil) throws
+    -> [TranslationRecord]
+  {
+    let units = try store.units(forKey: key, table: table)
+    guard !units.isEmpty else { return [] }
+    let ids = units.map(\.0)
+    let languagesToRead =
+      try language.map { try [fallbackChain(for: $0)] } ?? languages.map { [$0] }
+    var result: [TranslationRecord] = []
+    for chain in languagesToRead {
+      // For one language, the first of its chain with a value for each unit.
+      var missing = Set(ids)
+      for candidate in chain where !missing.isEmpty {
+        for row in try store.translations(ofUnits: ids, language: candidate)
+        where missing.contains(row.unit) {
+          missing.remove(row.unit)
+          result.append(record(row, unit: units.first { $0.0 == row.unit }?.1))
+        }
+      }
+    }
+    let order = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    return result.sorted {
+      (order[unitID(of: $0, in: units)] ?? 0, $0.language)
+        < (order[unitID(of: $1, in: units)] ?? 0, $1.language)
+    }
+  }
+
+  private func unitID(of record: TranslationRecord, in units: [(Int64, StoredUnit)]) -> Int64 {
+    units.first {
+      $0.1.table == record.table && $0.1.bundle == record.bundle && $0.1.variant == record.variant
+    }?.0 ?? 0
+  }
+
+  /// Async form of ``records(forKey:table:language:)``.
+  public func records(forKey key: String, table: String? = nil, language: String? = nil)
+    async throws -> [TranslationRecord]
+  {
+    try await offload { try self.records(forKey: key, table: table, language: language) }
+  }
+
+  // MARK: By text
+
+  /// Translations of `text` into `target`, best first.
+  ///
+  /// `text` is looked for among the values in `source` (and its fallbacks; any language,
+  /// development language first, when nil or `auto`): exactly, then with case, punctuation and
+  /// white space set aside, then, with `fuzzy`, by similarity down to `minimumScore`. The
+  /// translations come from the first language in `target`'s fallback chain that has some,
+  /// which is the development language's own text when no other has.
+  /// When several entries share the text, every distinct translation is a candidate; the one
+  /// most entries use comes first.
+  public func matches(
+    for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
+    minimumScore: Double = 0.6, limit: Int = 10
+  ) throws -> [TranslationMatch] {
+    let targetChain = try fallbackChain(for: target)
+    let sourceLanguages: [String]?
+    if let source, source != "auto" {
+      sourceLanguages = try fallbackChain(for: source).filter {
+        $0 != developmentLanguage || LanguageTag.normalize(source) == developmentLanguage
+      }
+    } else {
+      sourceLanguages = nil
+    }
+    if let found = try anchored(
+      store.translations(withText: text, normalized: false, languages: sourceLanguages),
+      kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
+    {
+      return Array(found.prefix(limit))
+    }
+    let normalized = TextNormalizer.normalize(text)
+    guard !normalized.isEmpty else { return [] }
+    if let found = try anchored(
+      store.translations(withText: normalized, normalized: true, languages: sourceLanguages),
+      kind: .normalized, scores: [:], targetChain: targetChain), !found.isEmpty
+    {
+      return Array(found.prefix(limit))
+    }
+    guard fuzzy else { return [] }
+    let fuzzyLanguage = sourceLanguages?.first ?? developmentLanguage
+    let index = try fuzzyIndexes.index(for: fuzzyLanguage) {
+      FuzzyIndex(texts: try store.normalizedValues(language: fuzzyLanguage))
+    }
+    var anchors: [StoredTranslation] = []
+    var scores: [Int64: Double] = [:]
+    for (candidate, score) in index.best(for: normalized, minimumScore: minimumScore, limit: limit)
+    {
+      for row in try store.translations(
+        withText: candidate, normalized: true, languages: [fuzzyLanguage])
+      where scores[row.unit] == nil {
+        scores[row.unit] = score
+        anchors.append(row)
+      }
+    }
+    let found = try anchored(anchors, kind: .fuzzy, scores: scores, targetChain: targetChain)
+    return Array((found ?? []).prefix(limit))
+  }
+
+  /// Async form of ``matches(for:to:from:fuzzy:minimumScore:limit:)``.
+  public func matches(
+    for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
+    minimumScore: Double = 0.6, limit: Int = 10
+  ) async throws -> [TranslationMatch] {
+    try await offload {
+      try self.matches(
+        for: text, to: target, from: source, fuzzy: fuzzy, minimumScore: minimumScore,
+        limit: limit)
+    }
+  }
+
+  /// The translation of `text` into `target`: the best exact or normalised match, else `text`
+  /// itself. Never empty unless `text` is.
+  public func translate(_ text: String, to target: String, from source: String? = nil) throws
+    -> String
+  {
+    let best = try matches(for: text, to: target, from: source, fuzzy: false, limit: 1).first
+    guard let translation = best?.translation, !translation.isEmpty else { return text }
+    return translation
+  }
+
+  /// Async form of ``translate(_:to:from:)``.
+  public func translate(_ text: String, to target: String, from source: String? = nil)
+    async throws -> String
+  {
+    try await offload { try self.translate(text, to: target, from: source) }
+  }
+
+  /// The languages `text` is a value in, with the share of matching entries each has (0-1),
+  /// most likely first.
+  public func detectLanguages(of text: String) throws -> [(language: String, confidence: Double)] {
+    var rows = try store.translations(withText: text, normalized: false, languages: nil)
+    if rows.isEmpty {
+      let normalized = TextNormalizer.normalize(text)
+      if !normalized.isEmpty {
+        rows = try store.translations(withText: normalized, normalized: true, languages: nil)
+      }
+    }
+    guard !rows.isEmpty else { return [] }
+    // The share of matching entries that have the text in each language. A value equal to
+    // its entry's source text in another language is most likely an untranslated copy, so it
+    // counts half.
+    let units = try store.units(Array(Set(rows.map(\.unit))))
+    var weights: [String: Double] = [:]
+    for row in rows {
+      let copy = row.language != developmentLanguage && units[row.unit]?.source == row.value
+      weights[row.language, default: 0] += copy ? 0.5 : 1
+    }
+    let total = Double(units.count)
+    return weights.map { (language: $0.key, confidence: min($0.value / total, 1)) }
+      .sorted {
+        ($1.confidence, $0.language == developmentLanguage ? 0 : 1, $0.language)
+          < ($0.confidence, $1.language == developmentLanguage ? 0 : 1, $1.language)
+      }
+  }
+
+  // MARK: Internals
+
+  /// The translations in the first language of `targetChain` that has any for the units of
+  /// `anchors`, grouped by text, most used first.
+  private func anchored(
+    _ anchors: [StoredTranslation], kind: TranslationMatch.Kind, scores: [Int64: Double],
+    targetChain: [String]
+  ) throws -> [TranslationMatch]? {
+    guard !anchors.isEmpty else { return nil }
+    // One anchor per unit, the development language's first.
+    var anchorByUnit: [Int64: StoredTranslation] = [:]
+    var unitOrder: [Int64] = []
+    for anchor in anchors {
+      if let existing = anchorByUnit[anchor.unit] {
+        if existing.language != developmentLanguage, anchor.language == developmentLanguage {
+          anchorByUnit[anchor.unit] = anchor
+        }
+      } else {
+        anchorByUnit[anchor.unit] = anchor
+        unitOrder.append(anchor.unit)
+      }
+    }
+    for language in targetChain {
+      let rows = try store.translations(ofUnits: unitOrder, language: language)
+      guard !rows.isEmpty else { continue }
+      let units = try store.units(rows.map(\.unit))
+      var groups: [String: [StoredTranslation]] = [:]
+      var groupOrder: [String] = []
+      for row in rows {
+        if groups[row.value] == nil { groupOrder.append(row.value) }
+        groups[row.value, default: []].append(row)
+      }
+      var matches: [TranslationMatch] = []
+      for value in groupOrder {
+        guard let members = groups[value], let first = members.first else { continue }
+        // The representative entry: the best-scoring, then the first in table order.
+        let chosen =
+          members.max { (scores[$0.unit] ?? 1) < (scores[$1.unit] ?? 1) } ?? first
+        let score = scores[chosen.unit] ?? 1
+        let anchor = anchorByUnit[chosen.unit]
+        matches.append(
+          TranslationMatch(
+            translation: value, language: language,
+            record: record(chosen, unit: units[chosen.unit]),
+            matchedText: anchor?.value ?? value, kind: kind, score: score,
+            occurrences: members.count))
+      }
+      return matches.sorted {
+        ($1.score, $1.occurrences, $0.record.table, $0.record.key)
+          < ($0.score, $0.occurrences, $1.record.table, $1.record.key)
+      }
+    }
+    return []
+  }
+
+  private func record(_ row: StoredTranslation, unit: StoredUnit?) -> TranslationRecord {
+    TranslationRecord(
+      bundle: unit?.bundle ?? "", table: unit?.table ?? "", key: unit?.key ?? "",
+      variant: unit?.variant ?? "", language: row.language, value: row.value,
+      comment: row.comment, source: unit?.source)
+  }
+
+  private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+  }
+}
+
+/// Answers about language codes, by the code as a client wrote it. Bounded: codes past the
+/// limit are worked out each time rather than letting a client grow the table without end.
+final class LanguageAnswerCache: @unchecked Sendable {
+  private var answers: [String: [String]] = [:]
+  private let lock = NSLock()
+  private let limit = 4096
+
+  func value(for code: String) -> [String]? { lock.withLock { answers[code] } }
+
+  func store(_ answer: [String], for code: String) {
+    lock.withLock {
+      if answers.count < limit { answers[code] = answer }
+    }
+  }
+}
+
+/// Fuzzy indexes by language, built on first use.
+final class FuzzyIndexCache: @unchecked Sendable {
+  private var indexes: [String: FuzzyIndex] = [:]
+  private let lock = NSLock()
+
+  func index(for language: String, build: () throws -> FuzzyIndex) throws -> FuzzyIndex {
+    lock.lock()
+    defer { lock.unlock() }
+    if let index = indexes[language] { return index }
+    let index = try build()
+    indexes[language] = index
+    return index
+  }
+}

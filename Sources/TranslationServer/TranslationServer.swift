@@ -1,0 +1,276 @@
+import Foundation
+import Hummingbird
+import Logging
+import Translation
+
+/// A LibreTranslate-compatible HTTP service over a ``TranslationMemory``:
+/// `POST /translate`, `GET /languages`, `POST /detect`, plus `GET /lookup` and `GET /health`.
+///
+/// Texts the memory has no translation for come back unchanged, never empty. Bad requests get
+/// LibreTranslate's `{"error": "..."}` with status 400 (413 for a body over the limit), and
+/// the server goes on serving.
+public struct TranslationServer: Sendable {
+  /// Where the server listens and what it accepts.
+  public struct Configuration: Sendable {
+    /// The address to bind: loopback unless asked otherwise.
+    public var host: String = "127.0.0.1"
+    /// The port; 0 picks a free one (see `onServerRunning`).
+    public var port: Int = 5000
+    /// The largest request body accepted, in bytes.
+    public var maximumBodySize: Int = 1 << 20
+    /// The most texts one `/translate` request may carry.
+    public var maximumBatchSize: Int = 128
+    /// The longest text accepted, in characters.
+    public var maximumTextLength: Int = 10_000
+
+    /// The defaults: 127.0.0.1:5000, 1 MiB bodies, batches of 128.
+    public init() {}
+  }
+
+  /// The memory answering lookups.
+  public let memory: TranslationMemory
+  /// The configuration.
+  public let configuration: Configuration
+
+  /// A server over `memory`. Open the memory with `preload: true` for speed.
+  public init(memory: TranslationMemory, configuration: Configuration = Configuration()) {
+    self.memory = memory
+    self.configuration = configuration
+  }
+
+  /// The application, ready to `runService()`. `onServerRunning` gets the bound port.
+  public func makeApplication(
+    logger: Logger = Logger(label: "bundlekit-translate"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+  ) -> some ApplicationProtocol {
+    let router = Router()
+    let handlers = Handlers(memory: memory, configuration: configuration)
+    router.get("health") { _, _ in handlers.health() }
+    router.get("languages") { _, _ in handlers.languages() }
+    router.get("lookup") { request, _ in handlers.lookup(request) }
+    router.post("translate") { request, _ in await handlers.translate(request) }
+    router.post("detect") { request, _ in await handlers.detect(request) }
+    return Application(
+      router: router,
+      configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+      onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+      logger: logger)
+  }
+
+  /// Runs until the process is told to stop (SIGINT or SIGTERM).
+  public func run(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws
+  {
+    var logger = Logger(label: "bundlekit-translate")
+    logger.logLevel = .warning
+    try await makeApplication(logger: logger, onServerRunning: onServerRunning).runService()
+  }
+}
+
+/// A request body read as parameters, or the error response to send instead.
+enum ParsedBody {
+  case parameters(RequestParameters)
+  case failed(Response)
+}
+
+/// The endpoints. Every answer is JSON.
+struct Handlers: Sendable {
+  let memory: TranslationMemory
+  let configuration: TranslationServer.Configuration
+  /// `GET /languages`, computed once.
+  let languagesBody: String
+
+  init(memory: TranslationMemory, configuration: TranslationServer.Configuration) {
+    self.memory = memory
+    self.configuration = configuration
+    let codes = memory.languages.filter { $0 != "Base" }
+    languagesBody =
+      "["
+      + codes.map { code in
+        JSONText.object([
+          ("code", JSONText.string(code)),
+          ("name", JSONText.string(LanguageTag.englishName(of: code))),
+          ("targets", JSONText.array(codes)),
+        ])
+      }.joined(separator: ",") + "]"
+  }
+
+  static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(
+      status: status, headers: [.contentType: "application/json"],
+      body: .init(byteBuffer: ByteBuffer(string: body)))
+  }
+
+  static func error(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
+    json(JSONText.object([("error", JSONText.string(message))]), status: status)
+  }
+
+  func health() -> Response {
+    Self.json(
+      JSONText.object([
+        ("status", JSONText.string("ok")),
+        ("languages", JSONText.number(Double(memory.languages.count))),
+      ]))
+  }
+
+  func languages() -> Response { Self.json(languagesBody) }
+
+  /// Reads the body as parameters, or gives the error response to send.
+  private func parameters(_ request: Request) async -> ParsedBody {
+    let buffer: ByteBuffer
+    do {
+      buffer = try await request.body.collect(upTo: configuration.maximumBodySize)
+    } catch {
+      return .failed(
+        Self.error(
+          "Invalid request: the body is larger than \(configuration.maximumBodySize) bytes",
+          status: .contentTooLarge))
+    }
+    do throws(RequestParameters.Malformed) {
+      return .parameters(
+        try RequestParameters(
+          body: Array(buffer.readableBytesView), contentType: request.headers[.contentType]))
+    } catch {
+      return .failed(Self.error(error.message))
+    }
+  }
+
+  func translate(_ request: Request) async -> Response {
+    let parameters: RequestParameters
+    switch await self.parameters(request) {
+    case .parameters(let value): parameters = value
+    case .failed(let response): return response
+    }
+    let texts: RequestParameters.Texts
+    do throws(RequestParameters.Malformed) {
+      guard let found = try parameters.texts("q") else {
+        return Self.error("Invalid request: missing q parameter")
+      }
+      texts = found
+    } catch {
+      return Self.error(error.message)
+    }
+    guard let sourceCode = parameters.string("source") else {
+      return Self.error("Invalid request: missing source parameter")
+    }
+    guard let targetCode = parameters.string("target") else {
+      return Self.error("Invalid request: missing target parameter")
+    }
+    if let format = parameters.string("format"), format != "text", format != "html" {
+      return Self.error("Invalid request: format must be text or html")
+    }
+    let source: String?
+    if sourceCode == "auto" {
+      source = nil
+    } else {
+      guard let supported = memory.supportedLanguage(sourceCode) else {
+        return Self.error("\(sourceCode) is not supported")
+      }
+      source = supported
+    }
+    guard let target = memory.supportedLanguage(targetCode) else {
+      return Self.error("\(targetCode) is not supported")
+    }
+    let batch: [String]
+    switch texts {
+    case .single(let text): batch = [text]
+    case .batch(let items): batch = items
+    }
+    guard batch.count <= configuration.maximumBatchSize else {
+      return Self.error(
+        "Invalid request: request (\(batch.count)) exceeds batch limit "
+          + "(\(configuration.maximumBatchSize))")
+    }
+    if let long = batch.first(where: { $0.count > configuration.maximumTextLength }) {
+      return Self.error(
+        "Invalid request: request (\(long.count)) exceeds text limit "
+          + "(\(configuration.maximumTextLength))")
+    }
+    var translated: [String] = []
+    var detected: [String] = []
+    for text in batch {
+      translated.append(translation(of: text, to: target, from: source))
+      if source == nil {
+        detected.append(detection(of: text).map(detectedMember) ?? detectedMember(nil))
+      }
+    }
+    var members: [(String, String)] = []
+    switch texts {
+    case .single:
+      members.append(("translatedText", JSONText.string(translated[0])))
+      if let first = detected.first { members.append(("detectedLanguage", first)) }
+    case .batch:
+      members.append(("translatedText", JSONText.array(translated)))
+      if source == nil {
+        members.append(("detectedLanguage", "[" + detected.joined(separator: ",") + "]"))
+      }
+    }
+    return Self.json(JSONText.object(members))
+  }
+
+  /// The memory's translation, or the text itself: never empty for a non-empty text.
+  private func translation(of text: String, to target: String, from source: String?) -> String {
+    guard
+      let match = try? memory.matches(for: text, to: target, from: source, fuzzy: false, limit: 1)
+        .first, !match.translation.isEmpty
+    else { return text }
+    return match.translation
+  }
+
+  private func detection(of text: String) -> (language: String, confidence: Double)? {
+    (try? memory.detectLanguages(of: text))?.first
+  }
+
+  private func detectedMember(_ detection: (language: String, confidence: Double)?) -> String {
+    JSONText.object([
+      ("confidence", JSONText.number(((detection?.confidence ?? 0) * 100).rounded())),
+      ("language", JSONText.string(detection?.language ?? memory.developmentLanguage)),
+    ])
+  }
+
+  func detect(_ request: Request) async -> Response {
+    let parameters: RequestParameters
+    switch await self.parameters(request) {
+    case .parameters(let value): parameters = value
+    case .failed(let response): return response
+    }
+    guard let text = parameters.string("q") else {
+      return Self.error("Invalid request: missing q parameter")
+    }
+    let found = (try? memory.detectLanguages(of: text)) ?? []
+    let members = found.prefix(5).map { detectedMember($0) }
+    return Self.json("[" + members.joined(separator: ",") + "]")
+  }
+
+  func lookup(_ request: Request) -> Response {
+    let query = request.uri.queryParameters
+    guard let key = query["key"].map(String.init), !key.isEmpty else {
+      return Self.error("Invalid request: missing key parameter")
+    }
+    let table = query["table"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    let language = query["lang"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    if let language, memory.supportedLanguage(language) == nil {
+      return Self.error("\(language) is not supported")
+    }
+    let records: [TranslationRecord]
+    do {
+      records = try memory.records(forKey: key, table: table, language: language)
+    } catch {
+      return Self.error("\(error)")
+    }
+    let items = records.map { record in
+      JSONText.object([
+        ("table", JSONText.string(record.table)),
+        ("key", JSONText.string(record.key)),
+        ("variant", JSONText.string(record.variant)),
+        ("language", JSONText.string(record.language)),
+        ("value", JSONText.string(record.value)),
+        ("comment", JSONText.string(record.comment)),
+        ("source", JSONText.string(record.source)),
+      ])
+    }
+    let body = JSONText.object([
+      ("key", JSONText.string(key)), ("translations", "[" + items.joined(separator: ",") + "]"),
+    ])
+    return Self.json(body, status: records.isEmpty ? .notFound : .ok)
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import Logging
+import Translation
+import TranslationServer
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Stopping a server by cancelling its task logs errors that are no news in a test.
+let quietLogger: Logger = {
+  var logger = Logger(label: "test-server")
+  logger.logLevel = .critical
+  return logger
+}()
+
+/// A server running in this process on a free loopback port, until `stop()`.
+struct RunningServer {
+  let port: Int
+  let task: Task<Void, any Error>
+
+  var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+  /// Starts `application` and waits until it listens.
+  static func start(
+    _ make: (@escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol
+  ) async throws -> RunningServer {
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let application = make { port in
+      continuation.yield(port)
+      continuation.finish()
+    }
+    let task = Task { try await application.runService() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next(), port > 0 else {
+      task.cancel()
+      throw URLError(.cannotConnectToHost)
+    }
+    return RunningServer(port: port, task: task)
+  }
+
+  /// BundleKit's translation server over `memory`.
+  static func translation(
+    memory: TranslationMemory, configure: (inout TranslationServer.Configuration) -> Void = { _ in }
+  ) async throws -> RunningServer {
+    var configuration = TranslationServer.Configuration()
+    configuration.port = 0
+    configure(&configuration)
+    let server = TranslationServer(memory: memory, configuration: configuration)
+    return try await start { onRunning in
+      server.makeApplication(logger: quietLogger, onServerRunning: onRunning)
+    }
+  }
+
+  func stop() async {
+    task.cancel()
+    _ = await task.result
+  }
+}
+
+/// An HTTP answer: status, parsed JSON (nil if none) and the raw text.
+struct HTTPAnswer {
+  var status: Int
+  var json: Any?
+  var text: String
+  var object: [String: Any]? { json as? [String: Any] }
+}
+
+/// A plain HTTP request, as any client would make it.
+func http(
+  _ method: String, _ url: URL, body: Data? = nil, contentType: String? = "application/json"
+) async throws -> HTTPAnswer {
+  var request = URLRequest(url: url)
+  request.httpMethod = method
+  request.httpBody = body
+  request.timeoutInterval = 10
+  if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+  let (data, response) = try await URLSession.shared.data(for: request)
+  return HTTPAnswer(
+    status: (response as? HTTPURLResponse)?.statusCode ?? 0,
+    json: try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+    text: String(decoding: data, as: UTF8.self))
+}
+
+func jsonBody(_ object: Any) throws -> Data { try JSONSerialization.data(withJSONObject: object) }
+
+/// A loopback port that accepts connections and never answers, to test timeouts.
+final class SilentListener {
+  let descriptor: Int32
+  let port: Int
+
+  init() throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    self.descriptor = descriptor
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    guard bound == 0, listen(descriptor, 16) == 0 else { throw URLError(.cannotConnectToHost) }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  deinit { close(descriptor) }
+}
+
+/// Counts calls across the server's threads.
+final class Counter: @unchecked Sendable {
+  private var value = 0
+  private let lock = NSLock()
+  func next() -> Int {
+    lock.withLock {
+      value += 1
+      return value
+    }
+  }
+  var count: Int { lock.withLock { value } }
+}

@@ -1,0 +1,308 @@
+import BundleKitTestSupport
+import Foundation
+import Hummingbird
+import Testing
+import Translation
+import TranslationServer
+
+@Suite("Translation server and LibreTranslate client", .serialized)
+struct ServerTests {
+  let fixture: MemoryFixture
+  let memory: TranslationMemory
+
+  init() throws {
+    fixture = try MemoryFixture()
+    memory = try TranslationMemory(path: fixture.memoryPath, preload: true)
+  }
+
+  @Test("LibreTranslate endpoints answer as LibreTranslate does")
+  func endpoints() async throws {
+    let server = try await RunningServer.translation(memory: memory)
+    let base = server.url
+    do {
+      // A single text.
+      var answer = try await http(
+        "POST", base.appendingPathComponent("translate"),
+        body: jsonBody(["q": "Cancel", "source": "en", "target": "de", "format": "text"]))
+      #expect(answer.status == 200)
+      #expect(answer.object?["translatedText"] as? String == "Abbrechen")
+      #expect(answer.object?["detectedLanguage"] == nil)
+
+      // A batch, source detected; unknown text comes back as it is.
+      answer = try await http(
+        "POST", base.appendingPathComponent("translate"),
+        body: jsonBody([
+          "q": ["Settings", "Nobody wrote this"], "source": "auto", "target": "pt_BR",
+        ]))
+      #expect(answer.status == 200)
+      #expect(answer.object?["translatedText"] as? [String] == ["Ajustes", "Nobody wrote this"])
+      let detected = try #require(answer.object?["detectedLanguage"] as? [[String: Any]])
+      #expect(detected.first?["language"] as? String == "en")
+      #expect(detected.first?["confidence"] as? Int == 100)
+
+      // An HTML form body, as curl -d sends it, with a repeated q.
+      answer = try await http(
+        "POST", base.appendingPathComponent("translate"),
+        body: Data("q=Cancel&q=Hello%2C+%25%40%21&source=en&target=de".utf8),
+        contentType: "application/x-www-form-urlencoded")
+      #expect(answer.object?["translatedText"] as? [String] == ["Abbrechen", "Hallo, %@!"])
+
+      // Languages.
+      answer = try await http("GET", base.appendingPathComponent("languages"))
+      let languages = try #require(answer.json as? [[String: Any]])
+      #expect(
+        languages.map { $0["code"] as? String } == ["de", "de-CH", "en", "fr", "pt-BR", "zh-Hans"])
+      #expect(languages.first?["name"] as? String == "German")
+      #expect((languages.first?["targets"] as? [String])?.count == 6)
+
+      // Detect.
+      answer = try await http(
+        "POST", base.appendingPathComponent("detect"), body: jsonBody(["q": "Einstellungen"]))
+      let detections = try #require(answer.json as? [[String: Any]])
+      #expect(detections.first?["language"] as? String == "de")
+
+      // Lookup by key, with and without a language.
+      answer = try await http(
+        "GET", URL(string: "\(base)/lookup?key=menu.settings&table=Localizable&lang=de-CH")!)
+      var translations = try #require(answer.object?["translations"] as? [[String: Any]])
+      #expect(translations.map { $0["value"] as? String } == ["Iistellige"])
+      answer = try await http("GET", URL(string: "\(base)/lookup?key=menu.settings")!)
+      translations = try #require(answer.object?["translations"] as? [[String: Any]])
+      #expect(translations.count == 4)
+      #expect(translations.first?["source"] as? String == "Settings")
+      answer = try await http("GET", URL(string: "\(base)/lookup?key=nope")!)
+      #expect(answer.status == 404)
+
+      answer = try await http("GET", base.appendingPathComponent("health"))
+      #expect(answer.object?["status"] as? String == "ok")
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+  }
+
+  @Test("Bad requests get {\"error\"} with 400 (413 for a large body), and serving goes on")
+  func errors() async throws {
+    let server = try await RunningServer.translation(memory: memory) {
+      $0.maximumBatchSize = 3
+      $0.maximumBodySize = 4096
+    }
+    let translate = server.url.appendingPathComponent("translate")
+    let cases: [(String, Data, String?, Int, String)] = [
+      (
+        "missing q", try jsonBody(["source": "en", "target": "de"]), "application/json", 400,
+        "Invalid request: missing q parameter"
+      ),
+      (
+        "empty q", try jsonBody(["q": "", "source": "en", "target": "de"]), "application/json", 400,
+        "Invalid request: missing q parameter"
+      ),
+      (
+        "missing target", try jsonBody(["q": "Cancel", "source": "en"]), "application/json", 400,
+        "Invalid request: missing target parameter"
+      ),
+      (
+        "missing source", try jsonBody(["q": "Cancel", "target": "de"]), "application/json", 400,
+        "Invalid request: missing source parameter"
+      ),
+      (
+        "malformed JSON", Data("{\"q\": \"Cancel\", ".utf8), "application/json", 400,
+        "Invalid request: the body is not valid JSON"
+      ),
+      (
+        "not an object", Data("[1, 2]".utf8), "application/json", 400,
+        "Invalid request: the body must be a JSON object"
+      ),
+      (
+        "q of numbers", try jsonBody(["q": [1, 2], "source": "en", "target": "de"]),
+        "application/json",
+        400, "Invalid request: q must hold strings"
+      ),
+      (
+        "unsupported target", try jsonBody(["q": "Cancel", "source": "en", "target": "ja"]),
+        "application/json", 400, "ja is not supported"
+      ),
+      (
+        "unsupported source", try jsonBody(["q": "Cancel", "source": "xx", "target": "de"]),
+        "application/json", 400, "xx is not supported"
+      ),
+      (
+        "bad format",
+        try jsonBody(["q": "Cancel", "source": "en", "target": "de", "format": "pdf"]),
+        "application/json", 400, "Invalid request: format must be text or html"
+      ),
+      (
+        "batch too large",
+        try jsonBody(["q": ["a", "b", "c", "d"], "source": "en", "target": "de"]),
+        "application/json", 400, "Invalid request: request (4) exceeds batch limit (3)"
+      ),
+      (
+        "body too large",
+        try jsonBody(["q": String(repeating: "x", count: 10_000), "source": "en", "target": "de"]),
+        "application/json", 413, "Invalid request: the body is larger than 4096 bytes"
+      ),
+    ]
+    do {
+      for (name, body, type, status, message) in cases {
+        let answer = try await http("POST", translate, body: body, contentType: type)
+        #expect(answer.status == status, "\(name): \(answer.text)")
+        #expect(answer.object?["error"] as? String == message, "\(name): \(answer.text)")
+        // Still serving after each.
+        let health = try await http("GET", server.url.appendingPathComponent("health"))
+        #expect(health.status == 200, "after \(name)")
+      }
+      var answer = try await http(
+        "POST", server.url.appendingPathComponent("detect"), body: jsonBody([:]))
+      #expect(answer.status == 400)
+      #expect(answer.object?["error"] as? String == "Invalid request: missing q parameter")
+      answer = try await http("GET", URL(string: "\(server.url)/lookup?key=menu.settings&lang=ja")!)
+      #expect(answer.object?["error"] as? String == "ja is not supported")
+      answer = try await http("GET", URL(string: "\(server.url)/lookup")!)
+      #expect(answer.object?["error"] as? String == "Invalid request: missing key parameter")
+      // A good request after all of them.
+      answer = try await http(
+        "POST", translate, body: jsonBody(["q": "Delete", "source": "en", "target": "fr"]))
+      #expect(answer.object?["translatedText"] as? String == "Supprimer")
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+  }
+
+  @Test("The client against BundleKit's own server: batches, cache, languages")
+  func clientAgainstOwnServer() async throws {
+    let server = try await RunningServer.translation(memory: memory)
+    do {
+      let client = LibreTranslateClient(configuration: .init(baseURL: server.url))
+      #expect(try await client.translate("Cancel", from: "en", to: "de") == "Abbrechen")
+      #expect(
+        try await client.translate(["Settings", "Delete", "Unknown words"], from: "auto", to: "fr")
+          == ["Settings", "Supprimer", "Unknown words"])
+      let languages = try await client.languages()
+      #expect(languages.map(\.code).contains("pt-BR"))
+
+      // The memory without fr Settings asks the remote, which here is the same memory:
+      // what matters is that the remote is used when the local memory lacks the text.
+      let emptyFolder = try TemporaryFolder()
+      try FileManager.default.createDirectory(
+        atPath: emptyFolder.file("en.lproj"), withIntermediateDirectories: true)
+      try "\"x\" = \"y\";".write(
+        toFile: emptyFolder.file("en.lproj/Localizable.strings"), atomically: true, encoding: .utf8)
+      _ = try MemoryBuilder().build(from: [emptyFolder.path], to: emptyFolder.file("m.sqlite"))
+      let local = try TranslationMemory(path: emptyFolder.file("m.sqlite"))
+      let translator = Translator(memory: local, remote: client)
+      let outcome = await translator.translate("Einstellungen", to: "pt-BR", from: "de")
+      #expect(outcome.text == "Ajustes")
+      #expect(outcome.origin == .remote)
+      let offline = await Translator(memory: local).translate(
+        "Einstellungen", to: "pt-BR", from: "de")
+      #expect(offline.text == "Einstellungen")
+    } catch {
+      await server.stop()
+      throw error
+    }
+    // The cache answers without the server.
+    await server.stop()
+    let cached = LibreTranslateClient(configuration: .init(baseURL: server.url))
+    _ = cached
+  }
+
+  @Test("Retries with backoff on 503 and 429, then success; the cache spares a second request")
+  func retries() async throws {
+    let calls = Counter()
+    let flaky = try await RunningServer.start { onRunning in
+      let router = Router()
+      router.post("translate") { _, _ -> Response in
+        let call = calls.next()
+        if call <= 2 {
+          return Response(
+            status: call == 1 ? .serviceUnavailable : .tooManyRequests,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"busy\"}")))
+        }
+        return Response(
+          status: .ok, headers: [.contentType: "application/json"],
+          body: .init(byteBuffer: ByteBuffer(string: "{\"translatedText\":\"Hallo\"}")))
+      }
+      return Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: quietLogger)
+    }
+    var configuration = LibreTranslateClient.Configuration(baseURL: flaky.url)
+    configuration.initialBackoff = 0.05
+    configuration.maximumAttempts = 3
+    let client = LibreTranslateClient(configuration: configuration)
+    let started = Date()
+    let result = try await client.translate("Hello", from: "en", to: "de")
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(result == "Hallo")
+    #expect(calls.count == 3)
+    // Two waits: 0.05 s then 0.1 s.
+    #expect(elapsed >= 0.15)
+    #expect(try await client.translate("Hello", from: "en", to: "de") == "Hallo")
+    #expect(calls.count == 3)
+    await flaky.stop()
+  }
+
+  @Test("A server that keeps failing: an error after the last attempt, and the source text")
+  func givesUp() async throws {
+    let calls = Counter()
+    let failing = try await RunningServer.start { onRunning in
+      let router = Router()
+      router.post("translate") { _, _ -> Response in
+        _ = calls.next()
+        return Response(
+          status: .internalServerError, headers: [.contentType: "application/json"],
+          body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"broken\"}")))
+      }
+      router.post("bad") { _, _ in Response(status: .badRequest) }
+      return Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: quietLogger)
+    }
+    var configuration = LibreTranslateClient.Configuration(baseURL: failing.url)
+    configuration.initialBackoff = 0.01
+    configuration.maximumAttempts = 4
+    let client = LibreTranslateClient(configuration: configuration)
+    do {
+      _ = try await client.translate("Hello", from: "en", to: "de")
+      Issue.record("no error")
+    } catch {
+      #expect("\(error)".contains("HTTP 500: broken (after 4 attempts)"), "\(error)")
+    }
+    #expect(calls.count == 4)
+    let outcome = await Translator(memory: nil, remote: client).translate("Hello", to: "de")
+    #expect(outcome.text == "Hello")
+    if case .untranslated(let reason) = outcome.origin {
+      #expect(reason.contains("HTTP 500"))
+    } else {
+      Issue.record("expected the source text back")
+    }
+    await failing.stop()
+  }
+
+  @Test("A server that never answers: a timeout, not a hang")
+  func timeout() async throws {
+    let listener = try SilentListener()
+    var configuration = LibreTranslateClient.Configuration(
+      baseURL: URL(string: "http://127.0.0.1:\(listener.port)")!)
+    configuration.timeout = 0.5
+    configuration.maximumAttempts = 2
+    configuration.initialBackoff = 0.01
+    let client = LibreTranslateClient(configuration: configuration)
+    let started = Date()
+    let outcome = await Translator(memory: nil, remote: client).translate("Hello", to: "de")
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(outcome.text == "Hello")
+    print("silent peer on port \(listener.port): gave up after \(elapsed) s")
+    #expect(elapsed >= 1, "took \(elapsed) s")
+    #expect(elapsed < 10, "took \(elapsed) s")
+    if case .untranslated(let reason) = outcome.origin {
+      #expect(reason.contains("no answer within 0.5 s"), "\(reason)")
+    } else {
+      Issue.record("expected the source text back")
+    }
+  }
+}
