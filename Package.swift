@@ -113,6 +113,7 @@ let package = Package(
         "Translation",
         "TranslationServer",
         "StringsTable",
+        "PropertyList",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitTranslateCLI"

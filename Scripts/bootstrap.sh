@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages BundleKit needs, when they are missing.
-#   Scripts/bootstrap.sh            build dependencies (libxml2, libarchive, pkg-config)
+#   Scripts/bootstrap.sh            build dependencies (libxml2, libarchive, SQLite, pkg-config)
 #   Scripts/bootstrap.sh --oracles  also the tools the tests compare against
 #                                   (plistutil, bsdtar, python3)
+#   Scripts/bootstrap.sh --bench    also the load generator of the lookup benchmark (wrk)
 set -euo pipefail
 
-packages=(libxml2-dev libarchive-dev pkg-config)
+# libsqlite3-dev: the translation memory (GRDB) in bundlekit-translate.
+packages=(libxml2-dev libarchive-dev libsqlite3-dev pkg-config)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(wrk)
+fi
 if [[ "${1:-}" == "--oracles" ]]; then
   packages+=(libplist-utils libarchive-tools)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)

@@ -1,16 +1,90 @@
 import ArgumentParser
+import Foundation
+import PropertyList
+import Translation
 
 /// `bundlekit translate fill PACKAGE_DIR --to de,fr [--provider URL]`.
 struct TranslateFill: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fill",
-    abstract: "Fill missing translations in a package's tables from a memory or a provider."
+    abstract: "Fill missing translations in a package's tables from a memory or a provider.",
+    discussion: """
+      For each language in --to, every key of the development language's .strings and \
+      .stringsdict tables and every catalog entry that the language lacks is filled: from the \
+      package's own tables (the same text translated elsewhere), then from --memory files, \
+      then from the LibreTranslate server at --provider. Filled entries are marked for review \
+      (a comment in .strings and XML .stringsdict, `needs_review` in .xcstrings). Files keep \
+      their encoding and format and are written atomically, all or none. Exit 1 when some \
+      entries stay missing (listed on standard error).
+      """
   )
 
-  @Argument(help: "The package folder.")
+  @Argument(help: "The package folder (or any folder of tables).")
   var package: String
 
+  @Option(help: "The languages to fill, comma-separated (de,fr,pt-BR).")
+  var to: String
+
+  @Option(help: "A translation memory to draw from (repeatable).")
+  var memory: [String] = []
+
+  @Option(help: "A LibreTranslate server to ask for what no memory has.")
+  var provider: String?
+
+  @Option(help: "The language of the source tables.")
+  var developmentLanguage = "en"
+
+  @Flag(help: "Print what would be filled; write nothing.")
+  var dryRun = false
+
+  @Option(help: "text or json.")
+  var format: OutputFormat = .text
+
   func run() async throws {
-    throw ToolError.invalidValue(value: package, option: "package", reason: "fill is not built yet")
+    var remote: LibreTranslateClient?
+    if let provider {
+      guard let url = URL(string: provider), url.scheme == "http" || url.scheme == "https" else {
+        throw ToolError.invalidValue(
+          value: provider, option: "--provider", reason: "not an http URL")
+      }
+      remote = LibreTranslateClient(configuration: .init(baseURL: url))
+    }
+    let languages = to.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !languages.isEmpty, languages.allSatisfy({ !$0.isEmpty }) else {
+      throw ToolError.invalidValue(
+        value: to, option: "--to", reason: "expected languages like de,fr")
+    }
+    let filler = TableFiller(
+      developmentLanguage: developmentLanguage, memoryPaths: memory, remote: remote)
+    let plan = try await filler.plan(package: package, languages: languages)
+    if !dryRun { try TableFiller.write(plan) }
+    switch format {
+    case .json:
+      struct Report: Encodable {
+        var written: [String]
+        var filled: [FilledEntry]
+        var unfilled: [UnfilledEntry]
+      }
+      Output.printLine(
+        try Output.json(
+          Report(
+            written: dryRun ? [] : plan.changes.map(\.path), filled: plan.filled,
+            unfilled: plan.unfilled)))
+    case .text:
+      for entry in plan.filled {
+        let variant = entry.variant.isEmpty ? "" : " [\(entry.variant)]"
+        Output.printLine(
+          "\(entry.path): \(entry.key)\(variant) = \(entry.value) (\(entry.origin.rawValue))")
+      }
+      for entry in plan.unfilled {
+        Output.printToStandardError(
+          "\(entry.path): warning: \(entry.key) (\(entry.language)) not filled: \(entry.reason)")
+      }
+      let verb = dryRun ? "would fill" : "filled"
+      Output.printLine(
+        "\(verb) \(plan.filled.count) texts in \(plan.changes.count) files; "
+          + "\(plan.unfilled.count) entries left missing")
+    }
+    if !plan.unfilled.isEmpty { throw ExitCode.failure }
   }
 }

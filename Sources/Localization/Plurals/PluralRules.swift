@@ -96,6 +96,20 @@ public enum PluralRules {
     category(for: PluralOperands(value), language: language)
   }
 
+  /// The categories `language` uses, in CLDR order (`zero one two few many other`): what a
+  /// plural rule dictionary for it should hold. Found by evaluating its rule on integers up
+  /// to 1,000, a million and common decimals, which reach every category CLDR's samples do.
+  public static func categories(for language: String) -> [PluralCategory] {
+    let rule = rule(for: language)
+    var found: Set<PluralCategory> = [.other]
+    for value in 0...1000 { found.insert(rule(PluralOperands(value))) }
+    for value in [1_000_000, 2_000_000, 1_000_001] { found.insert(rule(PluralOperands(value))) }
+    for text in ["0.0", "0.1", "0.5", "1.0", "1.5", "2.5", "1.25", "1e6", "1.5c6"] {
+      found.insert(rule(PluralOperands(decimal: text)))
+    }
+    return PluralCategory.allCases.filter(found.contains)
+  }
+
   /// The rule function for a language: the most specific tag CLDR defines, else its language.
   static func rule(for language: String) -> @Sendable (PluralOperands) -> PluralCategory {
     let tag = language.replacingOccurrences(of: "_", with: "-")

@@ -141,7 +141,8 @@ public final class TranslationMemory: Sendable {
   /// translations come from the first language in `target`'s fallback chain that has some,
   /// which is the development language's own text when no other has.
   /// When several entries share the text, every distinct translation is a candidate; the one
-  /// most entries use comes first.
+  /// most entries use comes first, except that a value equal to the text itself (an
+  /// untranslated copy) goes after every real translation.
   public func matches(
     for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
     minimumScore: Double = 0.6, limit: Int = 10
@@ -293,9 +294,17 @@ public final class TranslationMemory: Sendable {
             matchedText: anchor?.value ?? value, kind: kind, score: score,
             occurrences: members.count))
       }
+      // A "translation" equal to the text it translates is most often a copy nobody
+      // translated: it goes after real translations, whatever its count.
+      func copyRank(_ match: TranslationMatch) -> Int {
+        match.translation == match.matchedText
+          && anchorByUnit.values.contains {
+            $0.language != language
+          } ? 1 : 0
+      }
       return matches.sorted {
-        ($1.score, $1.occurrences, $0.record.table, $0.record.key)
-          < ($0.score, $0.occurrences, $1.record.table, $1.record.key)
+        (copyRank($0), $1.score, $1.occurrences, $0.record.table, $0.record.key)
+          < (copyRank($1), $0.score, $0.occurrences, $1.record.table, $1.record.key)
       }
     }
     return []

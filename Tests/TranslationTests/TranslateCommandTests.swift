@@ -1,0 +1,114 @@
+import BundleKitTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("bundlekit translate", .serialized)
+struct TranslateCommandTests {
+  @Test("index and lookup, as the CLI contract says")
+  func indexAndLookup() throws {
+    let fixture = try MemoryFixture()
+    let memory = fixture.folder.file("cli.sqlite")
+    var result = try BundleKitTool.run([
+      "translate", "index", fixture.folder.file("App"), fixture.folder.file("Kit"), "-o", memory,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("in 6 languages from 8 files"), "\(result.stdout)")
+
+    result = try BundleKitTool.run([
+      "translate", "lookup", "Cancel", "--to", "de", "--memory", memory,
+    ])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.first == "Abbrechen")
+    #expect(
+      lines.dropFirst().first?.hasPrefix("Stornieren\tLocalizable:toolbar.cancel\texact") == true)
+
+    result = try BundleKitTool.run([
+      "translate", "lookup", "Open the doors", "--to", "de", "--memory", memory, "--format", "json",
+    ])
+    let answer = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(answer["translation"] as? String == "Öffne die Tür")
+    let candidate = try #require((answer["candidates"] as? [[String: Any]])?.first)
+    #expect(candidate["kind"] as? String == "fuzzy")
+
+    // Nothing found: the text itself on the first line, a note on standard error.
+    result = try BundleKitTool.run([
+      "translate", "lookup", "Zorblax", "--to", "de", "--memory", memory,
+    ])
+    #expect(result.status == 0)
+    #expect(result.stdout == "Zorblax\n")
+    #expect(result.stderr.contains("no translation into de"))
+
+    result = try BundleKitTool.run([
+      "translate", "lookup", "menu.settings", "--key", "--to", "de-CH", "--memory", memory,
+    ])
+    #expect(result.stdout == "de-CH\tLocalizable\tIistellige\n")
+  }
+
+  @Test("Errors: exit 1 with a message naming the file, 2 for usage")
+  func errors() throws {
+    let folder = try TemporaryFolder()
+    var result = try BundleKitTool.run([
+      "translate", "lookup", "x", "--to", "de", "--memory", folder.file("none.sqlite"),
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("error: \(folder.file("none.sqlite")): no such file"))
+    result = try BundleKitTool.run(["translate", "lookup", "x", "--memory", folder.file("m")])
+    #expect(result.status == 2)
+    result = try BundleKitTool.run([
+      "translate", "index", folder.file("absent"), "-o", folder.file("m"),
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("absent"))
+    result = try BundleKitTool.run(["translate", "nonsense"])
+    #expect(result.status == 2)
+  }
+
+  @Test("serve: prints its URL, answers, and binds loopback by default")
+  func serve() async throws {
+    guard let tool = BundleKitTool.path else {
+      Issue.record("bundlekit was not built")
+      return
+    }
+    let fixture = try MemoryFixture()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = ["translate", "serve", "--memory", fixture.memoryPath, "--port", "0"]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    var line = Data()
+    while !line.contains(0x0A) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line += chunk
+    }
+    let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(url.hasPrefix("http://127.0.0.1:"))
+    let answer = try await http(
+      "POST", try #require(URL(string: url + "/translate")),
+      body: jsonBody(["q": "Settings", "source": "en", "target": "de-CH"]))
+    #expect(answer.object?["translatedText"] as? String == "Iistellige")
+  }
+
+  @Test("The plugins' tool stays lean: no SQLite, no Hummingbird in bundlekit")
+  func lean() throws {
+    let tool = try #require(BundleKitTool.path)
+    let binary = try Data(contentsOf: URL(fileURLWithPath: tool))
+    for marker in ["Hummingbird", "GRDB", "sqlite3_open"] {
+      #expect(binary.range(of: Data(marker.utf8)) == nil, "bundlekit contains \(marker)")
+    }
+    let helper = (tool as NSString).deletingLastPathComponent + "/bundlekit-translate"
+    let helperBinary = try Data(contentsOf: URL(fileURLWithPath: helper))
+    #expect(helperBinary.range(of: Data("sqlite3_open".utf8)) != nil)
+  }
+}
