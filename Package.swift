@@ -101,6 +101,7 @@ let package = Package(
       name: "TranslationServer",
       dependencies: [
         "Translation",
+        "PropertyList",
         .product(name: "Hummingbird", package: "hummingbird"),
       ]
     ),

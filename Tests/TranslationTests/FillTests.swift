@@ -237,7 +237,7 @@ struct FillTests {
     let fixture = try FillFixture()
     let provider = try await RunningServer.translation(
       memory: TranslationMemory(path: fixture.providerMemoryPath, preload: true))
-    do {
+    try await provider.serving {
       let client = LibreTranslateClient(configuration: .init(baseURL: provider.url))
       let plan = try await TableFiller(memoryPaths: [fixture.memoryPath], remote: client)
         .plan(package: fixture.package, languages: ["de"])
@@ -260,11 +260,7 @@ struct FillTests {
         decoding: try fixture.read("de.lproj/Localizable.stringsdict"), as: UTF8.self)
       #expect(text.contains("<!-- Kept as it is. -->"))
       #expect(plan.unfilled.isEmpty, "\(plan.unfilled)")
-    } catch {
-      await provider.stop()
-      throw error
     }
-    await provider.stop()
   }
 
   @Test("A broken table stops the fill before anything is written")

@@ -56,6 +56,17 @@ struct RunningServer {
     }
   }
 
+  /// Runs `body`, then stops the server, whether `body` throws or not.
+  func serving(_ body: () async throws -> Void) async throws {
+    do {
+      try await body()
+    } catch {
+      await stop()
+      throw error
+    }
+    await stop()
+  }
+
   func stop() async {
     task.cancel()
     _ = await task.result

@@ -19,7 +19,7 @@ struct ServerTests {
   func endpoints() async throws {
     let server = try await RunningServer.translation(memory: memory)
     let base = server.url
-    do {
+    try await server.serving {
       // A single text.
       var answer = try await http(
         "POST", base.appendingPathComponent("translate"),
@@ -75,11 +75,7 @@ struct ServerTests {
 
       answer = try await http("GET", base.appendingPathComponent("health"))
       #expect(answer.object?["status"] as? String == "ok")
-    } catch {
-      await server.stop()
-      throw error
     }
-    await server.stop()
   }
 
   @Test("Bad requests get {\"error\"} with 400 (413 for a large body), and serving goes on")
@@ -143,7 +139,7 @@ struct ServerTests {
         "application/json", 413, "Invalid request: the body is larger than 4096 bytes"
       ),
     ]
-    do {
+    try await server.serving {
       for (name, body, type, status, message) in cases {
         let answer = try await http("POST", translate, body: body, contentType: type)
         #expect(answer.status == status, "\(name): \(answer.text)")
@@ -164,18 +160,14 @@ struct ServerTests {
       answer = try await http(
         "POST", translate, body: jsonBody(["q": "Delete", "source": "en", "target": "fr"]))
       #expect(answer.object?["translatedText"] as? String == "Supprimer")
-    } catch {
-      await server.stop()
-      throw error
     }
-    await server.stop()
   }
 
   @Test("The client against BundleKit's own server: batches, cache, languages")
   func clientAgainstOwnServer() async throws {
     let server = try await RunningServer.translation(memory: memory)
-    do {
-      let client = LibreTranslateClient(configuration: .init(baseURL: server.url))
+    let client = LibreTranslateClient(configuration: .init(baseURL: server.url))
+    try await server.serving {
       #expect(try await client.translate("Cancel", from: "en", to: "de") == "Abbrechen")
       #expect(
         try await client.translate(["Settings", "Delete", "Unknown words"], from: "auto", to: "fr")
@@ -199,14 +191,12 @@ struct ServerTests {
       let offline = await Translator(memory: local).translate(
         "Einstellungen", to: "pt-BR", from: "de")
       #expect(offline.text == "Einstellungen")
-    } catch {
-      await server.stop()
-      throw error
     }
-    // The cache answers without the server.
-    await server.stop()
-    let cached = LibreTranslateClient(configuration: .init(baseURL: server.url))
-    _ = cached
+    // With the server gone, what was asked before comes from the cache; anything else fails.
+    #expect(try await client.translate("Cancel", from: "en", to: "de") == "Abbrechen")
+    await #expect(throws: TranslationError.self) {
+      try await client.translate("Delete", from: "en", to: "de")
+    }
   }
 
   @Test("Retries with backoff on 503 and 429, then success; the cache spares a second request")

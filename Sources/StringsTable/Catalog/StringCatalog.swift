@@ -95,7 +95,7 @@ public struct StringCatalog: Sendable {
 
   /// The line where `key` appears in the file.
   public func line(of key: String) -> Int? {
-    StringsTable.line(of: "\"\(escapeJSON(key))\"", in: bytes)
+    StringsTable.line(of: JSONEscaping.quoted(key), in: bytes)
   }
 
   /// Every language the catalog has, source language first.
@@ -184,21 +184,7 @@ public struct StringCatalog: Sendable {
     -> PropertyListError
   {
     .syntax(
-      path: path, line: StringsTable.line(of: "\"\(escapeJSON(key))\"", in: bytes) ?? 1, column: 1,
+      path: path, line: StringsTable.line(of: JSONEscaping.quoted(key), in: bytes) ?? 1, column: 1,
       message: "\"\(key)\": \(message)")
   }
-}
-
-func escapeJSON(_ text: String) -> String {
-  var result = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\t": result += "\\t"
-    default: result.unicodeScalars.append(scalar)
-    }
-  }
-  return result
 }
