@@ -36,6 +36,17 @@ protocol MemoryStore: Sendable {
 /// Answers from SQLite through prepared, cached statements.
 struct DatabaseStore: MemoryStore {
   let queue: DatabaseQueue
+  let path: String
+
+  /// A read whose SQLite errors (a damaged file, say) name the memory file.
+  private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try queue.read(body)
+    } catch let error as DatabaseError {
+      throw TranslationError.invalidMemory(
+        path: path, message: "cannot read the memory (\(error.message ?? "\(error)"))")
+    }
+  }
 
   private static func placeholders(_ count: Int) -> String {
     Array(repeating: "?", count: count).joined(separator: ", ")
@@ -55,7 +66,7 @@ struct DatabaseStore: MemoryStore {
       sql += " AND language IN (\(Self.placeholders(languages.count)))"
       arguments += languages as [any DatabaseValueConvertible]
     }
-    return try queue.read { db in
+    return try read { db in
       try Row.fetchAll(
         db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)
       ).map(Self.translation)
@@ -69,7 +80,7 @@ struct DatabaseStore: MemoryStore {
       WHERE language = ? AND unit IN (\(Self.placeholders(units.count)))
       """
     let arguments: [any DatabaseValueConvertible] = [language] + units
-    return try queue.read { db in
+    return try read { db in
       try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         .map(Self.translation)
     }
@@ -81,7 +92,7 @@ struct DatabaseStore: MemoryStore {
       SELECT id, bundle, tbl, key, variant, source FROM units
       WHERE id IN (\(Self.placeholders(ids.count)))
       """
-    return try queue.read { db in
+    return try read { db in
       var result: [Int64: StoredUnit] = [:]
       for row in try Row.fetchAll(
         db.cachedStatement(sql: sql), arguments: StatementArguments(ids))
@@ -101,7 +112,7 @@ struct DatabaseStore: MemoryStore {
       arguments.append(table)
     }
     sql += " ORDER BY tbl, bundle, variant"
-    return try queue.read { db in
+    return try read { db in
       try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
         .map { row in
           (
@@ -114,7 +125,7 @@ struct DatabaseStore: MemoryStore {
   }
 
   func normalizedValues(language: String) throws -> [String] {
-    try queue.read { db in
+    try read { db in
       try String.fetchAll(
         db,
         sql: "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",

@@ -48,7 +48,7 @@ public final class TranslationMemory: Sendable {
       }
       developmentLanguage = meta["developmentLanguage"] ?? "en"
       languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)
-      store = preload ? try SnapshotStore(queue: queue) : DatabaseStore(queue: queue)
+      store = preload ? try SnapshotStore(queue: queue) : DatabaseStore(queue: queue, path: path)
     } catch let error as DatabaseError {
       throw TranslationError.invalidMemory(
         path: path, message: "not a translation memory (\(error.message ?? "\(error)"))")
