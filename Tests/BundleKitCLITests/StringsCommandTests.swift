@@ -80,6 +80,27 @@ struct StringsCommandTests {
     #expect(try lookup(["missing.key", "--language", "ru"]) == "missing.key\n")
   }
 
+  @Test("A table large enough for the restart with a tuned heap compiles to what Foundation reads")
+  func largeTable() throws {
+    var text = ""
+    for index in 0..<150_000 {
+      text += "\"item.\(index).title\" = \"Value for item \(index), à traduire\";\n"
+    }
+    #expect(text.utf8.count > 8 << 20)
+    let folder = try write(["en.lproj/Large.strings": text])
+    let output = try TemporaryFolder()
+    let run = try BundleKitTool.run([
+      "strings", "compile", folder.path, "--output-dir", output.path, "--verbose",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == output.file("en.lproj/Large.strings") + "\n")
+    let data = try Data(contentsOf: URL(fileURLWithPath: output.file("en.lproj/Large.strings")))
+    let table = try #require(
+      try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: String])
+    #expect(table.count == 150_000)
+    #expect(table["item.149999.title"] == "Value for item 149999, à traduire")
+  }
+
   @Test("compile refuses broken tables and writes nothing; generate writes accessors")
   func compileErrorsAndGenerate() throws {
     let broken = try write(["en.lproj/Bad.strings": "\"a\" = \"b\"\n"])

@@ -60,4 +60,33 @@ struct PlistlibDifferentialTests {
       #expect(ours.count <= theirs.count)
     }
   }
+
+  @Test("a value large enough for the two-thread binary writer: plistlib and Foundation agree")
+  func largeValue() throws {
+    let seed = SeededGenerator.seed("largeValue")
+    var generator = SeededGenerator(seed: seed)
+    var dictionary = PropertyListDictionary()
+    let words = ["Cancel", "Réglages", "設定", "Value", "😀 emoji", ""]
+    for index in 0..<70_000 {
+      let pick = Int(generator.next() % 6)
+      let value: PropertyListValue
+      switch index % 4 {
+      case 0: value = .string(words[pick] + (pick % 2 == 0 ? "" : " \(index)"))
+      case 1: value = .integer(PropertyListInteger(Int64(generator.next() % 1000)))
+      case 2:
+        value = .array([.string(words[pick]), .bool(pick % 2 == 0), .real(Double(index) / 4)])
+      default: value = .string(words[pick])
+      }
+      dictionary["key.\(index)"] = value
+    }
+    let value = PropertyListValue.dictionary(dictionary)
+    let folder = try TemporaryFolder()
+    let path = folder.file("large.bplist")
+    let bytes = try value.encoded(as: .binary1)
+    try FileIO.writeAtomically(bytes, to: path)
+    #expect(try oracle(["dump", path]) == value.tagged, "seed \(seed)")
+    let foundation = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+    #expect(try FoundationBridge.value(foundation).sortedKeys == value.sortedKeys, "seed \(seed)")
+    #expect(try PropertyListValue(bytes: bytes) == value)
+  }
 }

@@ -190,6 +190,9 @@ struct BinaryPropertyListWriter {
 
   // MARK: Serialising
 
+  /// Objects past this count are written in two halves on two threads.
+  private static let parallelThreshold = 100_000
+
   private mutating func serialize() -> [UInt8] {
     // CoreFoundation requires the reference size to hold the object count itself.
     let referenceSize = Self.minimalByteCount(for: UInt64(entries.count))
@@ -197,18 +200,28 @@ struct BinaryPropertyListWriter {
     output.append(contentsOf: "bplist00".utf8)
     var offsets: [Int] = []
     offsets.reserveCapacity(entries.count)
-    for entry in entries {
-      offsets.append(output.count)
-      switch entry {
-      case .scalar(let value):
-        writeScalar(value)
-      case .array(let start, let count):
-        writeMarker(0xA, count: count)
-        writeReferences(start..<start + count, size: referenceSize)
-      case .dictionary(let start, let count):
-        writeMarker(0xD, count: count)
-        writeReferences(start..<start + 2 * count, size: referenceSize)
+    if entries.count >= Self.parallelThreshold {
+      // The second half goes to its own buffer on another thread, then is appended: its
+      // offsets move by where it lands. Entries and references are only read.
+      let middle = entries.count / 2
+      let second = SecondHalf()
+      let group = DispatchGroup()
+      let writer = self
+      group.enter()
+      DispatchQueue.global().async {
+        var half = writer.chunkWriter()
+        second.offsets = half.writeObjects(
+          middle..<writer.entries.count, referenceSize: referenceSize)
+        second.bytes = half.output
+        group.leave()
       }
+      offsets = writeObjects(0..<middle, referenceSize: referenceSize)
+      group.wait()
+      let shift = output.count
+      output.append(contentsOf: second.bytes)
+      offsets.append(contentsOf: second.offsets.lazy.map { $0 + shift })
+    } else {
+      offsets = writeObjects(0..<entries.count, referenceSize: referenceSize)
     }
     let tableOffset = output.count
     // ... and the offset size to hold the offset of the offset table, not just the last object.
@@ -223,6 +236,37 @@ struct BinaryPropertyListWriter {
     writeBigEndian(0, size: 8)
     writeBigEndian(UInt64(tableOffset), size: 8)
     return output
+  }
+
+  /// A writer sharing this one's objects, with an empty output of its own.
+  private func chunkWriter() -> BinaryPropertyListWriter {
+    var writer = BinaryPropertyListWriter()
+    writer.entries = entries
+    writer.references = references
+    writer.compactReals = compactReals
+    writer.table = []
+    writer.output.reserveCapacity(estimatedSize / 2 + 1024)
+    return writer
+  }
+
+  /// Writes the objects `range` to the output; their offsets in it.
+  private mutating func writeObjects(_ range: Range<Int>, referenceSize: Int) -> [Int] {
+    var offsets: [Int] = []
+    offsets.reserveCapacity(range.count)
+    for index in range {
+      offsets.append(output.count)
+      switch entries[index] {
+      case .scalar(let value):
+        writeScalar(value)
+      case .array(let start, let count):
+        writeMarker(0xA, count: count)
+        writeReferences(start..<start + count, size: referenceSize)
+      case .dictionary(let start, let count):
+        writeMarker(0xD, count: count)
+        writeReferences(start..<start + 2 * count, size: referenceSize)
+      }
+    }
+    return offsets
   }
 
   private mutating func writeScalar(_ value: PropertyListValue) {
@@ -392,4 +436,10 @@ struct ExactString: Hashable {
     var copy = string
     copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
+}
+
+/// What the second half's thread hands back.
+private final class SecondHalf: @unchecked Sendable {
+  var bytes: [UInt8] = []
+  var offsets: [Int] = []
 }

@@ -137,7 +137,8 @@ public struct StringsFile: Sendable {
     }
     var scanner = OpenStepScanner(bytes: bytes)
     let firstResult = Result { () throws(PropertyListError) in
-      try parseEntries(&scanner, until: split, capacity: split / 48)
+      // Room for both halves, so appending the second does not copy the first.
+      try parseEntries(&scanner, until: split, capacity: bytes.count / 48)
     }
     group.wait()
     var entries = try firstResult.get()

@@ -34,6 +34,7 @@ struct StringsCompile: ParsableCommand {
   func run() throws {
     do {
       let locations = try TableDiscovery.tables(in: paths)
+      LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
       let compiler = StringsCompiler(developmentLanguage: developmentLanguage)
       let (written, found) = try compiler.compile(locations, into: outputDir)
       if warnings { found.forEach { Diagnostics.printToStandardError($0.description) } }
