@@ -40,14 +40,14 @@ enum BumpSuite {
     }
   }
 
+  /// Runs on the temporary folder's file system, on /dev/shm (tmpfs) when there is one, and
+  /// on any folders in `BUNDLEKIT_BENCH_DIRS` (colon-separated): atomic writes cost what the
+  /// file system makes a new inode cost, which differs widely (see the README).
   static func run() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bundlekit-bench-bump-\(getpid())"
-    ).path
-    defer { try? FileManager.default.removeItem(atPath: base) }
-    try makeTree(base + "/ours")
-    try makeTree(base + "/python")
-    try makeTree(base + "/durable")
+    var roots = [FileManager.default.temporaryDirectory.path]
+    if FileManager.default.fileExists(atPath: "/dev/shm") { roots.append("/dev/shm") }
+    roots += (ProcessInfo.processInfo.environment["BUNDLEKIT_BENCH_DIRS"] ?? "")
+      .split(separator: ":").map(String.init)
     print("## bump: raise CFBundleVersion in \(fileCount) Info.plists (half XML, half binary)\n")
     let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("bundlekit").path
@@ -56,37 +56,73 @@ enum BumpSuite {
       print("needs the bundlekit product and python3\n")
       return
     }
-    // Alternate the two, so both meet the same file-system state.
-    var ours: [Double] = []
-    var theirs: [Double] = []
-    var durable: [Double] = []
-    // Each run starts with nothing left to write back (sync, untimed), so none pays for the
-    // dirty pages another left behind.
-    for _ in 0..<5 {
-      sync()
-      if let time = Bench.spawn(tool, ["bump", "build", base + "/ours"]) { ours.append(time) }
-      sync()
-      if let time = Bench.spawn(python3, ["-c", python, base + "/python"]) { theirs.append(time) }
-      sync()
-      if let time = Bench.spawn(python3, ["-c", python, base + "/durable", "fsync"]) {
-        durable.append(time)
+    var rows: [Bench.Row] = []
+    for root in roots {
+      let base = root + "/bundlekit-bench-bump-\(getpid())"
+      defer { try? FileManager.default.removeItem(atPath: base) }
+      try makeTree(base + "/ours")
+      try makeTree(base + "/python")
+      try makeTree(base + "/durable")
+      // Alternate the three, so all meet the same file-system state. Each run starts with
+      // nothing left to write back (sync, untimed), so none pays for another's dirty pages.
+      var ours: [Double] = []
+      var theirs: [Double] = []
+      var durable: [Double] = []
+      for _ in 0..<5 {
+        sync()
+        if let time = Bench.spawn(tool, ["bump", "build", base + "/ours"]) { ours.append(time) }
+        sync()
+        if let time = Bench.spawn(python3, ["-c", python, base + "/python"]) {
+          theirs.append(time)
+        }
+        sync()
+        if let time = Bench.spawn(python3, ["-c", python, base + "/durable", "fsync"]) {
+          durable.append(time)
+        }
+      }
+      let median = { (times: [Double]) -> Double? in
+        times.isEmpty ? nil : times.sorted()[times.count / 2]
+      }
+      rows.append(
+        Bench.Row(
+          work: "\(fileCount) files in \(root) (\(fileSystem(of: root)))",
+          ours: median(ours) ?? .nan,
+          peers: [median(durable), median(theirs)]))
+      let check = try PropertyListDocument(contentsOfFile: base + "/ours/Target1/Info.plist")
+        .value["CFBundleVersion"]
+      print(
+        "\(root): after 6 runs, ours holds CFBundleVersion \(check?.stringValue ?? "?") (expected 6)"
+      )
+    }
+    print()
+    Bench.printTable(
+      title: "bump build: every tool writes a temporary file and renames it; BundleKit also "
+        + "locks each folder and flushes once per batch",
+      peers: ["plistlib, fsync per file", "plistlib, no fsync"], rows: rows)
+  }
+
+  /// The file system type of the mount holding `path`, from /proc/mounts.
+  static func fileSystem(of path: String) -> String {
+    guard let mounts = try? String(contentsOfFile: "/proc/mounts", encoding: .utf8) else {
+      return "?"
+    }
+    var best = (point: "", type: "?", device: "")
+    for line in mounts.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard fields.count > 2 else { continue }
+      let point = String(fields[1])
+      if path == point || path.hasPrefix(point == "/" ? "/" : point + "/"),
+        point.count > best.point.count
+      {
+        best = (point, String(fields[2]), String(fields[0]))
       }
     }
-    let median = { (times: [Double]) -> Double? in
-      times.isEmpty ? nil : times.sorted()[times.count / 2]
+    // ext4 without a journal makes each new inode skip every inode freed in the last minutes.
+    if best.type == "ext4" {
+      let device = Paths.lastComponent(best.device)
+      let journals = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/fs/jbd2")) ?? []
+      return journals.contains { $0.hasPrefix(device + "-") } ? "ext4" : "ext4, no journal"
     }
-    Bench.printTable(
-      title: "bump", peers: ["plistlib, fsync per file", "plistlib, no fsync"],
-      rows: [
-        Bench.Row(
-          work: "bump build, \(fileCount) files, atomic writes", ours: median(ours) ?? .nan,
-          peers: [median(durable), median(theirs)],
-          note:
-            "all write a temporary file and rename it; BundleKit also locks, and flushes once per batch"
-        )
-      ])
-    let check = try PropertyListDocument(contentsOfFile: base + "/ours/Target1/Info.plist").value[
-      "CFBundleVersion"]
-    print("after 6 runs, ours holds CFBundleVersion \(check?.stringValue ?? "?") (expected 6)\n")
+    return best.type
   }
 }

@@ -39,6 +39,8 @@ public enum FileIO {
         }
       }
       if failed { throw .io(path: path, message: systemError("cannot read")) }
+      // A regular file read to the size it had when opened is done: no read to find the end.
+      if (info.st_mode & S_IFMT) == S_IFREG, bytes.count == expected { return bytes }
     }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -84,7 +86,7 @@ public enum FileIO {
   public static func writeAtomically(_ files: [(path: String, bytes: [UInt8])])
     throws(PropertyListError)
   {
-    var staged: [(temporary: String, target: String, path: String)] = []
+    var staged: [Staged] = []
     func discard() { for item in staged { unlink(item.temporary) } }
     for file in files {
       do throws(PropertyListError) {
@@ -94,14 +96,23 @@ public enum FileIO {
         throw error
       }
     }
-    syncFileSystem(of: staged.map(\.temporary))
+    syncFileSystems(staged)
     for (index, item) in staged.enumerated() where rename(item.temporary, item.target) != 0 {
       let failure = PropertyListError.io(
         path: item.path, message: systemError("cannot replace the file"))
       for later in staged[index...] { unlink(later.temporary) }
       throw failure
     }
-    syncFileSystem(of: staged.map(\.target))
+    syncFileSystems(staged)
+  }
+
+  /// A temporary file written and waiting to be renamed over its target.
+  private struct Staged {
+    var temporary: String
+    var target: String
+    var path: String
+    /// The file system it is on.
+    var device: UInt64
   }
 
   #if os(Linux)
@@ -110,15 +121,13 @@ public enum FileIO {
     private static let canSyncFileSystem = false
   #endif
 
-  /// Flushes the file systems holding `paths` (Linux: `syncfs` once per file system; else the
-  /// files were flushed one by one when staged).
-  private static func syncFileSystem(of paths: [String]) {
+  /// Flushes the file systems of the staged files (Linux: `syncfs` once per file system; else
+  /// the files were flushed one by one when staged).
+  private static func syncFileSystems(_ staged: [Staged]) {
     #if os(Linux)
       var devices: Set<UInt64> = []
-      for path in paths {
-        var info = stat()
-        guard stat(path, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      for item in staged where devices.insert(item.device).inserted {
+        let descriptor = open(split(item.target).folder, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 {
           _ = bundlekit_syncfs(descriptor)
           close(descriptor)
@@ -127,36 +136,40 @@ public enum FileIO {
     #endif
   }
 
-  /// Writes `bytes` to a new temporary file beside `path` with `path`'s permissions.
+  /// Writes `bytes` to a new temporary file beside `path` with `path`'s permissions and
+  /// owner. Few system calls: a bump of 1,000 files makes each count.
   private static func stage(_ bytes: [UInt8], for path: String, flush: Bool)
-    throws(PropertyListError) -> (temporary: String, target: String, path: String)
+    throws(PropertyListError) -> Staged
   {
-    let target = resolvedPath(path)
-    let (folder, name) = split(target)
     var existing = stat()
-    let exists = stat(target, &existing) == 0
-    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    var exists = lstat(path, &existing) == 0
+    var target = path
+    if exists, (existing.st_mode & S_IFMT) == S_IFLNK {
+      target = resolvedPath(path)
+      exists = stat(target, &existing) == 0
+    }
+    let (folder, name) = split(target)
+    let mode: mode_t = exists ? existing.st_mode & 0o7777 : 0o666 & ~processUmask
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for _ in 0..<100 {
+      temporary = "\(folder)/.\(name).\(temporaryTag())"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+      if descriptor >= 0 || errno != EEXIST { break }
     }
     guard descriptor >= 0 else {
       throw .io(path: path, message: systemError("cannot create a temporary file in \(folder)"))
     }
     defer { close(descriptor) }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     do throws(PropertyListError) {
-      let mode: mode_t
-      if exists {
-        mode = existing.st_mode & 0o7777
+      if exists, existing.st_uid != processOwner.user || existing.st_gid != processOwner.group {
         _ = fchown(descriptor, existing.st_uid, existing.st_gid)
-      } else {
-        let mask = umask(0)
-        umask(mask)
-        mode = 0o666 & ~mask
       }
-      guard fchmod(descriptor, mode) == 0 else {
-        throw PropertyListError.io(path: path, message: systemError("cannot set permissions"))
+      // `open` applied the umask; and a changed owner drops set-id bits.
+      if mode & processUmask != 0 || mode & 0o7000 != 0 {
+        guard fchmod(descriptor, mode) == 0 else {
+          throw PropertyListError.io(path: path, message: systemError("cannot set permissions"))
+        }
       }
       try writeAll(bytes, to: descriptor, path: path)
       if flush, fsync(descriptor) != 0 {
@@ -166,8 +179,38 @@ public enum FileIO {
       unlink(temporary)
       throw error
     }
-    return (temporary, target, path)
+    var device = UInt64(existing.st_dev)
+    if !exists {
+      var info = stat()
+      device = fstat(descriptor, &info) == 0 ? UInt64(info.st_dev) : 0
+    }
+    return Staged(temporary: temporary, target: target, path: path, device: device)
   }
+
+  /// The process's effective user and group, read once.
+  private static let processOwner = (user: geteuid(), group: getegid())
+
+  /// The process identifier, for temporary names.
+  private static let processTag = String(UInt64(getpid()), radix: 36)
+
+  /// The process's umask, read once (reading it means setting it).
+  private static let processUmask: mode_t = {
+    let mask = umask(0)
+    umask(mask)
+    return mask
+  }()
+
+  /// A name part for temporary files: the process, a counter and a random start, so names
+  /// from concurrent runs do not meet (and `O_EXCL` settles it if they do).
+  private static func temporaryTag() -> String {
+    let count = temporaryCounter.withLock { counter -> UInt64 in
+      counter &+= 1
+      return counter
+    }
+    return processTag + "-" + String(count, radix: 36)
+  }
+
+  private static let temporaryCounter = LockedCounter(start: UInt64.random(in: 0..<(1 << 40)))
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
     throws(PropertyListError)
@@ -239,4 +282,21 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 @inline(__always)
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(descriptor, buffer, count)
+}
+
+/// A counter shared by threads.
+private final class LockedCounter: @unchecked Sendable {
+  private var value: UInt64
+  private var lock = pthread_mutex_t()
+
+  init(start: UInt64) {
+    value = start
+    pthread_mutex_init(&lock, nil)
+  }
+
+  func withLock<T>(_ body: (inout UInt64) -> T) -> T {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    return body(&value)
+  }
 }

@@ -46,22 +46,21 @@ public enum InfoPlistDiscovery {
         found.insert(.infoPlist(normalized(path)))
         continue
       }
-      guard let walker = manager.enumerator(atPath: path) else { continue }
-      while let relative = walker.nextObject() as? String {
-        let name = Paths.lastComponent(relative)
+      DirectoryWalker.walk(path) { entry in
+        let name = entry.name
+        let relative = entry.relativePath
         let full = normalized(path == "." ? relative : path + "/" + relative)
         if skippedFolders.contains(name) || (name.hasPrefix(".") && name.count > 1) {
-          walker.skipDescendants()
-          continue
+          return .skip
         }
         if name.hasSuffix(".xcodeproj") {
-          walker.skipDescendants()
           if includeTests || !isTestBundle(relative) { found.insert(.project(full)) }
-          continue
+          return .skip
         }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
           found.insert(.infoPlist(full))
         }
+        return .descend
       }
     }
     return found.sorted { $0.path < $1.path }

@@ -49,9 +49,10 @@ struct BumpOptions: ParsableArguments {
 
   /// What the bump would change in the Info.plists found under `paths`.
   static func plan(
-    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = []
+    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = [],
+    found known: [InfoPlistDiscovery.Found]? = nil
   ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
-    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
+    let found = try known ?? InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     let inventory = try VersionInventory(
       found: found, targets: targets.isEmpty ? nil : Set(targets))
     guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
@@ -74,12 +75,16 @@ struct BumpOptions: ParsableArguments {
       })
     var locks = try FolderLocks(folders: folders)
     defer { locks.release() }
-    var planned = try plan(bump, paths: paths, includeTests: includeTests, targets: targets)
+    // The files are read under the locks; what was found stays found (a file added by
+    // someone else meanwhile is left for the next run, as it would be had it come later).
+    var planned = try plan(
+      bump, paths: paths, includeTests: includeTests, targets: targets, found: found)
     while !Self.folders(of: planned.files).isSubset(of: folders) {
       locks.release()
       folders.formUnion(Self.folders(of: planned.files))
       locks = try FolderLocks(folders: folders)
-      planned = try plan(bump, paths: paths, includeTests: includeTests, targets: targets)
+      planned = try plan(
+        bump, paths: paths, includeTests: includeTests, targets: targets, found: found)
     }
     try VersionBump.write(planned.files)
     return planned.values

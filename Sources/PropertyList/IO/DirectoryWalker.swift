@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Walks a folder tree with `opendir`/`readdir`, using the entry types the directory already
+/// holds: one open and one read per folder and no `stat` per file, where `FileManager`'s
+/// enumerator opens each folder twice and stats every entry (a third of `bump build`'s
+/// system time over 1,000 folders). Symbolic links are reported, never followed.
+public enum DirectoryWalker {
+  /// One entry of the tree.
+  public struct Entry {
+    /// The path relative to the root, `/`-separated.
+    public var relativePath: String
+    /// The last component.
+    public var name: String
+    /// Whether it is a folder (not a link to one).
+    public var isFolder: Bool
+  }
+
+  /// Whether to go into a folder.
+  public enum Decision {
+    /// Go on, into the folder if it is one.
+    case descend
+    /// Do not go into this folder.
+    case skip
+  }
+
+  /// Calls `visit` for every entry under `root` (not `root` itself), each folder's entries in
+  /// name order before the folder's children, depth first.
+  public static func walk(_ root: String, _ visit: (Entry) -> Decision) {
+    walk(root: root, relative: "", visit)
+  }
+
+  private static func walk(root: String, relative: String, _ visit: (Entry) -> Decision) {
+    let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
+    guard let directory = opendir(folder) else { return }
+    var entries: [(name: String, isFolder: Bool)] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name == "." || name == ".." { continue }
+      var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+      // Some file systems do not fill in the type: ask.
+      if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+        var info = stat()
+        if lstat(folder + "/" + name, &info) == 0 { isFolder = (info.st_mode & S_IFMT) == S_IFDIR }
+      }
+      entries.append((name, isFolder))
+    }
+    closedir(directory)
+    entries.sort { $0.name < $1.name }
+    for entry in entries {
+      let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+      let decision = visit(Entry(relativePath: path, name: entry.name, isFolder: entry.isFolder))
+      if entry.isFolder, decision == .descend { walk(root: root, relative: path, visit) }
+    }
+  }
+}
