@@ -22,6 +22,8 @@ let quietLogger: Logger = {
 struct RunningServer {
   let port: Int
   let task: Task<Void, any Error>
+  /// Requests answered, for stubs.
+  var calls = Counter()
 
   var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -41,6 +43,28 @@ struct RunningServer {
       throw URLError(.cannotConnectToHost)
     }
     return RunningServer(port: port, task: task)
+  }
+
+  /// A stand-in LibreTranslate server whose `POST /translate` answers with what `answer`
+  /// gives for the call's number (1, 2 ...): a status and a JSON body.
+  static func translateStub(
+    _ answer: @escaping @Sendable (Int) -> (HTTPResponse.Status, String)
+  ) async throws -> RunningServer {
+    let calls = Counter()
+    var server = try await start { onRunning in
+      let router = Router()
+      router.post("translate") { _, _ -> Response in
+        let (status, body) = answer(calls.next())
+        return Response(
+          status: status, headers: [.contentType: "application/json"],
+          body: .init(byteBuffer: ByteBuffer(string: body)))
+      }
+      return Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: quietLogger)
+    }
+    server.calls = calls
+    return server
   }
 
   /// BundleKit's translation server over `memory`.

@@ -201,25 +201,12 @@ struct ServerTests {
 
   @Test("Retries with backoff on 503 and 429, then success; the cache spares a second request")
   func retries() async throws {
-    let calls = Counter()
-    let flaky = try await RunningServer.start { onRunning in
-      let router = Router()
-      router.post("translate") { _, _ -> Response in
-        let call = calls.next()
-        if call <= 2 {
-          return Response(
-            status: call == 1 ? .serviceUnavailable : .tooManyRequests,
-            headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"busy\"}")))
-        }
-        return Response(
-          status: .ok, headers: [.contentType: "application/json"],
-          body: .init(byteBuffer: ByteBuffer(string: "{\"translatedText\":\"Hallo\"}")))
-      }
-      return Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: quietLogger)
+    let flaky = try await RunningServer.translateStub { call in
+      call <= 2
+        ? (call == 1 ? .serviceUnavailable : .tooManyRequests, "{\"error\":\"busy\"}")
+        : (.ok, "{\"translatedText\":\"Hallo\"}")
     }
+    let calls = flaky.calls
     var configuration = LibreTranslateClient.Configuration(baseURL: flaky.url)
     configuration.initialBackoff = 0.05
     configuration.maximumAttempts = 3
@@ -238,20 +225,10 @@ struct ServerTests {
 
   @Test("A server that keeps failing: an error after the last attempt, and the source text")
   func givesUp() async throws {
-    let calls = Counter()
-    let failing = try await RunningServer.start { onRunning in
-      let router = Router()
-      router.post("translate") { _, _ -> Response in
-        _ = calls.next()
-        return Response(
-          status: .internalServerError, headers: [.contentType: "application/json"],
-          body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"broken\"}")))
-      }
-      router.post("bad") { _, _ in Response(status: .badRequest) }
-      return Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { await onRunning($0.localAddress?.port ?? 0) }, logger: quietLogger)
+    let failing = try await RunningServer.translateStub { _ in
+      (.internalServerError, "{\"error\":\"broken\"}")
     }
+    let calls = failing.calls
     var configuration = LibreTranslateClient.Configuration(baseURL: failing.url)
     configuration.initialBackoff = 0.01
     configuration.maximumAttempts = 4
