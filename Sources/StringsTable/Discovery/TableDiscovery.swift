@@ -22,18 +22,16 @@ public enum TableDiscovery {
         found.append(path)
         continue
       }
-      guard let walker = manager.enumerator(atPath: path) else { continue }
-      while let relative = walker.nextObject() as? String {
-        let name = Paths.lastComponent(relative)
-        if skippedFolders.contains(name) || (name.hasPrefix(".") && name != ".") {
-          walker.skipDescendants()
-          continue
-        }
+      DirectoryWalker.walk(path) { entry in
+        let name = entry.name
+        if skippedFolders.contains(name) || (name.hasPrefix(".") && name != ".") { return .skip }
         if StringsTableKind(path: name) != nil {
+          let relative = entry.relativePath
           found.append(
             path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
           )
         }
+        return .descend
       }
     }
     var seen: Set<String> = []
