@@ -67,6 +67,26 @@ struct RequestParameters {
     return value
   }
 
+  /// A whole-number parameter (a JSON number or a form's text); nil when missing.
+  func integer(_ name: String) throws(Malformed) -> Int? {
+    switch values[name] {
+    case nil, is NSNull: return nil
+    case let text as String:
+      if text.isEmpty { return nil }
+      guard let number = Int(text) else {
+        throw Malformed(message: "Invalid request: \(name) must be a whole number")
+      }
+      return number
+    case let number as NSNumber:
+      guard let exact = Int(exactly: number.doubleValue) else {
+        throw Malformed(message: "Invalid request: \(name) must be a whole number")
+      }
+      return exact
+    default:
+      throw Malformed(message: "Invalid request: \(name) must be a whole number")
+    }
+  }
+
   /// `q`: one text or a batch. Nil when missing; `.failure` when it is neither.
   enum Texts {
     case single(String)

@@ -170,6 +170,12 @@ struct Handlers: Sendable {
     guard let target = memory.supportedLanguage(targetCode) else {
       return Self.error("\(targetCode) is not supported")
     }
+    let alternatives: Int
+    do throws(RequestParameters.Malformed) {
+      alternatives = min(max(try parameters.integer("alternatives") ?? 0, 0), 10)
+    } catch {
+      return Self.error(error.message)
+    }
     let batch: [String]
     switch texts {
     case .single(let text): batch = [text]
@@ -186,9 +192,12 @@ struct Handlers: Sendable {
           + "(\(configuration.maximumTextLength))")
     }
     var translated: [String] = []
+    var others: [[String]] = []
     var detected: [String] = []
     for text in batch {
-      translated.append(translation(of: text, to: target, from: source))
+      let candidates = translations(of: text, to: target, from: source, count: 1 + alternatives)
+      translated.append(candidates[0])
+      others.append(Array(candidates.dropFirst()))
       if source == nil {
         detected.append(detection(of: text).map(detectedMember) ?? detectedMember(nil))
       }
@@ -197,9 +206,14 @@ struct Handlers: Sendable {
     switch texts {
     case .single:
       members.append(("translatedText", JSONText.string(translated[0])))
+      if alternatives > 0 { members.append(("alternatives", JSONText.array(others[0]))) }
       if let first = detected.first { members.append(("detectedLanguage", first)) }
     case .batch:
       members.append(("translatedText", JSONText.array(translated)))
+      if alternatives > 0 {
+        members.append(
+          ("alternatives", "[" + others.map(JSONText.array).joined(separator: ",") + "]"))
+      }
       if source == nil {
         members.append(("detectedLanguage", "[" + detected.joined(separator: ",") + "]"))
       }
@@ -207,13 +221,16 @@ struct Handlers: Sendable {
     return Self.json(JSONText.object(members))
   }
 
-  /// The memory's translation, or the text itself: never empty for a non-empty text.
-  private func translation(of text: String, to target: String, from source: String?) -> String {
-    guard
-      let match = try? memory.matches(for: text, to: target, from: source, fuzzy: false, limit: 1)
-        .first, !match.translation.isEmpty
-    else { return text }
-    return match.translation
+  /// The memory's translation first (or the text itself: never empty for a non-empty text),
+  /// then up to `count - 1` other translations the memory has for it (LibreTranslate's
+  /// `alternatives`).
+  private func translations(of text: String, to target: String, from source: String?, count: Int)
+    -> [String]
+  {
+    let matches =
+      (try? memory.matches(for: text, to: target, from: source, fuzzy: false, limit: count)) ?? []
+    let found = matches.map(\.translation).filter { !$0.isEmpty }
+    return found.isEmpty ? [text] : found
   }
 
   private func detection(of text: String) -> (language: String, confidence: Double)? {

@@ -40,6 +40,21 @@ struct ServerTests {
       #expect(detected.first?["language"] as? String == "en")
       #expect(detected.first?["confidence"] as? Int == 100)
 
+      // Other translations the memory has, as LibreTranslate's `alternatives`.
+      answer = try await http(
+        "POST", base.appendingPathComponent("translate"),
+        body: jsonBody(["q": "Cancel", "source": "en", "target": "de", "alternatives": 3]))
+      #expect(answer.object?["translatedText"] as? String == "Abbrechen")
+      #expect(answer.object?["alternatives"] as? [String] == ["Stornieren"])
+      answer = try await http(
+        "POST", base.appendingPathComponent("translate"),
+        body: Data("q=Cancel&source=en&target=de&alternatives=lots".utf8),
+        contentType: "application/x-www-form-urlencoded")
+      #expect(answer.status == 400)
+      #expect(
+        answer.object?["error"] as? String == "Invalid request: alternatives must be a whole number"
+      )
+
       // An HTML form body, as curl -d sends it, with a repeated q.
       answer = try await http(
         "POST", base.appendingPathComponent("translate"),
