@@ -125,4 +125,40 @@ enum BumpSuite {
     }
     return best.type
   }
+
+  /// `bump-settled`: one bump per tool on the temporary folder's file system, each on a tree
+  /// of its own and after 65 s with nothing written, as a CI job meets its checkout. On ext4
+  /// without a journal this is what a user sees: back-to-back runs (the `bump` suite) make
+  /// each new inode skip the inodes freed in the last minute (see the README), a cost that
+  /// only benchmarks pay. Takes about four minutes.
+  static func runSettled() throws {
+    let root = FileManager.default.temporaryDirectory.path
+    print(
+      "## bump, settled: one run each, 65 s after the last write, in \(root) (\(fileSystem(of: root)))\n"
+    )
+    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("bundlekit").path
+    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
+    else {
+      print("needs the bundlekit product and python3\n")
+      return
+    }
+    let base = root + "/bundlekit-bench-bump-settled-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    for tree in ["ours", "python", "durable"] { try makeTree(base + "/" + tree) }
+    func settled(_ executable: String, _ arguments: [String]) -> Double? {
+      sync()
+      sleep(65)
+      return Bench.spawn(executable, arguments)
+    }
+    let ours = settled(tool, ["bump", "build", base + "/ours"])
+    let durable = settled(python3, ["-c", python, base + "/durable", "fsync"])
+    let theirs = settled(python3, ["-c", python, base + "/python"])
+    Bench.printTable(
+      title: "bump build, settled", peers: ["plistlib, fsync per file", "plistlib, no fsync"],
+      rows: [
+        Bench.Row(
+          work: "\(fileCount) files, one run each", ours: ours ?? .nan, peers: [durable, theirs])
+      ])
+  }
 }
