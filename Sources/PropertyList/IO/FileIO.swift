@@ -1,4 +1,5 @@
 import CBundleKitSystem
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -86,16 +87,7 @@ public enum FileIO {
   public static func writeAtomically(_ files: [(path: String, bytes: [UInt8])])
     throws(PropertyListError)
   {
-    var staged: [Staged] = []
-    func discard() { for item in staged { unlink(item.temporary) } }
-    for file in files {
-      do throws(PropertyListError) {
-        staged.append(try stage(file.bytes, for: file.path, flush: !canSyncFileSystem))
-      } catch {
-        discard()
-        throw error
-      }
-    }
+    let staged = try stageAll(files)
     syncFileSystems(staged)
     for (index, item) in staged.enumerated() where rename(item.temporary, item.target) != 0 {
       let failure = PropertyListError.io(
@@ -106,8 +98,48 @@ public enum FileIO {
     syncFileSystems(staged)
   }
 
+  /// Writes every temporary file, or none: on any failure the ones written are removed and
+  /// the first failure (in `files` order) is thrown. Large batches are written by two threads
+  /// taking alternate files: creating a file is mostly the kernel finding a free inode, and
+  /// two cores find two at once.
+  private static func stageAll(_ files: [(path: String, bytes: [UInt8])])
+    throws(PropertyListError) -> [StagedFile]
+  {
+    let flush = !canSyncFileSystem
+    let results = StagingResults(count: files.count)
+    let workers = files.count >= 64 ? 2 : 1
+    if workers == 1 {
+      for index in files.indices {
+        results.set(index, Result { () throws(PropertyListError) in
+          try stage(files[index].bytes, for: files[index].path, flush: flush)
+        })
+      }
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        for index in stride(from: worker, to: files.count, by: workers) {
+          results.set(index, Result { () throws(PropertyListError) in
+            try stage(files[index].bytes, for: files[index].path, flush: flush)
+          })
+        }
+      }
+    }
+    var staged: [StagedFile] = []
+    var failure: PropertyListError?
+    for result in results.all {
+      switch result {
+      case .success(let item): staged.append(item)
+      case .failure(let error): failure = failure ?? error
+      }
+    }
+    if let failure {
+      for item in staged { unlink(item.temporary) }
+      throw failure
+    }
+    return staged
+  }
+
   /// A temporary file written and waiting to be renamed over its target.
-  private struct Staged {
+  struct StagedFile {
     var temporary: String
     var target: String
     var path: String
@@ -123,7 +155,7 @@ public enum FileIO {
 
   /// Flushes the file systems of the staged files (Linux: `syncfs` once per file system; else
   /// the files were flushed one by one when staged).
-  private static func syncFileSystems(_ staged: [Staged]) {
+  private static func syncFileSystems(_ staged: [StagedFile]) {
     #if os(Linux)
       var devices: Set<UInt64> = []
       for item in staged where devices.insert(item.device).inserted {
@@ -139,7 +171,7 @@ public enum FileIO {
   /// Writes `bytes` to a new temporary file beside `path` with `path`'s permissions and
   /// owner. Few system calls: a bump of 1,000 files makes each count.
   private static func stage(_ bytes: [UInt8], for path: String, flush: Bool)
-    throws(PropertyListError) -> Staged
+    throws(PropertyListError) -> StagedFile
   {
     var existing = stat()
     var exists = lstat(path, &existing) == 0
@@ -184,7 +216,7 @@ public enum FileIO {
       var info = stat()
       device = fstat(descriptor, &info) == 0 ? UInt64(info.st_dev) : 0
     }
-    return Staged(temporary: temporary, target: target, path: path, device: device)
+    return StagedFile(temporary: temporary, target: target, path: path, device: device)
   }
 
   /// The process's effective user and group, read once.
@@ -282,6 +314,27 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 @inline(__always)
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(descriptor, buffer, count)
+}
+
+/// One result slot per file, each written by one thread only.
+private final class StagingResults: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<Result<FileIO.StagedFile, PropertyListError>?>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+
+  func set(_ index: Int, _ result: Result<FileIO.StagedFile, PropertyListError>) {
+    slots[index] = result
+  }
+
+  var all: [Result<FileIO.StagedFile, PropertyListError>] { slots.compactMap { $0 } }
 }
 
 /// A counter shared by threads.

@@ -1,0 +1,59 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+
+/// Atomic batch writes: every file or none, modes and links kept, no temporary files left.
+@Suite("FileIO batch writes")
+struct FileIOTests {
+  /// 200 files in 50 folders: enough for the two-thread staging path.
+  func tree() throws -> (TemporaryFolder, [String]) {
+    let folder = try TemporaryFolder()
+    var paths: [String] = []
+    for index in 0..<200 {
+      let path = folder.file("Folder\(index % 50)/file\(index).txt")
+      try FileIO.createFolders(for: path)
+      try FileIO.writeAtomically(Array("old \(index)\n".utf8), to: path)
+      if index % 3 == 0 { chmod(path, 0o640) }
+      paths.append(path)
+    }
+    return (folder, paths)
+  }
+
+  func leftovers(in folder: TemporaryFolder) throws -> [String] {
+    try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+      ($0 as NSString).lastPathComponent.hasPrefix(".")
+    }
+  }
+
+  @Test("A large batch writes every file, keeps each mode, follows links, leaves nothing behind")
+  func largeBatch() throws {
+    let (folder, paths) = try tree()
+    let link = folder.file("Folder0/link.txt")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "file0.txt")
+    var batch = paths.enumerated().map { (path: $0.element, bytes: Array("new \($0.offset)\n".utf8)) }
+    batch[0].path = link
+    try FileIO.writeAtomically(batch)
+    for (index, path) in paths.enumerated() {
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == "new \(index)\n")
+      let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+      #expect(mode == (index % 3 == 0 ? 0o640 : 0o644), "\(path)")
+    }
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: link) == "file0.txt")
+    #expect(try leftovers(in: folder).isEmpty)
+  }
+
+  @Test("One file that cannot be written: no file changes and no temporary file stays")
+  func failureChangesNothing() throws {
+    let (folder, paths) = try tree()
+    var batch = paths.map { (path: $0, bytes: Array("new\n".utf8)) }
+    // A folder that does not exist, in the middle of the batch.
+    batch[137].path = folder.file("Missing/file.txt")
+    #expect(throws: PropertyListError.self) { try FileIO.writeAtomically(batch) }
+    for (index, path) in paths.enumerated() where index != 137 {
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == "old \(index)\n")
+    }
+    #expect(try leftovers(in: folder).isEmpty)
+  }
+}
