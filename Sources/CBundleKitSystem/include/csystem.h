@@ -5,4 +5,9 @@
 /// batch of files instead of an fsync each), `fsync` elsewhere. Returns 0 on success.
 int bundlekit_syncfs(int descriptor);
 
+/// Starts writing `descriptor`'s dirty pages to disk without waiting (`sync_file_range` with
+/// SYNC_FILE_RANGE_WRITE on Linux; nothing elsewhere), so a later flush of the whole batch
+/// finds most of it already written. Durability still comes from that flush.
+void bundlekit_start_writeback(int descriptor);
+
 #endif

@@ -204,6 +204,7 @@ public enum FileIO {
         }
       }
       try writeAll(bytes, to: descriptor, path: path)
+      if !flush { bundlekit_start_writeback(descriptor) }
       if flush, fsync(descriptor) != 0 {
         throw PropertyListError.io(path: path, message: systemError("cannot flush to disk"))
       }
