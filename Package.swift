@@ -113,8 +113,6 @@ let package = Package(
       dependencies: [
         "Translation",
         "TranslationServer",
-        "StringsTable",
-        "PropertyList",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitTranslateCLI"

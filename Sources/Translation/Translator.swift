@@ -41,9 +41,7 @@ public struct Translator: Sendable {
     do {
       if let match = try memory.matches(for: text, to: target, from: source, fuzzy: false, limit: 1)
         .first, !match.translation.isEmpty,
-        // The development language's text is a translation only for that language.
-        match.language != memory.developmentLanguage
-          || memory.supportedLanguage(target) == memory.developmentLanguage
+        memory.isTranslation(match, into: target)
       {
         return Outcome(text: match.translation, origin: .memory(match))
       }

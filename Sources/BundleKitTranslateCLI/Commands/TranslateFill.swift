@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PropertyList
 import Translation
 
 /// `bundlekit translate fill PACKAGE_DIR --to de,fr [--provider URL]`.

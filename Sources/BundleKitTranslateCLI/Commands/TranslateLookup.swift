@@ -74,10 +74,7 @@ struct TranslateLookup: AsyncParsableCommand {
     let matches = try await memory.matches(
       for: text, to: target, from: from, fuzzy: !noFuzzy, minimumScore: minimumScore)
     // The development language's text stands in only when that is the language asked for.
-    let translated = matches.filter {
-      $0.language != memory.developmentLanguage
-        || memory.supportedLanguage(target) == memory.developmentLanguage
-    }
+    let translated = matches.filter { memory.isTranslation($0, into: target) }
     var remote: String?
     if translated.isEmpty, let provider {
       guard let url = URL(string: provider), url.scheme != nil else {

@@ -110,16 +110,20 @@ public enum FileIO {
     let workers = files.count >= 64 ? 2 : 1
     if workers == 1 {
       for index in files.indices {
-        results.set(index, Result { () throws(PropertyListError) in
-          try stage(files[index].bytes, for: files[index].path, flush: flush)
-        })
+        results.set(
+          index,
+          Result { () throws(PropertyListError) in
+            try stage(files[index].bytes, for: files[index].path, flush: flush)
+          })
       }
     } else {
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         for index in stride(from: worker, to: files.count, by: workers) {
-          results.set(index, Result { () throws(PropertyListError) in
-            try stage(files[index].bytes, for: files[index].path, flush: flush)
-          })
+          results.set(
+            index,
+            Result { () throws(PropertyListError) in
+              try stage(files[index].bytes, for: files[index].path, flush: flush)
+            })
         }
       }
     }

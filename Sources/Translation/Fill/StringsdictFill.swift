@@ -113,11 +113,10 @@ struct StringsdictFill: FileJob {
         continue
       }
       additions.append((entry.key, value, origin))
-      for (variant, _) in TableReader.flattenRules(value) {
+      for (variant, text) in TableReader.flattenRules(value) {
         plan.filled.append(
           FilledEntry(
-            path: target, key: entry.key, variant: variant, language: language,
-            value: TableReader.flattenRules(value).first { $0.0 == variant }?.1 ?? "",
+            path: target, key: entry.key, variant: variant, language: language, value: text,
             origin: origin))
       }
     }

@@ -75,6 +75,12 @@ public final class TranslationMemory: Sendable {
     return chain.first { $0 == base || $0.hasPrefix(base + "-") }
   }
 
+  /// Whether `match` translates into `target`: a match that fell back to the development
+  /// language is the source text, a translation only when that language was asked for.
+  public func isTranslation(_ match: TranslationMatch, into target: String) -> Bool {
+    match.language != developmentLanguage || supportedLanguage(target) == developmentLanguage
+  }
+
   /// The languages to read for `code`, in order, ending with the development language.
   public func fallbackChain(for code: String) throws -> [String] {
     if let known = chains.value(for: code) { return known }
@@ -97,9 +103,12 @@ public final class TranslationMemory: Sendable {
     let units = try store.units(forKey: key, table: table)
     guard !units.isEmpty else { return [] }
     let ids = units.map(\.0)
+    // Each unit's place in the answer (table, bundle, variant order) and its columns.
+    let byID = Dictionary(
+      uniqueKeysWithValues: units.enumerated().map { ($1.0, (position: $0, unit: $1.1)) })
     let languagesToRead =
       try language.map { try [fallbackChain(for: $0)] } ?? languages.map { [$0] }
-    var result: [TranslationRecord] = []
+    var result: [(position: Int, record: TranslationRecord)] = []
     for chain in languagesToRead {
       // For one language, the first of its chain with a value for each unit.
       var missing = Set(ids)
@@ -107,21 +116,13 @@ public final class TranslationMemory: Sendable {
         for row in try store.translations(ofUnits: ids, language: candidate)
         where missing.contains(row.unit) {
           missing.remove(row.unit)
-          result.append(record(row, unit: units.first { $0.0 == row.unit }?.1))
+          let unit = byID[row.unit]
+          result.append((unit?.position ?? 0, record(row, unit: unit?.unit)))
         }
       }
     }
-    let order = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-    return result.sorted {
-      (order[unitID(of: $0, in: units)] ?? 0, $0.language)
-        < (order[unitID(of: $1, in: units)] ?? 0, $1.language)
-    }
-  }
-
-  private func unitID(of record: TranslationRecord, in units: [(Int64, StoredUnit)]) -> Int64 {
-    units.first {
-      $0.1.table == record.table && $0.1.bundle == record.bundle && $0.1.variant == record.variant
-    }?.0 ?? 0
+    return result.sorted { ($0.position, $0.record.language) < ($1.position, $1.record.language) }
+      .map(\.record)
   }
 
   /// Async form of ``records(forKey:table:language:)``.
