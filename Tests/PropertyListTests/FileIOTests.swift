@@ -31,7 +31,9 @@ struct FileIOTests {
     let (folder, paths) = try tree()
     let link = folder.file("Folder0/link.txt")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "file0.txt")
-    var batch = paths.enumerated().map { (path: $0.element, bytes: Array("new \($0.offset)\n".utf8)) }
+    var batch = paths.enumerated().map {
+      (path: $0.element, bytes: Array("new \($0.offset)\n".utf8))
+    }
     batch[0].path = link
     try FileIO.writeAtomically(batch)
     for (index, path) in paths.enumerated() {
@@ -54,6 +56,35 @@ struct FileIOTests {
     for (index, path) in paths.enumerated() where index != 137 {
       #expect(try String(contentsOfFile: path, encoding: .utf8) == "old \(index)\n")
     }
+    #expect(try leftovers(in: folder).isEmpty)
+  }
+}
+
+extension FileIOTests {
+  @Test("A rename that fails: the error names its file, no temporary stays, no file is torn")
+  func renameFailure() throws {
+    let (folder, paths) = try tree()
+    var batch = paths.map { (path: $0, bytes: Array("new\n".utf8)) }
+    // A folder where a file should be: its temporary file is written, the rename fails.
+    let blocked = folder.file("Folder7/blocked")
+    try FileManager.default.createDirectory(
+      atPath: blocked + "/inside", withIntermediateDirectories: true)
+    batch[101].path = blocked
+    do {
+      try FileIO.writeAtomically(batch)
+      Issue.record("a batch with a folder as a target was written")
+    } catch {
+      #expect(error.path == blocked)
+      #expect("\(error)".contains("cannot replace the file"), "\(error)")
+    }
+    // The renames run on several threads: each other file is whole, old or new.
+    for (index, path) in paths.enumerated() where index != 101 {
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      #expect(text == "old \(index)\n" || text == "new\n", "\(path): \(text)")
+    }
+    var isFolder: ObjCBool = false
+    #expect(FileManager.default.fileExists(atPath: blocked + "/inside", isDirectory: &isFolder))
+    #expect(isFolder.boolValue)
     #expect(try leftovers(in: folder).isEmpty)
   }
 }

@@ -1,5 +1,4 @@
 import CBundleKitSystem
-import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -89,47 +88,57 @@ public enum FileIO {
   {
     let staged = try stageAll(files)
     syncFileSystems(staged)
-    for (index, item) in staged.enumerated() where rename(item.temporary, item.target) != 0 {
-      let failure = PropertyListError.io(
-        path: item.path, message: systemError("cannot replace the file"))
-      for later in staged[index...] { unlink(later.temporary) }
-      throw failure
-    }
+    try renameAll(staged)
     syncFileSystems(staged)
   }
 
+  /// Threads that write a large batch's temporary files: creating a file is mostly the
+  /// kernel finding a free inode, work for a core, so one thread per core (at least two,
+  /// at most four).
+  static let stagingWorkers = min(max(WorkerThreads.cores, 2), 4)
+
+  /// Threads that rename a large batch into place. Replacing a file frees the old one, and
+  /// some file systems (ext4 without a journal, mounted with `discard`) wait there for the
+  /// device to discard its blocks: the waits of several threads overlap.
+  static let renameWorkers = 8
+
+  /// Renames every staged file over its target. After a failure no further rename starts;
+  /// the temporary files not renamed are removed and the first failure (in `staged` order)
+  /// is thrown.
+  private static func renameAll(_ staged: [StagedFile]) throws(PropertyListError) {
+    let outcomes = Slots<Int32>(count: staged.count)
+    let stop = LockedCounter(start: 0)
+    let workers = staged.count >= 64 ? renameWorkers : 1
+    WorkerThreads.run(workers) { worker in
+      for index in stride(from: worker, to: staged.count, by: workers) {
+        if stop.withLock({ $0 }) != 0 { return }
+        let code = rename(staged[index].temporary, staged[index].target) == 0 ? 0 : errno
+        outcomes.set(index, code)
+        if code != 0 { stop.withLock { $0 = 1 } }
+      }
+    }
+    guard let failed = staged.indices.first(where: { (outcomes[$0] ?? 0) != 0 }) else { return }
+    for index in staged.indices where outcomes[index] != 0 { unlink(staged[index].temporary) }
+    errno = outcomes[failed] ?? 0
+    throw .io(path: staged[failed].path, message: systemError("cannot replace the file"))
+  }
+
   /// Writes every temporary file, or none: on any failure the ones written are removed and
-  /// the first failure (in `files` order) is thrown. Large batches are written by two threads
-  /// taking alternate files: creating a file is mostly the kernel finding a free inode, and
-  /// two cores find two at once.
+  /// the first failure (in `files` order) is thrown. Large batches are written by several
+  /// threads taking alternate files.
   private static func stageAll(_ files: [(path: String, bytes: [UInt8])])
     throws(PropertyListError) -> [StagedFile]
   {
     let flush = !canSyncFileSystem
-    let results = StagingResults(count: files.count)
-    let workers = files.count >= 64 ? 2 : 1
-    if workers == 1 {
-      for index in files.indices {
-        results.set(
-          index,
-          Result { () throws(PropertyListError) in
-            try stage(files[index].bytes, for: files[index].path, flush: flush)
-          })
-      }
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        for index in stride(from: worker, to: files.count, by: workers) {
-          results.set(
-            index,
-            Result { () throws(PropertyListError) in
-              try stage(files[index].bytes, for: files[index].path, flush: flush)
-            })
-        }
+    let results = WorkerThreads.map(files.count, workers: files.count >= 64 ? stagingWorkers : 1) {
+      index in
+      Result { () throws(PropertyListError) in
+        try stage(files[index].bytes, for: files[index].path, flush: flush)
       }
     }
     var staged: [StagedFile] = []
     var failure: PropertyListError?
-    for result in results.all {
+    for result in results {
       switch result {
       case .success(let item): staged.append(item)
       case .failure(let error): failure = failure ?? error
@@ -319,27 +328,6 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 @inline(__always)
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
   write(descriptor, buffer, count)
-}
-
-/// One result slot per file, each written by one thread only.
-private final class StagingResults: @unchecked Sendable {
-  private let slots: UnsafeMutableBufferPointer<Result<FileIO.StagedFile, PropertyListError>?>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: nil)
-  }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
-  }
-
-  func set(_ index: Int, _ result: Result<FileIO.StagedFile, PropertyListError>) {
-    slots[index] = result
-  }
-
-  var all: [Result<FileIO.StagedFile, PropertyListError>] { slots.compactMap { $0 } }
 }
 
 /// A counter shared by threads.

@@ -95,14 +95,27 @@ public struct VersionInventory: Sendable {
       return loaded
     }
     var plistsInProjects: Set<String> = []
-    for item in found {
-      guard case .infoPlist(let path) = item else { continue }
+    let plists = found.compactMap { item -> String? in
+      guard case .infoPlist(let path) = item else { return nil }
+      return path
+    }
+    // Each file is read and parsed on its own, so large inventories use every core.
+    let loaded = WorkerThreads.map(
+      plists.count, workers: plists.count >= 64 ? WorkerThreads.cores : 1
+    ) {
+      index in
+      Result { () throws(PropertyListError) in
+        let bytes = try FileIO.read(plists[index])
+        return (bytes, try PropertyListDocument(bytes: bytes))
+      }
+    }
+    for (path, result) in zip(plists, loaded) {
       let document: PropertyListDocument
-      do {
-        let bytes = try FileIO.read(path)
+      switch result {
+      case .success(let (bytes, parsed)):
         contents[path] = bytes
-        document = try PropertyListDocument(bytes: bytes)
-      } catch {
+        document = parsed
+      case .failure(let error):
         throw .unreadable(path: path, line: nil, message: "\(error)")
       }
       var bundle = VersionedBundle(

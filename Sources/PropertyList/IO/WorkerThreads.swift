@@ -1,0 +1,64 @@
+import Dispatch
+import Foundation
+
+/// Runs work on threads of its own. Unlike `DispatchQueue.concurrentPerform`, which keeps to
+/// one thread per core, these threads may all wait on the disk at once: a file system that
+/// discards freed blocks synchronously makes each replaced file wait for the device, and
+/// the waits of several threads overlap where one thread would queue them.
+public enum WorkerThreads {
+  /// Calls `body(worker)` for each `worker` in `0..<count`, each on a thread of its own (the
+  /// first on the calling thread), and returns when all have returned.
+  public static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let finished = DispatchGroup()
+    for worker in 1..<max(count, 1) {
+      finished.enter()
+      Thread {
+        body(worker)
+        finished.leave()
+      }.start()
+    }
+    body(0)
+    finished.wait()
+  }
+
+  /// `transform(index)` for each index in `0..<count`, in order, computed by `workers`
+  /// threads taking alternate indices.
+  public static func map<Value: Sendable>(
+    _ count: Int, workers: Int, _ transform: @escaping @Sendable (Int) -> Value
+  ) -> [Value] {
+    let slots = Slots<Value>(count: count)
+    let workers = max(1, min(workers, count))
+    run(workers) { worker in
+      for index in stride(from: worker, to: count, by: workers) {
+        slots.set(index, transform(index))
+      }
+    }
+    return slots.all
+  }
+
+  /// The number of cores this process may run on.
+  public static var cores: Int { max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
+}
+
+/// One slot per index, each written by one thread only and read after all have finished.
+final class Slots<Value>: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<Value?>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+
+  func set(_ index: Int, _ value: Value) {
+    slots[index] = value
+  }
+
+  subscript(index: Int) -> Value? { slots[index] }
+
+  var all: [Value] { slots.compactMap { $0 } }
+}
