@@ -53,6 +53,13 @@ enum Bench {
   }
 
   /// Runs a program to completion with posix_spawn; its wall time, or nil when it fails.
+  /// The path of a file in the package's Scripts folder (the peers some suites run).
+  static func script(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Scripts/" + name).path
+  }
+
   static func spawn(_ executable: String, _ arguments: [String]) -> Double? {
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

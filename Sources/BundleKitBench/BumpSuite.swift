@@ -6,25 +6,8 @@ import PropertyList
 enum BumpSuite {
   static let fileCount = 1_000
 
-  static let python = """
-    import os, plistlib, sys, tempfile
-    root = sys.argv[1]
-    durable = len(sys.argv) > 2
-    for folder in sorted(os.listdir(root)):
-        path = os.path.join(root, folder, 'Info.plist')
-        if not os.path.exists(path): continue
-        with open(path, 'rb') as f: data = f.read()
-        fmt = plistlib.FMT_BINARY if data.startswith(b'bplist') else plistlib.FMT_XML
-        value = plistlib.loads(data)
-        value['CFBundleVersion'] = str(int(value['CFBundleVersion']) + 1)
-        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
-        with os.fdopen(fd, 'wb') as f:
-            plistlib.dump(value, f, fmt=fmt, sort_keys=False)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(temporary, path)
-    """
+  /// The Python loop, shared with Scripts/bench-bump-repeated.sh.
+  static let python = Bench.script("plistlib-bump.py")
 
   static func makeTree(_ root: String) throws {
     for index in 0..<fileCount {
@@ -72,11 +55,11 @@ enum BumpSuite {
         sync()
         if let time = Bench.spawn(tool, ["bump", "build", base + "/ours"]) { ours.append(time) }
         sync()
-        if let time = Bench.spawn(python3, ["-c", python, base + "/python"]) {
+        if let time = Bench.spawn(python3, [python, base + "/python"]) {
           theirs.append(time)
         }
         sync()
-        if let time = Bench.spawn(python3, ["-c", python, base + "/durable", "fsync"]) {
+        if let time = Bench.spawn(python3, [python, base + "/durable", "fsync"]) {
           durable.append(time)
         }
       }
@@ -152,8 +135,8 @@ enum BumpSuite {
       return Bench.spawn(executable, arguments)
     }
     let ours = settled(tool, ["bump", "build", base + "/ours"])
-    let durable = settled(python3, ["-c", python, base + "/durable", "fsync"])
-    let theirs = settled(python3, ["-c", python, base + "/python"])
+    let durable = settled(python3, [python, base + "/durable", "fsync"])
+    let theirs = settled(python3, [python, base + "/python"])
     Bench.printTable(
       title: "bump build, settled", peers: ["plistlib, fsync per file", "plistlib, no fsync"],
       rows: [

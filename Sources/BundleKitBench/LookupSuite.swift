@@ -79,9 +79,7 @@ enum LookupSuite {
         end
         """).write(toFile: lookupScript, atomically: true, encoding: .utf8)
 
-    let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Scripts/libretranslate-peer.py").path
+    let peerScript = Bench.script("libretranslate-peer.py")
     guard let ours = Server.start(tool, ["serve", "--memory", memory, "--port", "0"]),
       let peer = Server.start(python, [peerScript, memory, String(freePort())])
     else {

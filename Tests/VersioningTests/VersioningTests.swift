@@ -229,15 +229,16 @@ struct BumpTests {
     for path in [
       "App/Info.plist", "App/Widget-Info.plist", ".build/x/Info.plist", "DerivedData/Info.plist",
       "Pods/P/Info.plist", "Carthage/C/Info.plist", "AppTests/Info.plist",
+      "AppUITests/Info.plist", "Lib/LibTests-Info.plist", "TestsKit/Info.plist",
     ] {
       try workspace.write(path, xmlInfo)
     }
     let found = try InfoPlistDiscovery.find(in: [workspace.path]).map {
       String($0.path.dropFirst(workspace.path.count + 1))
     }
-    #expect(found == ["App/Info.plist", "App/Widget-Info.plist"])
+    #expect(found == ["App/Info.plist", "App/Widget-Info.plist", "TestsKit/Info.plist"])
     let withTests = try InfoPlistDiscovery.find(in: [workspace.path], includeTests: true).count
-    #expect(withTests == 3)
+    #expect(withTests == 6)
   }
 
   @Test("--dry-run prints a unified diff and changes nothing; --sync; schemes")

@@ -200,19 +200,28 @@ public struct VersionBump: Sendable {
     for value in values {
       for place in value.places { byFile[place.file, default: []].append((place, value.new)) }
     }
+    // Each file is edited on its own, so large bumps use every core; the first failure (in
+    // path order) is reported.
+    let files = byFile.keys.sorted().map { (path: $0, edits: byFile[$0] ?? []) }
+    let edited = WorkerThreads.map(
+      files.count, workers: files.count >= 64 ? WorkerThreads.cores : 1
+    ) { index in
+      Result { () throws(VersioningError) -> FileChange in
+        let (file, edits) = files[index]
+        let old: [UInt8]
+        do {
+          old = try contents[file] ?? FileIO.read(file)
+        } catch {
+          throw .unreadable(path: file, line: nil, message: "\(error)")
+        }
+        let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
+        return FileChange(path: file, old: old, new: new, isBinary: isBinary)
+      }
+    }
     var changes: [FileChange] = []
-    for file in byFile.keys.sorted() {
-      let edits = byFile[file] ?? []
-      let old: [UInt8]
-      do {
-        old = try contents[file] ?? FileIO.read(file)
-      } catch {
-        throw .unreadable(path: file, line: nil, message: "\(error)")
-      }
-      let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
-      if new != old {
-        changes.append(FileChange(path: file, old: old, new: new, isBinary: isBinary))
-      }
+    for result in edited {
+      let change = try result.get()
+      if change.new != change.old { changes.append(change) }
     }
     return changes
   }

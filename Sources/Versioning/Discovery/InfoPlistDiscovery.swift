@@ -21,10 +21,14 @@ public enum InfoPlistDiscovery {
     name.hasSuffix("Info.plist")
   }
 
+  /// Folder and file names that mark a test bundle ("UITests" ends with "Tests").
+  private static let testSuffixes = ["Tests", "Tests-Info.plist"]
+
   /// Whether a path belongs to a test bundle (skipped unless asked for).
   public static func isTestBundle(_ path: String) -> Bool {
-    path.split(separator: "/").contains {
-      $0.hasSuffix("Tests") || $0.hasSuffix("UITests") || $0.hasSuffix("Tests-Info.plist")
+    // On the UTF-8 bytes: this runs for every file found.
+    path.utf8.split(separator: UInt8(ascii: "/")).contains { component in
+      testSuffixes.contains { component.reversed().starts(with: $0.utf8.reversed()) }
     }
   }
 
