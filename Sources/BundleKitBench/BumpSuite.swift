@@ -109,11 +109,11 @@ enum BumpSuite {
     return best.type
   }
 
-  /// `bump-settled`: one bump per tool on the temporary folder's file system, each on a tree
-  /// of its own and after 65 s with nothing written, as a CI job meets its checkout. On ext4
-  /// without a journal this is what a user sees: back-to-back runs (the `bump` suite) make
-  /// each new inode skip the inodes freed in the last minute (see the README), a cost that
-  /// only benchmarks pay. Takes about four minutes.
+  /// `bump-settled`: one bump per tool on the temporary folder's file system, each on a new
+  /// tree of its own and after 65 s with nothing written: a first run, as a CI job meets its
+  /// checkout, without the inodes the other tools just freed (on ext4 without a journal each
+  /// new inode skips those; see the README and Scripts/bench-bump-repeated.sh). Takes about
+  /// four minutes.
   static func runSettled() throws {
     let root = FileManager.default.temporaryDirectory.path
     print(
