@@ -52,7 +52,6 @@ enum Bench {
     return times.sorted()[times.count / 2]
   }
 
-  /// Runs a program to completion with posix_spawn; its wall time, or nil when it fails.
   /// The path of a file in the package's Scripts folder (the peers some suites run).
   static func script(_ name: String) -> String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -60,6 +59,7 @@ enum Bench {
       .appendingPathComponent("Scripts/" + name).path
   }
 
+  /// Runs a program to completion with posix_spawn; its wall time, or nil when it fails.
   static func spawn(_ executable: String, _ arguments: [String]) -> Double? {
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

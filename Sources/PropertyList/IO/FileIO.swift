@@ -130,7 +130,7 @@ public enum FileIO {
     throws(PropertyListError) -> [StagedFile]
   {
     let flush = !canSyncFileSystem
-    let results = WorkerThreads.map(files.count, workers: files.count >= 64 ? stagingWorkers : 1) {
+    let results = WorkerThreads.map(files.count, workers: stagingWorkers) {
       index in
       Result { () throws(PropertyListError) in
         try stage(files[index].bytes, for: files[index].path, flush: flush)

@@ -22,12 +22,14 @@ public enum WorkerThreads {
   }
 
   /// `transform(index)` for each index in `0..<count`, in order, computed by `workers`
-  /// threads taking alternate indices.
+  /// threads taking alternate indices; fewer than `threshold` items are computed on the
+  /// calling thread, where starting threads would cost more than it saves.
   public static func map<Value: Sendable>(
-    _ count: Int, workers: Int, _ transform: @escaping @Sendable (Int) -> Value
+    _ count: Int, workers: Int = cores, threshold: Int = 64,
+    _ transform: @escaping @Sendable (Int) -> Value
   ) -> [Value] {
     let slots = Slots<Value>(count: count)
-    let workers = max(1, min(workers, count))
+    let workers = count < threshold ? 1 : max(1, min(workers, count))
     run(workers) { worker in
       for index in stride(from: worker, to: count, by: workers) {
         slots.set(index, transform(index))

@@ -203,9 +203,7 @@ public struct VersionBump: Sendable {
     // Each file is edited on its own, so large bumps use every core; the first failure (in
     // path order) is reported.
     let files = byFile.keys.sorted().map { (path: $0, edits: byFile[$0] ?? []) }
-    let edited = WorkerThreads.map(
-      files.count, workers: files.count >= 64 ? WorkerThreads.cores : 1
-    ) { index in
+    let edited = WorkerThreads.map(files.count) { index in
       Result { () throws(VersioningError) -> FileChange in
         let (file, edits) = files[index]
         let old: [UInt8]

@@ -100,9 +100,7 @@ public struct VersionInventory: Sendable {
       return path
     }
     // Each file is read and parsed on its own, so large inventories use every core.
-    let loaded = WorkerThreads.map(
-      plists.count, workers: plists.count >= 64 ? WorkerThreads.cores : 1
-    ) {
+    let loaded = WorkerThreads.map(plists.count) {
       index in
       Result { () throws(PropertyListError) in
         let bytes = try FileIO.read(plists[index])
