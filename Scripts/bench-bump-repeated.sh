@@ -46,7 +46,7 @@ echo "$rule"
 for system in "ext4, no journal:-O ^has_journal" "ext4, journal:"; do
   name=${system%%:*}
   options=${system#*:}
-  for which in bundlekit "plistlib, no fsync" "plistlib, fsync per file"; do
+  for which in bundlekit "plistlib, no fsync" "plistlib, fsync per file" "plistlib, batch as BundleKit"; do
     truncate -s 1G "$work/fs.img"
     # shellcheck disable=SC2086
     mkfs.ext4 -q -F $options "$work/fs.img"
@@ -60,7 +60,8 @@ for system in "ext4, no journal:-O ^has_journal" "ext4, journal:"; do
       case $which in
         bundlekit) "$tool" bump build "$work/mnt/tree" >/dev/null ;;
         "plistlib, no fsync") python3 "$peer" "$work/mnt/tree" ;;
-        *) python3 "$peer" "$work/mnt/tree" fsync ;;
+        "plistlib, fsync per file") python3 "$peer" "$work/mnt/tree" fsync ;;
+        *) python3 "$peer" "$work/mnt/tree" batch ;;
       esac
       row+=" $(( $(milliseconds) - start )) ms |"
     done

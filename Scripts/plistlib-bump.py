@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """The peer of the `bump` benchmarks: a one-process Python plistlib loop raising
 CFBundleVersion in ROOT/*/Info.plist, each file written to a temporary file beside it and
-moved over it with os.replace; with `fsync`, each temporary file is flushed first (what an
-atomic write needs to survive a crash, and what BundleKit does once per batch).
-Usage: plistlib-bump.py ROOT [fsync]"""
+moved over it with os.replace. Modes:
+  (none)  each file replaced in turn, nothing flushed;
+  fsync   each temporary file flushed before its replace (what an atomic write needs to
+          survive a crash);
+  batch   BundleKit's protocol without its folder locks: every temporary file written
+          first, all flushed together (os.sync: Python has no syncfs), then every replace,
+          then a flush, so that a failure before the replaces changes no file.
+Usage: plistlib-bump.py ROOT [fsync|batch]"""
 import os
 import plistlib
 import sys
 import tempfile
 
 root = sys.argv[1]
-durable = len(sys.argv) > 2
+mode = sys.argv[2] if len(sys.argv) > 2 else ''
+staged = []
 for folder in sorted(os.listdir(root)):
     path = os.path.join(root, folder, 'Info.plist')
     if not os.path.exists(path):
@@ -23,7 +29,15 @@ for folder in sorted(os.listdir(root)):
     fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
     with os.fdopen(fd, 'wb') as f:
         plistlib.dump(value, f, fmt=fmt, sort_keys=False)
-        if durable:
+        if mode == 'fsync':
             f.flush()
             os.fsync(f.fileno())
-    os.replace(temporary, path)
+    if mode == 'batch':
+        staged.append((temporary, path))
+    else:
+        os.replace(temporary, path)
+if mode == 'batch':
+    os.sync()
+    for temporary, path in staged:
+        os.replace(temporary, path)
+    os.sync()

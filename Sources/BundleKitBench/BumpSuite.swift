@@ -9,6 +9,12 @@ enum BumpSuite {
   /// The Python loop, shared with Scripts/bench-bump-repeated.sh.
   static let python = Bench.script("plistlib-bump.py")
 
+  /// The Python loop's modes, in table order (see the script).
+  static let peers: [(name: String, mode: [String])] = [
+    ("plistlib, fsync per file", ["fsync"]), ("plistlib, no fsync", []),
+    ("plistlib, batch as BundleKit", ["batch"]),
+  ]
+
   static func makeTree(_ root: String) throws {
     for index in 0..<fileCount {
       let value: PropertyListValue = [
@@ -44,23 +50,19 @@ enum BumpSuite {
       let base = root + "/bundlekit-bench-bump-\(getpid())"
       defer { try? FileManager.default.removeItem(atPath: base) }
       try makeTree(base + "/ours")
-      try makeTree(base + "/python")
-      try makeTree(base + "/durable")
-      // Alternate the three, so all meet the same file-system state. Each run starts with
+      for index in peers.indices { try makeTree(base + "/peer\(index)") }
+      // Alternate the tools, so all meet the same file-system state. Each run starts with
       // nothing left to write back (sync, untimed), so none pays for another's dirty pages.
       var ours: [Double] = []
-      var theirs: [Double] = []
-      var durable: [Double] = []
+      var theirs = [[Double]](repeating: [], count: peers.count)
       for _ in 0..<5 {
         sync()
         if let time = Bench.spawn(tool, ["bump", "build", base + "/ours"]) { ours.append(time) }
-        sync()
-        if let time = Bench.spawn(python3, [python, base + "/python"]) {
-          theirs.append(time)
-        }
-        sync()
-        if let time = Bench.spawn(python3, [python, base + "/durable", "fsync"]) {
-          durable.append(time)
+        for (index, peer) in peers.enumerated() {
+          sync()
+          if let time = Bench.spawn(python3, [python, base + "/peer\(index)"] + peer.mode) {
+            theirs[index].append(time)
+          }
         }
       }
       let median = { (times: [Double]) -> Double? in
@@ -69,8 +71,7 @@ enum BumpSuite {
       rows.append(
         Bench.Row(
           work: "\(fileCount) files in \(root) (\(fileSystem(of: root)))",
-          ours: median(ours) ?? .nan,
-          peers: [median(durable), median(theirs)]))
+          ours: median(ours) ?? .nan, peers: theirs.map(median)))
       let check = try PropertyListDocument(contentsOfFile: base + "/ours/Target1/Info.plist")
         .value["CFBundleVersion"]
       print(
@@ -81,7 +82,7 @@ enum BumpSuite {
     Bench.printTable(
       title: "bump build: every tool writes a temporary file and renames it; BundleKit also "
         + "locks each folder and flushes once per batch",
-      peers: ["plistlib, fsync per file", "plistlib, no fsync"], rows: rows)
+      peers: peers.map(\.name), rows: rows)
   }
 
   /// The file system type of the mount holding `path`, from /proc/mounts.
@@ -113,7 +114,7 @@ enum BumpSuite {
   /// tree of its own and after 65 s with nothing written: a first run, as a CI job meets its
   /// checkout, without the inodes the other tools just freed (on ext4 without a journal each
   /// new inode skips those; see the README and Scripts/bench-bump-repeated.sh). Takes about
-  /// four minutes.
+  /// five minutes.
   static func runSettled() throws {
     let root = FileManager.default.temporaryDirectory.path
     print(
@@ -128,20 +129,21 @@ enum BumpSuite {
     }
     let base = root + "/bundlekit-bench-bump-settled-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: base) }
-    for tree in ["ours", "python", "durable"] { try makeTree(base + "/" + tree) }
+    try makeTree(base + "/ours")
+    for index in peers.indices { try makeTree(base + "/peer\(index)") }
     func settled(_ executable: String, _ arguments: [String]) -> Double? {
       sync()
       sleep(65)
       return Bench.spawn(executable, arguments)
     }
     let ours = settled(tool, ["bump", "build", base + "/ours"])
-    let durable = settled(python3, [python, base + "/durable", "fsync"])
-    let theirs = settled(python3, [python, base + "/python"])
+    let theirs = peers.enumerated().map { index, peer in
+      settled(python3, [python, base + "/peer\(index)"] + peer.mode)
+    }
     Bench.printTable(
-      title: "bump build, settled", peers: ["plistlib, fsync per file", "plistlib, no fsync"],
+      title: "bump build, settled", peers: peers.map(\.name),
       rows: [
-        Bench.Row(
-          work: "\(fileCount) files, one run each", ours: ours ?? .nan, peers: [durable, theirs])
+        Bench.Row(work: "\(fileCount) files, one run each", ours: ours ?? .nan, peers: theirs)
       ])
   }
 }
