@@ -88,3 +88,33 @@ extension FileIOTests {
     #expect(try leftovers(in: folder).isEmpty)
   }
 }
+
+@Suite("WorkerThreads")
+struct WorkerThreadsTests {
+  @Test("map computes every index once, in order, on any number of threads")
+  func mapInOrder() {
+    for workers in [1, 2, 3, 8] {
+      for count in [0, 1, 63, 64, 1_000] {
+        let squares = WorkerThreads.map(count, workers: workers) { $0 * $0 }
+        #expect(squares == (0..<count).map { $0 * $0 }, "workers \(workers), count \(count)")
+      }
+    }
+  }
+
+  @Test("run calls each worker once")
+  func runEachOnce() {
+    let calls = Calls()
+    WorkerThreads.run(8) { calls.record($0) }
+    #expect(calls.workers.sorted() == Array(0..<8))
+  }
+
+  /// The workers seen, from any thread.
+  final class Calls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [Int] = []
+
+    func record(_ worker: Int) { lock.withLock { seen.append(worker) } }
+
+    var workers: [Int] { lock.withLock { seen } }
+  }
+}

@@ -1,5 +1,10 @@
-import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Runs work on threads of its own. Unlike `DispatchQueue.concurrentPerform`, which keeps to
 /// one thread per core, these threads may all wait on the disk at once: a file system that
@@ -7,18 +12,53 @@ import Foundation
 /// the waits of several threads overlap where one thread would queue them.
 public enum WorkerThreads {
   /// Calls `body(worker)` for each `worker` in `0..<count`, each on a thread of its own (the
-  /// first on the calling thread), and returns when all have returned.
+  /// first on the calling thread), and returns when all have returned. A thread that cannot
+  /// be started (the process is out of threads or memory) has its part run on the calling
+  /// thread, so the work is always done.
   public static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let finished = DispatchGroup()
+    var threads: [pthread_t] = []
+    var inline: [Int] = []
     for worker in 1..<max(count, 1) {
-      finished.enter()
-      Thread {
-        body(worker)
-        finished.leave()
-      }.start()
+      let work = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
+      if let thread = start(work) {
+        threads.append(thread)
+      } else {
+        Unmanaged<Work>.fromOpaque(work).release()
+        inline.append(worker)
+      }
     }
     body(0)
-    finished.wait()
+    for worker in inline { body(worker) }
+    for thread in threads { pthread_join(thread, nil) }
+  }
+
+  /// Starts a thread running `work` (a retained `Work`, released by the thread).
+  private static func start(_ work: UnsafeMutableRawPointer) -> pthread_t? {
+    #if canImport(Darwin)
+      var thread: pthread_t?
+      let status = pthread_create(
+        &thread, nil,
+        { context in
+          Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+          return nil
+        }, work)
+      return status == 0 ? thread : nil
+    #else
+      var thread = pthread_t()
+      let status = pthread_create(
+        &thread, nil,
+        { context in
+          if let context { Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body() }
+          return nil
+        }, work)
+      return status == 0 ? thread : nil
+    #endif
+  }
+
+  /// A closure a thread runs.
+  private final class Work {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
   }
 
   /// `transform(index)` for each index in `0..<count`, in order, computed by `workers`
