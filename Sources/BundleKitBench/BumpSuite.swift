@@ -29,6 +29,24 @@ enum BumpSuite {
     }
   }
 
+  /// The `bundlekit` beside this benchmark and python3, or nil (said) when one is missing.
+  static func programs() -> (tool: String, python3: String)? {
+    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("bundlekit").path
+    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
+    else {
+      print("needs the bundlekit product and python3\n")
+      return nil
+    }
+    return (tool, python3)
+  }
+
+  /// One tree for BundleKit (`ours`) and one per Python peer (`peer0`...) under `base`.
+  static func makeTrees(_ base: String) throws {
+    try makeTree(base + "/ours")
+    for index in peers.indices { try makeTree(base + "/peer\(index)") }
+  }
+
   /// Runs on the temporary folder's file system, on /dev/shm (tmpfs) when there is one, and
   /// on any folders in `BUNDLEKIT_BENCH_DIRS` (colon-separated): atomic writes cost what the
   /// file system makes a new inode cost, which differs widely (see the README).
@@ -38,19 +56,12 @@ enum BumpSuite {
     roots += (ProcessInfo.processInfo.environment["BUNDLEKIT_BENCH_DIRS"] ?? "")
       .split(separator: ":").map(String.init)
     print("## bump: raise CFBundleVersion in \(fileCount) Info.plists (half XML, half binary)\n")
-    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit").path
-    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
-    else {
-      print("needs the bundlekit product and python3\n")
-      return
-    }
+    guard let (tool, python3) = programs() else { return }
     var rows: [Bench.Row] = []
     for root in roots {
       let base = root + "/bundlekit-bench-bump-\(getpid())"
       defer { try? FileManager.default.removeItem(atPath: base) }
-      try makeTree(base + "/ours")
-      for index in peers.indices { try makeTree(base + "/peer\(index)") }
+      try makeTrees(base)
       // Alternate the tools, so all meet the same file-system state. Each run starts with
       // nothing left to write back (sync, untimed), so none pays for another's dirty pages.
       var ours: [Double] = []
@@ -120,17 +131,10 @@ enum BumpSuite {
     print(
       "## bump, settled: one run each, 65 s after the last write, in \(root) (\(fileSystem(of: root)))\n"
     )
-    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit").path
-    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
-    else {
-      print("needs the bundlekit product and python3\n")
-      return
-    }
+    guard let (tool, python3) = programs() else { return }
     let base = root + "/bundlekit-bench-bump-settled-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: base) }
-    try makeTree(base + "/ours")
-    for index in peers.indices { try makeTree(base + "/peer\(index)") }
+    try makeTrees(base)
     func settled(_ executable: String, _ arguments: [String]) -> Double? {
       sync()
       sleep(65)
