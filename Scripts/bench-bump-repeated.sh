@@ -3,8 +3,9 @@
 # (Scripts/plistlib-bump.py), each tool alone on a fresh ext4 file system of its own (a
 # loop-mounted image, mounted with `discard` like this VM's root), without and with a
 # journal: RUNS runs per tool, PAUSE seconds apart, on 1,000 Info.plists (half XML, half
-# binary). It shows what the shared `bump` suite cannot separate: on ext4 without a journal
-# each run pays for the inodes that runs of the last minutes freed (see the README).
+# binary). Beside the `bump` suite it adds journaled ext4 mounted with `discard`, and file
+# systems nothing else touches: on ext4 without a journal each run pays for the inodes that
+# runs of the last minutes freed (see the README).
 # Needs root (mkfs.ext4, mount) and a release build of bundlekit.
 # Usage: Scripts/bench-bump-repeated.sh [RUNS [PAUSE]]
 set -euo pipefail

@@ -15,7 +15,9 @@ enum BumpSuite {
     ("plistlib, batch as BundleKit", ["batch"]),
   ]
 
+  /// A tree of `fileCount` folders, each with an Info.plist at build 1, written in one batch.
   static func makeTree(_ root: String) throws {
+    var files: [(path: String, bytes: [UInt8])] = []
     for index in 0..<fileCount {
       let value: PropertyListValue = [
         "CFBundleIdentifier": .string("com.example.target\(index)"),
@@ -25,8 +27,9 @@ enum BumpSuite {
       ]
       let path = "\(root)/Target\(index)/Info.plist"
       try FileIO.createFolders(for: path)
-      try FileIO.writeAtomically(try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1), to: path)
+      files.append((path, try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1)))
     }
+    try FileIO.writeAtomically(files)
   }
 
   /// The `bundlekit` beside this benchmark and python3, or nil (said) when one is missing.
@@ -41,15 +44,44 @@ enum BumpSuite {
     return (tool, python3)
   }
 
-  /// One tree for BundleKit (`ours`) and one per Python peer (`peer0`...) under `base`.
-  static func makeTrees(_ base: String) throws {
-    try makeTree(base + "/ours")
-    for index in peers.indices { try makeTree(base + "/peer\(index)") }
+  /// One tree for BundleKit (`PREFIXours`) and one per Python peer (`PREFIXpeer0`...).
+  static func makeTrees(_ prefix: String) throws {
+    try makeTree(prefix + "ours")
+    for index in peers.indices { try makeTree(prefix + "peer\(index)") }
+  }
+
+  /// Asks ext2/3/4 to spread the folders made in `folder` over block groups far apart (the
+  /// `T` attribute of chattr(1), what the root folder has), so each tool's tree gets inodes
+  /// of its own. On ext4 without a journal a new inode skips every inode freed in the last
+  /// minutes in its group (see the README), so trees sharing a group would charge each tool
+  /// for the others' frees. Best effort: other file systems need no such care.
+  @discardableResult
+  static func keepTreesApart(_ folder: String) -> Bool {
+    #if os(Linux)
+      let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard descriptor >= 0 else { return false }
+      defer { close(descriptor) }
+      let getFlags: UInt = 0x8008_6601  // FS_IOC_GETFLAGS
+      let setFlags: UInt = 0x4008_6602  // FS_IOC_SETFLAGS
+      let topFolder: CInt = 0x0002_0000  // FS_TOPDIR_FL
+      var flags: CInt = 0
+      guard ioctl(descriptor, getFlags, &flags) == 0 else { return false }
+      flags |= topFolder
+      return ioctl(descriptor, setFlags, &flags) == 0
+    #else
+      return false
+    #endif
   }
 
   /// Runs on the temporary folder's file system, on /dev/shm (tmpfs) when there is one, and
   /// on any folders in `BUNDLEKIT_BENCH_DIRS` (colon-separated): atomic writes cost what the
   /// file system makes a new inode cost, which differs widely (see the README).
+  ///
+  /// Two measurements per file system, the tools alternating so all meet the same state:
+  /// - a new tree for every tool and run (as a CI job meets its checkout, or a developer a
+  ///   tree last bumped minutes ago): the issue's target;
+  /// - one tree per tool bumped five times back to back, where on ext4 without a journal
+  ///   each all-or-nothing batch pays for the inodes the one before it freed.
   static func run() throws {
     var roots = [FileManager.default.temporaryDirectory.path]
     if FileManager.default.fileExists(atPath: "/dev/shm") { roots.append("/dev/shm") }
@@ -57,43 +89,64 @@ enum BumpSuite {
       .split(separator: ":").map(String.init)
     print("## bump: raise CFBundleVersion in \(fileCount) Info.plists (half XML, half binary)\n")
     guard let (tool, python3) = programs() else { return }
+    let runs = 5
     var rows: [Bench.Row] = []
     for root in roots {
       let base = root + "/bundlekit-bench-bump-\(getpid())"
-      defer { try? FileManager.default.removeItem(atPath: base) }
-      try makeTrees(base)
-      // Alternate the tools, so all meet the same file-system state. Each run starts with
-      // nothing left to write back (sync, untimed), so none pays for another's dirty pages.
-      var ours: [Double] = []
-      var theirs = [[Double]](repeating: [], count: peers.count)
-      for _ in 0..<5 {
+      try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+      defer {
+        // Written back at once, the freed inodes count as recent for one minute, not five
+        // (see keepTreesApart), so a run soon after this one meets less of them.
+        try? FileManager.default.removeItem(atPath: base)
         sync()
-        if let time = Bench.spawn(tool, ["bump", "build", base + "/ours"]) { ours.append(time) }
+      }
+      keepTreesApart(base)
+      let place = "\(root) (\(fileSystem(of: root)))"
+      // One timed run of every tool; each starts with nothing left to write back (sync,
+      // untimed), so none pays for another's dirty pages.
+      func round(_ prefix: String, into times: inout [[Double]]) {
+        sync()
+        if let time = Bench.spawn(tool, ["bump", "build", prefix + "ours"]) {
+          times[0].append(time)
+        }
         for (index, peer) in peers.enumerated() {
           sync()
-          if let time = Bench.spawn(python3, [python, base + "/peer\(index)"] + peer.mode) {
-            theirs[index].append(time)
+          if let time = Bench.spawn(python3, [python, prefix + "peer\(index)"] + peer.mode) {
+            times[index + 1].append(time)
           }
         }
       }
-      let median = { (times: [Double]) -> Double? in
-        times.isEmpty ? nil : times.sorted()[times.count / 2]
+      var fresh = [[Double]](repeating: [], count: peers.count + 1)
+      for run in 0..<runs {
+        try makeTrees(base + "/new\(run)-")
+        round(base + "/new\(run)-", into: &fresh)
       }
-      rows.append(
-        Bench.Row(
-          work: "\(fileCount) files in \(root) (\(fileSystem(of: root)))",
-          ours: median(ours) ?? .nan, peers: theirs.map(median)))
-      let check = try PropertyListDocument(contentsOfFile: base + "/ours/Target1/Info.plist")
-        .value["CFBundleVersion"]
-      print(
-        "\(root): after 6 runs, ours holds CFBundleVersion \(check?.stringValue ?? "?") (expected 6)"
-      )
+      var first = row("\(fileCount) files in \(place), a new tree each run", fresh)
+      if fileSystem(of: root) == "ext4, no journal" {
+        first.note = "new inodes skip those freed in the last minutes: run on a quiet disk"
+      }
+      rows.append(first)
+      var repeated = [[Double]](repeating: [], count: peers.count + 1)
+      try makeTrees(base + "/same-")
+      for _ in 0..<runs { round(base + "/same-", into: &repeated) }
+      rows.append(row("the same, one tree bumped \(runs) times back to back", repeated))
+      for (tree, expected) in [("new0-ours", 2), ("same-ours", runs + 1)] {
+        let value = try PropertyListDocument(contentsOfFile: "\(base)/\(tree)/Target1/Info.plist")
+          .value["CFBundleVersion"]?.stringValue
+        print("\(root): \(tree) holds CFBundleVersion \(value ?? "?") (expected \(expected))")
+      }
     }
     print()
     Bench.printTable(
       title: "bump build: every tool writes a temporary file and renames it; BundleKit also "
-        + "locks each folder and flushes once per batch",
+        + "locks each folder and flushes once per batch (medians of \(runs) runs)",
       peers: peers.map(\.name), rows: rows)
+  }
+
+  /// A table row from each tool's times (BundleKit first): their medians.
+  static func row(_ work: String, _ times: [[Double]]) -> Bench.Row {
+    let medians = times.map { $0.isEmpty ? nil : $0.sorted()[$0.count / 2] }
+    return Bench.Row(work: work, ours: medians[0] ?? .nan, peers: Array(medians.dropFirst()))
   }
 
   /// The file system type of the mount holding `path`, from /proc/mounts.
@@ -119,35 +172,5 @@ enum BumpSuite {
       return journals.contains { $0.hasPrefix(device + "-") } ? "ext4" : "ext4, no journal"
     }
     return best.type
-  }
-
-  /// `bump-settled`: one bump per tool on the temporary folder's file system, each on a new
-  /// tree of its own and after 65 s with nothing written: a first run, as a CI job meets its
-  /// checkout, without the inodes the other tools just freed (on ext4 without a journal each
-  /// new inode skips those; see the README and Scripts/bench-bump-repeated.sh). Takes about
-  /// five minutes.
-  static func runSettled() throws {
-    let root = FileManager.default.temporaryDirectory.path
-    print(
-      "## bump, settled: one run each, 65 s after the last write, in \(root) (\(fileSystem(of: root)))\n"
-    )
-    guard let (tool, python3) = programs() else { return }
-    let base = root + "/bundlekit-bench-bump-settled-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: base) }
-    try makeTrees(base)
-    func settled(_ executable: String, _ arguments: [String]) -> Double? {
-      sync()
-      sleep(65)
-      return Bench.spawn(executable, arguments)
-    }
-    let ours = settled(tool, ["bump", "build", base + "/ours"])
-    let theirs = peers.enumerated().map { index, peer in
-      settled(python3, [python, base + "/peer\(index)"] + peer.mode)
-    }
-    Bench.printTable(
-      title: "bump build, settled", peers: peers.map(\.name),
-      rows: [
-        Bench.Row(work: "\(fileCount) files, one run each", ours: ours ?? .nan, peers: theirs)
-      ])
   }
 }

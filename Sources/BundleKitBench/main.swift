@@ -1,5 +1,5 @@
 // bundlekit-bench: runs BundleKit and its peers side by side and prints markdown tables.
-// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump bump-settled archive morse lookup)
+// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup)
 
 import Foundation
 
@@ -8,7 +8,6 @@ let suites: [String: () throws -> Void] = [
   "strings": StringsSuite.run,
   "runtime": RuntimeSuite.run,
   "bump": BumpSuite.run,
-  "bump-settled": BumpSuite.runSettled,
   "archive": ArchiveSuite.run,
   "morse": MorseSuite.run,
   "lookup": LookupSuite.run,
