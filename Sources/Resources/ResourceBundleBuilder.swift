@@ -100,7 +100,7 @@ public struct ResourceBundleBuilder: Sendable {
     do {
       info = try PropertyListValue(bytes: Array(rendered.utf8))
     } catch {
-      throw .invalidTemplate(template: templatePath, message: "\(error)")
+      throw .invalidTemplate(template: templatePath, message: error.message)
     }
     let manager = FileManager.default
     let staging = Paths.join(
@@ -123,7 +123,7 @@ public struct ResourceBundleBuilder: Sendable {
     do {
       try FileIO.writeAtomically(try info.encoded(as: .xml1), to: Paths.join(staging, "Info.plist"))
     } catch {
-      throw .file(path: output, message: "\(error)")
+      throw .file(path: error.path ?? output, message: error.message)
     }
     // Swap the finished bundle into place.
     let previous = Paths.join(

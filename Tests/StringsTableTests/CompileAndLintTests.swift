@@ -265,4 +265,19 @@ struct CompileTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
   }
+
+  @Test("an output that cannot be written: one diagnostic naming the path that failed")
+  func unwritableOutput() throws {
+    let tables = try TableFolder(["en.lproj/Good.strings": "a = b;"])
+    let output = try TemporaryFolder()
+    try FileIO.writeAtomically(Array("not a folder".utf8), to: output.file("file"))
+    do {
+      _ = try StringsCompiler().compile(try tables.tables(), into: output.file("file"))
+      Issue.record("compiling into a file should fail")
+    } catch {
+      #expect(
+        "\(error)"
+          == "\(output.file("file"))/en.lproj: error: cannot create the folder: Not a directory")
+    }
+  }
 }

@@ -148,6 +148,51 @@ struct BumpTests {
     #expect(try workspace.bundlekit("bump", "build", "--to", "5.6.7.8").status == 2)
   }
 
+  @Test("malformed, overflowing and write-protected files: a compiler-style error naming each")
+  func fileErrors() throws {
+    let workspace = try Workspace()
+    try workspace.write("A/Info.plist", xmlInfo)
+    let before = try workspace.read("A/Info.plist")
+    try workspace.write(
+      "B/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>41</strin>"))
+    var run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.hasPrefix("B/Info.plist:10:52: error: Opening and ending tag mismatch"),
+      "\(run.stderr)")
+    #expect(!run.stderr.contains("<input>"))
+    #expect(run.stderr.components(separatedBy: "error:").count == 2, "\(run.stderr)")
+
+    try workspace.write(
+      "B/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>4294967295</string>"))
+    run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "B/Info.plist: error: CFBundleVersion 4294967295 cannot be raised: a part would reach 4294967296 (2^32)\n"
+    )
+    run = try workspace.bundlekit("bump", "build", "--sync")
+    #expect(run.stderr.hasPrefix("B/Info.plist: error: CFBundleVersion 4294967295 cannot"))
+
+    // A write-protected file (Perforce keeps files read-only until they are opened for
+    // edit) is not replaced, and neither is any other file of the run.
+    try workspace.write("B/Info.plist", xmlInfo)
+    chmod(workspace.file("B/Info.plist"), 0o444)
+    run = try workspace.bundlekit("bump", "build")
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "B/Info.plist: error: the file is write-protected (make it writable, or open it for edit in your version control); no file was changed\n"
+    )
+    #expect(try workspace.read("A/Info.plist") == before)
+    #expect(try workspace.read("B/Info.plist") == before)
+    chmod(workspace.file("B/Info.plist"), 0o644)
+    #expect(try workspace.bundlekit("bump", "build").status == 0)
+    #expect(try workspace.value("B/Info.plist", "CFBundleVersion") == "42")
+  }
+
   @Test("references are bumped where they are defined: .xcconfig and Xcode projects")
   func references() throws {
     let workspace = try Workspace()

@@ -275,6 +275,17 @@ public enum FileIO {
     }
   }
 
+  /// Whether the file at `path` (a symbolic link followed) exists and may not be written by
+  /// this process: for the superuser, whom permissions do not stop, whether no write bit is
+  /// set at all. A rename could still replace such a file; tools that edit people's files
+  /// ask this first, as version control systems that lock files (Perforce) rely on it.
+  public static func isWriteProtected(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    if geteuid() == 0 { return info.st_mode & 0o222 == 0 }
+    return access(path, W_OK) != 0 && errno == EACCES
+  }
+
   /// Creates the folders above `path` that do not exist yet.
   public static func createFolders(for path: String) throws(PropertyListError) {
     var folder = split(path).folder

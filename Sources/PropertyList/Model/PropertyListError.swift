@@ -61,23 +61,39 @@ public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertib
     }
   }
 
+  /// What went wrong, without the file, line and column: for callers that report the
+  /// location their own way.
+  public var message: String {
+    switch self {
+    case .syntax(_, _, _, let message), .io(_, let message):
+      message
+    case .corruptBinary(_, let offset, let message):
+      "\(message) (at byte offset \(offset))"
+    case .unrepresentable(_, let keyPath, let type, let format):
+      "\(format) format cannot hold a \(type) value" + Self.location(keyPath)
+    case .invalidValue(_, let keyPath, let message):
+      message + Self.location(keyPath)
+    case .keyPath(_, let keyPath, let message):
+      "key path '\(keyPath)': \(message)"
+    }
+  }
+
+  private static func location(_ keyPath: String) -> String {
+    keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')"
+  }
+
   /// A compiler-style diagnostic line.
   public var description: String {
     switch self {
-    case .syntax(let path, let line, let column, let message):
+    case .syntax(let path, let line, let column, _):
       "\(path ?? "<input>"):\(line):\(column): error: \(message)"
-    case .corruptBinary(let path, let offset, let message):
-      "\(path ?? "<input>"): error: \(message) (at byte offset \(offset))"
-    case .unrepresentable(let path, let keyPath, let type, let format):
-      "\(path.map { "\($0): " } ?? "")error: \(format) format cannot hold a \(type) value"
-        + (keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')")
-    case .invalidValue(let path, let keyPath, let message):
-      "\(path.map { "\($0): " } ?? "")error: \(message)"
-        + (keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')")
-    case .keyPath(let path, let keyPath, let message):
-      "\(path.map { "\($0): " } ?? "")error: key path '\(keyPath)': \(message)"
-    case .io(let path, let message):
+    case .corruptBinary(let path, _, _):
+      "\(path ?? "<input>"): error: \(message)"
+    case .io(let path, _):
       "\(path): error: \(message)"
+    case .unrepresentable(let path, _, _, _), .invalidValue(let path, _, _),
+      .keyPath(let path, _, _):
+      "\(path.map { "\($0): " } ?? "")error: \(message)"
     }
   }
 }

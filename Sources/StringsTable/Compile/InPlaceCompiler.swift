@@ -5,14 +5,7 @@ extension StringsCompiler {
   /// are replaced by their binary form, catalogs by `<lang>.lproj` tables beside them. Tables
   /// of one folder are checked together. Used to stage bundles and archives.
   public func compileInPlace(_ folder: String) throws(DiagnosticsError) -> [String] {
-    let tables: [TableLocation]
-    do {
-      tables = try TableDiscovery.tables(in: [folder])
-    } catch let error as DiagnosticsError {
-      throw error
-    } catch {
-      throw DiagnosticsError([Diagnostic(.error, folder, "\(error)")])
-    }
+    let tables = try TableDiscovery.tables(in: [folder])
     var written: [String] = []
     let groups = Dictionary(grouping: tables, by: \.bundleFolder)
     for bundleFolder in groups.keys.sorted() {

@@ -101,7 +101,7 @@ public struct StringsCompiler: Sendable {
         try FileIO.createFolders(for: path)
         try FileIO.writeAtomically(output.bytes, to: path)
       } catch {
-        throw DiagnosticsError([Diagnostic(.error, path, "\(error)")])
+        throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: path)])
       }
       written.append(path)
     }

@@ -10,7 +10,7 @@ public enum TableDiscovery {
 
   /// Every `.strings`, `.stringsdict` and `.xcstrings` file in `paths` (files are taken as
   /// they are; folders are searched), sorted and without repeats.
-  public static func tables(in paths: [String]) throws -> [TableLocation] {
+  public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
     var found: [String] = []
     let manager = FileManager.default
     for path in paths {

@@ -76,12 +76,11 @@ public struct StringsLinter: Sendable {
     switch error {
     case .syntax(_, let line, let column, let message):
       Diagnostic(.error, path, line: line, column: column, message)
-    case .corruptBinary(_, let offset, let message):
-      Diagnostic(.error, path, "\(message) (at byte offset \(offset))")
-    case .io(_, let message):
-      Diagnostic(.error, path, message)
+    case .io(let file, let message):
+      // The file that failed: the table, or a folder or output on the way to it.
+      Diagnostic(.error, file, message)
     default:
-      Diagnostic(.error, path, "\(error)")
+      Diagnostic(.error, path, error.message)
     }
   }
 

@@ -33,7 +33,7 @@ public struct MemoryBuilder: Sendable {
     let locations: [TableLocation]
     do {
       locations = try TableDiscovery.tables(in: paths)
-    } catch let error as DiagnosticsError {
+    } catch {
       throw TranslationError.unreadableTable(
         path: error.diagnostics.first?.path ?? paths.joined(separator: " "),
         message: error.description)

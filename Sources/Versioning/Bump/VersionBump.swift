@@ -108,7 +108,8 @@ public struct VersionBump: Sendable {
               path: value.places.first?.file ?? "?", key: value.key, value: current)
           }
           guard let next = version.incremented() else {
-            throw .scheme(message: "\(current) cannot be raised: it would reach 2^32")
+            throw .cannotRaise(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
           }
           new = next.description
         }
@@ -121,7 +122,8 @@ public struct VersionBump: Sendable {
           new = target.description
         } else if let part {
           guard let next = version.bumped(part) else {
-            throw .scheme(message: "\(current) cannot be raised: it would reach 2^32")
+            throw .cannotRaise(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
           }
           new = next.description
         }
@@ -147,15 +149,19 @@ public struct VersionBump: Sendable {
     case .increment:
       guard sync else { return nil }
       var highest = BundleVersion(components: [0])
+      var highestFile = "?"
       for value in builds {
         guard let version = BundleVersion(value.current) else {
           throw .invalidVersion(
             path: value.places.first?.file ?? "?", key: value.key, value: value.current)
         }
-        highest = max(highest, version)
+        if version > highest {
+          highest = version
+          highestFile = value.places.first?.file ?? "?"
+        }
       }
       guard let next = highest.incremented() else {
-        throw .scheme(message: "\(highest) cannot be raised: it would reach 2^32")
+        throw .cannotRaise(path: highestFile, key: "CFBundleVersion", value: "\(highest)")
       }
       return next.description
     case .to(let version):
@@ -207,10 +213,12 @@ public struct VersionBump: Sendable {
       Result { () throws(VersioningError) -> FileChange in
         let (file, edits) = files[index]
         let old: [UInt8]
-        do {
-          old = try contents[file] ?? FileIO.read(file)
-        } catch {
-          throw .unreadable(path: file, line: nil, message: "\(error)")
+        if let known = contents[file] {
+          old = known
+        } else {
+          do throws(PropertyListError) {
+            old = try FileIO.read(file)
+          } catch { throw .propertyList(error) }
         }
         let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
         return FileChange(path: file, old: old, new: new, isBinary: isBinary)
@@ -225,13 +233,16 @@ public struct VersionBump: Sendable {
   }
 
   /// Writes every changed file atomically, as one batch: if any file cannot be written,
-  /// none is replaced, so a failed run leaves every file as it was.
+  /// none is replaced, so a failed run leaves every file as it was. A write-protected file
+  /// (read-only, or not yet opened for edit in Perforce) is an error, not replaced.
   public static func write(_ changes: [FileChange]) throws(VersioningError) {
+    if let locked = changes.first(where: { FileIO.isWriteProtected($0.path) }) {
+      throw .writeProtected(path: locked.path)
+    }
     do {
       try FileIO.writeAtomically(changes.map { ($0.path, $0.new) })
     } catch {
-      throw .unreadable(
-        path: error.path ?? "?", line: nil, message: "\(error); no file was changed")
+      throw .notWritten(error)
     }
   }
 }

@@ -72,14 +72,7 @@ public struct VersionInventory: Sendable {
   public init(paths: [String], includeTests: Bool = false, targets: Set<String>? = nil)
     throws(VersioningError)
   {
-    let found: [InfoPlistDiscovery.Found]
-    do {
-      found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    } catch let error as VersioningError {
-      throw error
-    } catch {
-      throw .scheme(message: "\(error)")
-    }
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     try self.init(found: found, targets: targets)
   }
 
@@ -114,7 +107,7 @@ public struct VersionInventory: Sendable {
         contents[path] = bytes
         document = parsed
       case .failure(let error):
-        throw .unreadable(path: path, line: nil, message: "\(error)")
+        throw .propertyList(error.inFile(path))
       }
       var bundle = VersionedBundle(
         path: path, target: Self.folderName(of: path), format: document.format.rawValue,

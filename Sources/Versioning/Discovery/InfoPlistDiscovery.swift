@@ -34,13 +34,15 @@ public enum InfoPlistDiscovery {
 
   /// Info.plists and `.xcodeproj` folders under `paths`, sorted. Files named on the command
   /// line are always taken; test bundles found in folders only with `includeTests`.
-  public static func find(in paths: [String], includeTests: Bool = false) throws -> [Found] {
+  public static func find(in paths: [String], includeTests: Bool = false) throws(VersioningError)
+    -> [Found]
+  {
     var found: Set<Found> = []
     let manager = FileManager.default
     for path in paths {
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw VersioningError.notFound(path: path)
+        throw .notFound(path: path)
       }
       if path.hasSuffix(".xcodeproj") {
         found.insert(.project(normalized(path)))

@@ -39,7 +39,7 @@ enum FileEditor {
     do {
       document = try PropertyListDocument(bytes: bytes)
     } catch {
-      throw .unreadable(path: path, line: nil, message: "\(error)")
+      throw .propertyList(error.inFile(path))
     }
     var expected = document.value
     for (place, value) in edits {
@@ -96,7 +96,7 @@ enum FileEditor {
       do {
         return (try expected.encoded(as: document.format), document.format == .binary1)
       } catch {
-        throw .unreadable(path: path, line: nil, message: "\(error)")
+        throw .propertyList(error.inFile(path))
       }
     }
   }

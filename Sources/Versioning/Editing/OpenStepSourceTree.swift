@@ -32,10 +32,7 @@ public indirect enum OpenStepSourceTree: Sendable, Hashable {
     switch result {
     case .success(let tree): return tree
     case .failure(let error):
-      if case .syntax(_, let line, _, let message) = error {
-        throw .unreadable(path: path, line: line, message: message)
-      }
-      throw .unreadable(path: path, line: nil, message: "\(error)")
+      throw .propertyList(error.inFile(path))
     }
   }
 

@@ -35,7 +35,7 @@ public struct XcodeProject: Sendable {
     do {
       bytes = try FileIO.read(file)
     } catch {
-      throw .unreadable(path: file, line: nil, message: "\(error)")
+      throw .propertyList(error.inFile(file))
     }
     tree = try OpenStepSourceTree.parse(bytes, path: file)
   }

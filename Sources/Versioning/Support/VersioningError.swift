@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Why a version command could not run; nothing was written.
 public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A path given does not exist.
@@ -8,6 +10,15 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
   case invalidVersion(path: String, key: String, value: String)
   /// A build-setting reference defined nowhere it could be edited.
   case unresolvedReference(path: String, key: String, setting: String)
+  /// A property list that could not be read, parsed or written (the error names the file
+  /// and, for malformed text, the line and column).
+  case propertyList(PropertyListError)
+  /// A batch whose writing failed; no file was replaced.
+  case notWritten(PropertyListError)
+  /// A file that would change but is write-protected; no file was replaced.
+  case writeProtected(path: String)
+  /// A version whose part would reach 2^32 if raised.
+  case cannotRaise(path: String, key: String, value: String)
   /// A requested scheme could not give a number.
   case scheme(message: String)
   /// No Info.plist or project was found.
@@ -24,6 +35,14 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
       "\(path): error: \(key) '\(value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)"
     case .unresolvedReference(let path, let key, let setting):
       "\(path): error: \(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
+    case .propertyList(let error):
+      error.description
+    case .notWritten(let error):
+      "\(error); no file was changed"
+    case .writeProtected(let path):
+      "\(path): error: the file is write-protected (make it writable, or open it for edit in your version control); no file was changed"
+    case .cannotRaise(let path, let key, let value):
+      "\(path): error: \(key) \(value) cannot be raised: a part would reach 4294967296 (2^32)"
     case .scheme(let message):
       "error: \(message)"
     case .nothingFound(let paths):

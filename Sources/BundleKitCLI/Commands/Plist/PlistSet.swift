@@ -36,7 +36,7 @@ struct PlistSet: ParsableCommand {
       do {
         newValue = try PropertyListValue(bytes: Array(value.utf8), format: .json)
       } catch {
-        throw CLIError.invalidValue(value: value, type: "JSON value", reason: "\(error)")
+        throw CLIError.invalidValue(value: value, type: "JSON value", reason: error.message)
       }
     } else if let scalarType = PropertyListScalarType(rawValue: type.rawValue) {
       switch PropertyListValue.parse(value, as: scalarType) {

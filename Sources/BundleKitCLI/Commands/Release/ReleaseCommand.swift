@@ -70,7 +70,7 @@ struct ReleaseCommand: ParsableCommand {
     let tables: [TableLocation]
     do {
       tables = try TableDiscovery.tables(in: targets.map(\.path))
-    } catch let error as DiagnosticsError {
+    } catch {
       error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
       throw ExitCode(1)
     }

@@ -39,7 +39,7 @@ struct StringsCompile: ParsableCommand {
       let (written, found) = try compiler.compile(locations, into: outputDir)
       if warnings { found.forEach { Diagnostics.printToStandardError($0.description) } }
       if verbose { written.forEach { Diagnostics.printLine($0) } }
-    } catch let error as DiagnosticsError {
+    } catch {
       for diagnostic in error.diagnostics where diagnostic.severity == .error || warnings {
         Diagnostics.printToStandardError(diagnostic.description)
       }

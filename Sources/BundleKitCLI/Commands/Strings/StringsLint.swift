@@ -31,7 +31,7 @@ struct StringsLint: ParsableCommand {
     let locations: [TableLocation]
     do {
       locations = try TableDiscovery.tables(in: paths)
-    } catch let error as DiagnosticsError {
+    } catch {
       error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
       throw ExitCode(1)
     }
