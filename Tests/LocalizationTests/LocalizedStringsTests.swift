@@ -22,6 +22,25 @@ struct FormatterTests {
     #expect(LocalizedFormatter.format("100%% sure, %@", arguments: ["yes"]) == "100% sure, yes")
     #expect(LocalizedFormatter.format("missing %2$@", arguments: ["only one"]) == "missing %2$@")
   }
+
+  /// Found by fuzzing `strings lint`: a position at the very end, a position of zero and one
+  /// too long for an Int once crashed the parser or everything that counts positions.
+  @Test("odd positions are text, never a crash: %1$ at the end, %0$@, %99999999999999999999$@")
+  func oddPositions() {
+    for text in ["%1$", "a %2$", "%1$#", "%1$#@", "%0$@", "%99999999999999999999$@", "%10000$@"] {
+      #expect(FormatSpecifier.parse(text).isEmpty, "\(text)")
+      #expect(FormatSignature(text).gaps.isEmpty)
+      #expect(LocalizedFormatter.format(text, arguments: ["x"]) == text)
+    }
+    #expect(FormatSpecifier.parse("%9999$@ %1$d").map(\.position) == [9_999, 1])
+    #expect(FormatSignature("%9999$@").gaps.count == 9_998)
+    #expect(
+      FormatSignature("%9999$@ %2$@ %4$@").gapMessages == [
+        "argument 1 is never used, so the arguments after it cannot be found",
+        "argument 3 is never used, so the arguments after it cannot be found",
+        "arguments 5 to 9998 are never used, so the arguments after them cannot be found",
+      ])
+  }
 }
 
 /// A folder of `<lang>.lproj` tables, text or compiled.

@@ -71,6 +71,10 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
   /// The placeholder as written.
   public var description: String { text }
 
+  /// The highest argument position a placeholder may name (`%9999$@`), far above any real
+  /// string's and low enough that checks over every position stay cheap.
+  public static let maximumPosition = 9_999
+
   /// Every placeholder in `string`, with positions assigned as `String(format:)` does:
   /// unnumbered placeholders take the next argument in order.
   public static func parse(_ string: String) -> [FormatSpecifier] {
@@ -90,17 +94,23 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
         index += 1
         continue
       }
-      // Optional position: digits followed by `$`.
+      // Optional position: digits followed by `$`. Only 1 to `maximumPosition` make a
+      // placeholder (`%0$@` and `%99999999999$@` are text), and the digits cannot overflow.
       var position: Int?
       var lookahead = index
       var digits = 0
       while lookahead < scalars.count, ("0"..."9").contains(scalars[lookahead]) {
-        digits = digits * 10 + Int(scalars[lookahead].value - 48)
+        digits = min(digits * 10 + Int(scalars[lookahead].value - 48), maximumPosition + 1)
         lookahead += 1
       }
       if lookahead < scalars.count, lookahead > index, scalars[lookahead] == "$" {
+        guard (1...maximumPosition).contains(digits) else {
+          index = start + 1
+          continue
+        }
         position = digits
         index = lookahead + 1
+        guard index < scalars.count else { break }
       }
       // Flags, width, precision. `#` followed by `@` is not a flag but a variable.
       func atVariable() -> Bool {
@@ -203,6 +213,24 @@ public struct FormatSignature: Sendable, Hashable {
   /// Positions below the highest that no placeholder uses (`%2$@` alone skips argument 1).
   public var gaps: [Int] {
     count == 0 ? [] : (1...count).filter { arguments[$0] == nil }
+  }
+
+  /// The gaps as runs of consecutive positions, and what to say of each (one message for
+  /// `%9$@` alone, not eight).
+  public var gapMessages: [String] {
+    var runs: [ClosedRange<Int>] = []
+    for gap in gaps {
+      if let last = runs.last, last.upperBound + 1 == gap {
+        runs[runs.count - 1] = last.lowerBound...gap
+      } else {
+        runs.append(gap...gap)
+      }
+    }
+    return runs.map { run in
+      run.count == 1
+        ? "argument \(run.lowerBound) is never used, so the arguments after it cannot be found"
+        : "arguments \(run.lowerBound) to \(run.upperBound) are never used, so the arguments after them cannot be found"
+    }
   }
 
   /// Positions whose placeholders disagree on the argument type (`%1$lld or %1$@`).

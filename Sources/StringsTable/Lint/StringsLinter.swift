@@ -140,9 +140,7 @@ public struct StringsLinter: Sendable {
     for (position, first, other) in signature.conflicts {
       problems.append("argument \(position) is used as \(first.typeName) and as \(other.typeName)")
     }
-    for gap in signature.gaps where checkGaps {
-      problems.append("argument \(gap) is never used, so the arguments after it cannot be found")
-    }
+    if checkGaps { problems += signature.gapMessages }
     return problems
   }
 

@@ -178,9 +178,7 @@ public struct StringsdictFile: Sendable {
     for (position, first, other) in signature.conflicts {
       report(.error, "argument \(position) is used as \(first.typeName) and as \(other.typeName)")
     }
-    for gap in signature.gaps {
-      report(.error, "argument \(gap) is never used, so the arguments after it cannot be found")
-    }
+    for message in signature.gapMessages { report(.error, message) }
     let unused = Set(rules.keys).subtracting(used).subtracting(["NSStringLocalizedFormatKey"])
     for name in unused.sorted() {
       report(.warning, "variable '\(name)' is defined but the format does not use it")
