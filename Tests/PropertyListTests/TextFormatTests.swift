@@ -145,6 +145,34 @@ struct TextFormatTests {
     #expect(error([]) == "<input>:1:1: error: empty file: no property list")
   }
 
+  /// Found by hand: 200,000 nested <array>s parsed (the reader keeps its own stack) and
+  /// then overflowed the stack when the value was freed.
+  @Test("every text reader takes nesting 512 deep and refuses far deeper, without a crash")
+  func deepNesting() throws {
+    func nested(_ depth: Int, _ open: String, _ close: String) -> String {
+      String(repeating: open, count: depth) + String(repeating: close, count: depth)
+    }
+    for depth in [512, 600, 200_000] {
+      let dictionaries =
+        String(repeating: "<dict><key>k</key>", count: depth - 1) + "<dict/>"
+        + String(repeating: "</dict>", count: depth - 1)
+      let inputs = [
+        xml(nested(depth, "<array>", "</array>")),
+        xml(dictionaries),
+        Array(nested(depth, "[", "]").utf8),
+        Array(nested(depth, "(", ")").utf8),
+      ]
+      for input in inputs {
+        if depth == 512 {
+          #expect(throws: Never.self) { try PropertyListValue(bytes: input) }
+        } else {
+          let message = error(input)
+          #expect(message.contains("nesting deeper than 512 levels"), "\(message.prefix(200))")
+        }
+      }
+    }
+  }
+
   @Test("OpenStep: CoreFoundation's escapes, unquoted strings, data, comments, strings files")
   func openStep() throws {
     let text = #"""

@@ -4,7 +4,7 @@ import OrderedCollections
 /// Limits that keep a hostile binary plist from exhausting the stack, memory or time.
 public struct BinaryReadingLimits: Sendable {
   /// The deepest nesting of arrays and dictionaries accepted.
-  public var maximumDepth: Int = 512
+  public var maximumDepth: Int = Nesting.maximumDepth
   /// The most values the object graph may expand to. Objects may be referenced more than
   /// once, so a small file can describe an enormous tree ("billion laughs"); this caps it.
   public var maximumExpandedValues: Int = 50_000_000

@@ -4,7 +4,7 @@ import Foundation
 /// kept), numbers with a fraction or exponent become reals and the rest integers. `null` has
 /// no property-list form and is an error.
 struct JSONPropertyListReader: ~Copyable {
-  static let maximumDepth = 512
+  static let maximumDepth = Nesting.maximumDepth
 
   private let bytes: UnsafeRawBufferPointer
   private var position = 0

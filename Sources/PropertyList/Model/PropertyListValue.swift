@@ -174,3 +174,10 @@ extension PropertyListValue: ExpressibleByDictionaryLiteral {
     self = .dictionary(PropertyListDictionary(elements, uniquingKeysWith: { _, last in last }))
   }
 }
+
+/// How deep containers may nest in a property list read from bytes, in every format. Values
+/// are freed, compared and written recursively, so a deeper file would overflow the stack;
+/// CoreFoundation and libplist draw similar lines.
+enum Nesting {
+  static let maximumDepth = 512
+}

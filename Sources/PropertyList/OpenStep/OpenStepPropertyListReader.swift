@@ -5,7 +5,7 @@ import Foundation
 /// Every scalar is a string. A file holding only `key = value;` pairs (a `.strings` file)
 /// reads as a dictionary, and an empty one as an empty dictionary.
 package enum OpenStepPropertyListReader {
-  static let maximumDepth = 512
+  static let maximumDepth = Nesting.maximumDepth
 
   static func read(_ raw: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
     guard let text = utf8Text(raw) else {

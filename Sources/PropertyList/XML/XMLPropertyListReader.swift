@@ -177,6 +177,17 @@ private struct XMLTreeBuilder {
     if let parser { xmlStopParser(parser) }
   }
 
+  /// Containers nest at most 512 deep, as in the other readers: the value is built here
+  /// without recursion, but freeing, comparing and writing it recurse.
+  private mutating func withinDepth() -> Bool {
+    // The stack holds the <plist> frame under the containers.
+    guard stack.count <= Nesting.maximumDepth else {
+      fail("nesting deeper than \(Nesting.maximumDepth) levels")
+      return false
+    }
+    return true
+  }
+
   mutating func startElement(_ name: UnsafePointer<xmlChar>) {
     guard error == nil else { return }
     if let scalar {
@@ -195,10 +206,10 @@ private struct XMLTreeBuilder {
       }
       stack.append(.plist(nil))
     case .dict:
-      guard expectValue(tag) else { return }
+      guard expectValue(tag), withinDepth() else { return }
       stack.append(.dictionary(keys: [], values: [], pendingKey: nil))
     case .array:
-      guard expectValue(tag) else { return }
+      guard expectValue(tag), withinDepth() else { return }
       stack.append(.array([]))
     case .key:
       guard case .dictionary(_, _, let pending)? = stack.last else {
