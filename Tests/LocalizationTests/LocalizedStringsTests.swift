@@ -33,6 +33,11 @@ struct FormatterTests {
       #expect(LocalizedFormatter.format(text, arguments: ["x"]) == text)
     }
     #expect(FormatSpecifier.parse("%9999$@ %1$d").map(\.position) == [9_999, 1])
+    // Numbers beyond Int64 as integer arguments: held to its range, never a crash.
+    #expect(
+      LocalizedFormatter.format(
+        "%d %d %d %d %d", arguments: [1e400, -1e400, Double.nan, "99999999999999999999", 9.3e18])
+        == "9223372036854775807 -9223372036854775808 0 9223372036854775807 9223372036854775807")
     #expect(FormatSignature("%9999$@").gaps.count == 9_998)
     #expect(
       FormatSignature("%9999$@ %2$@ %4$@").gapMessages == [

@@ -102,15 +102,22 @@ public enum LocalizedFormatter {
     case let value as UInt16: Int64(value)
     case let value as UInt8: Int64(value)
     case let value as Bool: value ? 1 : 0
-    case let value as Double: value.isFinite ? Int64(value.rounded(.towardZero)) : 0
-    case let value as Float: value.isFinite ? Int64(value.rounded(.towardZero)) : 0
+    case let value as Double: clamped(value)
+    case let value as Float: clamped(Double(value))
     case let value as String:
       Int64(value.trimmingCharacters(in: .whitespaces))
-        ?? Double(value.trimmingCharacters(in: .whitespaces)).map {
-          $0.isFinite ? Int64($0.rounded(.towardZero)) : 0
-        } ?? 0
+        ?? Double(value.trimmingCharacters(in: .whitespaces)).map(clamped) ?? 0
     default: 0
     }
+  }
+
+  /// A floating-point number as an integer toward zero, held to Int64's range (1e400 or
+  /// "99999999999999999999" as `%d` must print something, not stop the program); NaN is 0.
+  static func clamped(_ value: Double) -> Int64 {
+    guard value.isFinite else { return value.isNaN ? 0 : value < 0 ? .min : .max }
+    if value >= 0x1p63 { return .max }
+    if value < -0x1p63 { return .min }
+    return Int64(value.rounded(.towardZero))
   }
 
   static func double(_ argument: Any) -> Double {
