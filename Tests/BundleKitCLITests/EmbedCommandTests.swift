@@ -5,7 +5,9 @@ import Testing
 
 /// `bundlekit embed`, run as a user runs it, its output compiled and run by `swiftc`.
 struct EmbedCommandTests {
-  @Test("file names that are keywords or hold quotes and backslashes give code that compiles")
+  @Test(
+    "file names that are keywords or hold quotes, backslashes or line breaks give code that compiles"
+  )
   func awkwardNames() throws {
     guard let swiftc = Tool.path("swiftc") else {
       print("skipped: swiftc is not on PATH")
@@ -14,6 +16,7 @@ struct EmbedCommandTests {
     let folder = try TemporaryFolder()
     let files = [
       "in/class": "keyword", "in/style.css": "body {}", "in/say \"hi\" \\ now.txt": "quoted",
+      "in/two\nlines\r.txt": "broken",
     ]
     for (name, text) in files {
       try FileIO.createFolders(for: folder.file(name))
@@ -42,6 +45,13 @@ struct EmbedCommandTests {
     let output = try Tool.run(folder.file("embedded"), [])
     #expect(
       String(decoding: output.stdout, as: UTF8.self)
-        == "class keyword\nsay \"hi\" \\ now.txt quoted\nstyle.css body {}\n7\n")
+        == "class keyword\nsay \"hi\" \\ now.txt quoted\nstyle.css body {}\ntwo\nlines\r.txt broken\n7\n"
+    )
+    #expect(code.contains("/// two\\nlines\\r.txt (6 bytes)"))
+    let badName = try BundleKitTool.run([
+      "embed", folder.file("in"), "-o", folder.file("Other.swift"), "--type-name", "My Files",
+    ])
+    #expect(badName.status == 2)
+    #expect(badName.stderr.contains("'My Files' is not a Swift type name"))
   }
 }

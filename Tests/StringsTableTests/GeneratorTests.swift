@@ -59,6 +59,26 @@ struct GeneratorTests {
     #expect(!code.contains("Bienvenue"))
   }
 
+  @Test("line breaks in values and comments stay inside the doc comment")
+  func lineBreaksInDocs() throws {
+    let code = try generate([
+      "en.lproj/Localizable.strings":
+        "/* one\rtwo\r\nthree */\n\"key\" = \"first\\rsecond\\r\\nthird\\U2028fourth\";\n"
+    ])
+    #expect(
+      code.contains(
+        """
+            /// first
+            /// second
+            /// third\\u{2028}fourth
+            ///
+            /// - Note: one
+            /// - Note: two
+            /// - Note: three
+        """), "\(code)")
+    #expect(Identifier.commentLines("a\r\n\nb\u{7}") == ["a", "", "b\\u{7}"])
+  }
+
   @Test("the same input gives the same bytes")
   func deterministic() throws {
     let files = ["en.lproj/A.strings": "b = \"%@\";\na = x;\n", "B.xcstrings": catalog]

@@ -175,9 +175,9 @@ public struct AccessorGenerator: Sendable {
 
   private func entry(_ key: Key, name: String) -> [String: Any] {
     let types = key.arguments.map(Self.swiftType)
-    var doc = key.value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var doc = Identifier.commentLines(key.value)
     if let comment = key.comment, !comment.isEmpty {
-      doc += [""] + comment.split(separator: "\n").map { "- Note: " + $0 }
+      doc += [""] + Identifier.commentLines(comment).filter { !$0.isEmpty }.map { "- Note: " + $0 }
     }
     return [
       "name": Identifier.escapeKeyword(name),
@@ -270,6 +270,48 @@ public enum Identifier {
   /// The name in backticks when it is a Swift keyword.
   public static func escapeKeyword(_ name: String) -> String {
     keywords.contains(name) ? "`\(name)`" : name
+  }
+
+  /// Why `name` cannot name a generated type as it is, or nil when it can: a letter or `_`,
+  /// then letters, digits and `_`, and not a keyword.
+  public static func typeNameProblem(_ name: String) -> String? {
+    if let first = name.first, first.isLetter || first == "_",
+      name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !keywords.contains(name)
+    {
+      return nil
+    }
+    return "'\(name)' is not a Swift type name: letters, digits and _, not a digit first, "
+      + "not a keyword"
+  }
+
+  /// Text as the lines of a `///` comment: split where Swift would end a line (`\n`, `\r`,
+  /// `\r\n`), other control characters shown escaped, so no text can end the comment and
+  /// become code.
+  public static func commentLines(_ text: String) -> [String] {
+    text.replacingOccurrences(of: "\r\n", with: "\n").split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }
+    ).map { commentText(String($0)) }
+  }
+
+  /// Text for one line of a `///` comment: line breaks and other control characters shown
+  /// escaped (`\n`, `\u{7}`), everything else as it is.
+  public static func commentText(_ text: String) -> String {
+    var line = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": line += "\\n"
+      case "\r": line += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+          || scalar == "\u{2028}" || scalar == "\u{2029}"
+        {
+          line += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+          line.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return line
   }
 
   /// A Swift string literal: quotes, backslashes and control characters escaped.

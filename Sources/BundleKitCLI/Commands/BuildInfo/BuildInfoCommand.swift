@@ -32,6 +32,10 @@ struct BuildInfoCommand: ParsableCommand {
   @Flag(help: "Make the generated enum public.")
   var `public` = false
 
+  func validate() throws {
+    if let problem = Identifier.typeNameProblem(typeName) { throw ValidationError(problem) }
+  }
+
   func run() throws {
     var version: String?
     var build: String?

@@ -28,6 +28,10 @@ struct EmbedCommand: ParsableCommand {
   @Flag(help: "Make the generated declarations public.")
   var `public` = false
 
+  func validate() throws {
+    if let problem = Identifier.typeNameProblem(typeName) { throw ValidationError(problem) }
+  }
+
   func run() throws {
     var files: [(name: String, path: String)] = []
     for path in paths {
@@ -71,7 +75,7 @@ struct EmbedCommand: ParsableCommand {
       name = Identifier.escapeKeyword(name)
       identifiers.append(name)
       code += """
-          /// \(file.name) (\(bytes.count) bytes)
+          /// \(Identifier.commentText(file.name)) (\(bytes.count) bytes)
           \(access)static let \(name) = EmbeddedFile(name: \(Identifier.stringLiteral(file.name)), base64: \"\"\"
         \(Self.base64Lines(bytes))
             \"\"\")

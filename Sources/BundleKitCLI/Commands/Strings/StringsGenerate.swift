@@ -40,6 +40,10 @@ struct StringsGenerate: ParsableCommand {
   @Option(help: "The bundle expression the accessors read from.")
   var bundle = "Bundle.module"
 
+  func validate() throws {
+    if let problem = Identifier.typeNameProblem(enumName) { throw ValidationError(problem) }
+  }
+
   func run() throws {
     let (main, partials) = try loadTemplate()
     var generator = AccessorGenerator()
