@@ -296,42 +296,36 @@ public enum Identifier {
   /// Text for one line of a `///` comment: line breaks and other control characters shown
   /// escaped (`\n`, `\u{7}`), everything else as it is.
   public static func commentText(_ text: String) -> String {
-    var line = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": line += "\\n"
-      case "\r": line += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-          || scalar == "\u{2028}" || scalar == "\u{2029}"
-        {
-          line += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          line.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return line
+    escaped(text, forLiteral: false)
   }
 
   /// A Swift string literal: quotes, backslashes and control characters escaped.
   public static func stringLiteral(_ text: String) -> String {
-    var result = "\""
+    "\"" + escaped(text, forLiteral: true) + "\""
+  }
+
+  /// Line breaks and control characters (C0, C1, the Unicode line and paragraph separators)
+  /// escaped; for a literal, quotes, backslashes and tabs too.
+  private static func escaped(_ text: String, forLiteral: Bool) -> String {
+    var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
+      case "\"" where forLiteral: result += "\\\""
+      case "\\" where forLiteral: result += "\\\\"
+      case "\t" where forLiteral: result += "\\t"
       case "\n": result += "\\n"
       case "\r": result += "\\r"
-      case "\t": result += "\\t"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
+        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+          || scalar == "\u{2028}" || scalar == "\u{2029}"
+        {
           result += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
           result.unicodeScalars.append(scalar)
         }
       }
     }
-    return result + "\""
+    return result
   }
+
 }
