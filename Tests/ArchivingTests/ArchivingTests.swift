@@ -149,6 +149,29 @@ struct ArchiveCreateTests {
     )
   }
 
+  /// Found by hand: such a name came back from FileManager with U+FFFD in it, and the run
+  /// stopped with "No such file or directory" on a path that does not exist.
+  @Test("a file name that is not UTF-8 is named, bytes escaped, and no archive is written")
+  func undecodableName() throws {
+    let tree = try makeTree()
+    let path = Array((tree.path + "/src/Res/bad-").utf8) + [0xFF, 0xFE, 0]
+    let descriptor = path.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.baseAddress else { return -1 }
+      return open(base.assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+    }
+    try #require(descriptor >= 0)
+    close(descriptor)
+    let output = tree.file("out.tar")
+    let run = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["archive", "create", tree.file("src"), "-o", output])
+    #expect(run.status == 1)
+    #expect(
+      run.stderr
+        == "\(tree.file("src/Res"))/bad-\\xFF\\xFE: error: the name is not UTF-8, which archives need for names: rename the file\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test("SHA-256 agrees with known digests")
   func sha256() {
     #expect(

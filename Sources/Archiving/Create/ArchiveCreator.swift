@@ -61,13 +61,15 @@ public enum ArchiveCreator {
       switch info.st_mode & S_IFMT {
       case S_IFDIR:
         result.append(ArchivedFile(path: archivePath, source: source, type: .directory, size: 0))
-        let names: [String]
-        do {
-          names = try FileManager.default.contentsOfDirectory(atPath: source)
-        } catch {
+        guard let listing = DirectoryWalker.names(in: source) else {
           throw .file(path: source, message: "cannot list the folder")
         }
-        for name in names where !excluded(archivePath + "/" + name) {
+        if let name = listing.undecodable.sorted().first {
+          throw .file(
+            path: source + "/" + name,
+            message: "the name is not UTF-8, which archives need for names: rename the file")
+        }
+        for name in listing.names where !excluded(archivePath + "/" + name) {
           try visit(source + "/" + name, as: archivePath + "/" + name)
         }
       case S_IFLNK:

@@ -29,6 +29,48 @@ public enum DirectoryWalker {
     case skip
   }
 
+  /// The names in `folder` (not `.` and `..`), in no particular order, or nil when it cannot
+  /// be read. A name that is not valid UTF-8 comes as its bytes in `undecodable`, shown with
+  /// each bad byte as `\xFF`: such a file cannot be reached through a `String` path.
+  public static func names(in folder: String) -> (names: [String], undecodable: [String])? {
+    guard let directory = opendir(folder) else { return nil }
+    defer { closedir(directory) }
+    var names: [String] = []
+    var undecodable: [String] = []
+    while let entry = readdir(directory) {
+      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      if let name = String(validating: bytes, as: UTF8.self) {
+        if name != "." && name != ".." { names.append(name) }
+      } else {
+        undecodable.append(shownEscaped(bytes))
+      }
+    }
+    return (names, undecodable)
+  }
+
+  /// UTF-8 bytes as text, each byte that is not part of valid UTF-8 as `\xFF`.
+  static func shownEscaped(_ bytes: [UInt8]) -> String {
+    var result = ""
+    var index = 0
+    while index < bytes.count {
+      // The longest valid sequence starting here (1 to 4 bytes), else one escaped byte.
+      var taken = false
+      for length in stride(from: min(4, bytes.count - index), through: 1, by: -1) {
+        if let text = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
+          result += text
+          index += length
+          taken = true
+          break
+        }
+      }
+      if !taken {
+        result += "\\x" + String(bytes[index], radix: 16, uppercase: true)
+        index += 1
+      }
+    }
+    return result
+  }
+
   /// Calls `visit` for every entry under `root` (not `root` itself), each folder's entries in
   /// name order before the folder's children, depth first.
   public static func walk(_ root: String, _ visit: (Entry) -> Decision) {
