@@ -102,6 +102,9 @@ public struct ResourceBundleBuilder: Sendable {
     } catch {
       throw .invalidTemplate(template: templatePath, message: error.message)
     }
+    if let path = DirectoryWalker.firstUndecodableName(under: source) {
+      throw .file(path: path, message: DirectoryWalker.undecodableMessage)
+    }
     let manager = FileManager.default
     let staging = Paths.join(
       Paths.parent(output), ".\(Paths.lastComponent(output)).building-\(UUID().uuidString)")

@@ -167,7 +167,7 @@ struct ArchiveCreateTests {
     #expect(run.status == 1)
     #expect(
       run.stderr
-        == "\(tree.file("src/Res"))/bad-\\xFF\\xFE: error: the name is not UTF-8, which archives need for names: rename the file\n"
+        == "\(tree.file("src/Res"))/bad-\\xFF\\xFE: error: the name is not UTF-8, which BundleKit needs for names: rename the file\n"
     )
     #expect(!FileManager.default.fileExists(atPath: output))
   }

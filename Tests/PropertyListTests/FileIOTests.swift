@@ -118,3 +118,25 @@ struct WorkerThreadsTests {
     var workers: [Int] { lock.withLock { seen } }
   }
 }
+
+struct DirectoryWalkerTests {
+  @Test("names that are not UTF-8 are found anywhere in a tree and shown with bytes escaped")
+  func undecodableNames() throws {
+    let folder = try TemporaryFolder()
+    try FileIO.createFolders(for: folder.file("a/b/c/file"))
+    try FileIO.writeAtomically(Array("x".utf8), to: folder.file("a/ok-é.txt"))
+    #expect(DirectoryWalker.firstUndecodableName(under: folder.path) == nil)
+    // "é" whole, then a lone lead byte, then an invalid byte.
+    let path = Array((folder.path + "/a/b/c/é-").utf8) + [0xC3, 0x41, 0xFF, 0]
+    let descriptor = path.withUnsafeBytes { raw -> Int32 in
+      guard let base = raw.baseAddress else { return -1 }
+      return open(base.assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644)
+    }
+    try #require(descriptor >= 0)
+    close(descriptor)
+    #expect(
+      DirectoryWalker.firstUndecodableName(under: folder.path)
+        == folder.path + "/a/b/c/é-\\xC3A\\xFF")
+    #expect(DirectoryWalker.names(in: folder.file("a/b/c"))?.undecodable == ["é-\\xC3A\\xFF"])
+  }
+}

@@ -64,10 +64,8 @@ public enum ArchiveCreator {
         guard let listing = DirectoryWalker.names(in: source) else {
           throw .file(path: source, message: "cannot list the folder")
         }
-        if let name = listing.undecodable.sorted().first {
-          throw .file(
-            path: source + "/" + name,
-            message: "the name is not UTF-8, which archives need for names: rename the file")
+        if let name = listing.undecodable.min() {
+          throw .file(path: source + "/" + name, message: DirectoryWalker.undecodableMessage)
         }
         for name in listing.names where !excluded(archivePath + "/" + name) {
           try visit(source + "/" + name, as: archivePath + "/" + name)

@@ -48,6 +48,29 @@ public enum DirectoryWalker {
     return (names, undecodable)
   }
 
+  /// The path of the first entry at or below `root` whose name is not valid UTF-8 (bad
+  /// bytes shown as `\xFF`), or nil when every name is. Tools that copy or pack whole trees
+  /// ask first: through `String` paths such a file is unreachable, and skipping it would lose
+  /// it without a word.
+  public static func firstUndecodableName(under root: String) -> String? {
+    guard let listing = names(in: root) else { return nil }
+    let folder = root.hasSuffix("/") ? root : root + "/"
+    if let name = listing.undecodable.min() { return folder + name }
+    for name in listing.names.sorted() {
+      var info = stat()
+      if lstat(folder + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+        let found = firstUndecodableName(under: folder + name)
+      {
+        return found
+      }
+    }
+    return nil
+  }
+
+  /// The message for a name `firstUndecodableName` found.
+  public static let undecodableMessage =
+    "the name is not UTF-8, which BundleKit needs for names: rename the file"
+
   /// UTF-8 bytes as text, each byte that is not part of valid UTF-8 as `\xFF`.
   static func shownEscaped(_ bytes: [UInt8]) -> String {
     var result = ""

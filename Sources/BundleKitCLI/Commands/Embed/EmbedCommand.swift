@@ -40,6 +40,9 @@ struct EmbedCommand: ParsableCommand {
         throw CLIError.invalidValue(value: path, type: "file", reason: "it does not exist")
       }
       if isFolder.boolValue {
+        if let bad = DirectoryWalker.firstUndecodableName(under: path) {
+          throw PropertyListError.io(path: bad, message: DirectoryWalker.undecodableMessage)
+        }
         let walker = FileManager.default.enumerator(atPath: path)
         while let relative = walker?.nextObject() as? String {
           let full = Paths.join(path, relative)
