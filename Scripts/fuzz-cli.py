@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of the `bundlekit` command line: inputs from ../shared/corpus and the
+tests, changed at random (bytes, or types inside their structure), run through the commands
+that read them. A run fails on a signal, a hang (20 s), an exit code above 2, or a failure
+with nothing on standard error; each such input is kept in the work folder.
+
+Usage: Scripts/fuzz-cli.py [KIND ...] [--seed N] [--runs N]
+KIND: text (plists and strings tables), archives, projects, catalogs, stringsdicts, morse;
+all when none is given. Needs a release build: swift build -c release --product bundlekit
+(or BUNDLEKIT=path of another build)."""
+import argparse
+import copy
+import glob
+import json
+import os
+import plistlib
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.environ.get('BUNDLEKIT', os.path.join(ROOT, '.build/release/bundlekit'))
+CORPUS = os.path.join(ROOT, '../shared/corpus')
+
+
+def corpus(*patterns, limit=300_000):
+    files = []
+    for pattern in patterns:
+        files += glob.glob(os.path.join(CORPUS, '**', pattern), recursive=True)
+        files += glob.glob(os.path.join(ROOT, 'Tests', '**', pattern), recursive=True)
+    return sorted(f for f in set(files) if os.path.isfile(f) and os.path.getsize(f) < limit)
+
+
+class Fuzzer:
+    def __init__(self, seed, work):
+        self.rng = random.Random(seed)
+        self.work = work
+        self.failures = 0
+
+    def mutate(self, data, alphabet=None):
+        data = bytearray(data or b'x')
+        for _ in range(self.rng.randint(1, 8)):
+            at = self.rng.randrange(len(data)) if data else 0
+            operation = self.rng.randrange(4)
+            if operation == 0 and data:
+                data[at] = self.rng.choice(alphabet) if alphabet else self.rng.randrange(256)
+            elif operation == 1:
+                del data[at:at + self.rng.randint(1, 16)]
+            elif operation == 2:
+                data[at:at] = bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 8)))
+            elif data:
+                start = self.rng.randrange(len(data))
+                data[at:at] = data[start:start + self.rng.randint(1, 64)]
+        return bytes(data)
+
+    def retype(self, value, replacements):
+        """Puts a value of another type at one to four random places of a JSON-like tree."""
+        for _ in range(self.rng.randint(1, 4)):
+            places = list(self.places(value))
+            if not places:
+                break
+            path = self.rng.choice(places)
+            parent = value
+            for step in path[:-1]:
+                parent = parent[step]
+            parent[path[-1]] = copy.deepcopy(self.rng.choice(replacements))
+        return value
+
+    def places(self, value, path=()):
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        for key, child in children:
+            yield path + (key,)
+            yield from self.places(child, path + (key,))
+
+    def run(self, arguments, keep, stdin=None):
+        try:
+            result = subprocess.run([TOOL] + arguments, input=stdin, capture_output=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            self.fail('hang', arguments, keep, b'')
+            return
+        if result.returncode < 0 or result.returncode > 2 or (result.returncode != 0 and not result.stderr.strip()):
+            self.fail(f'exit {result.returncode}', arguments, keep, result.stderr[-400:])
+
+    def fail(self, what, arguments, keep, stderr):
+        self.failures += 1
+        kept = os.path.join(self.work, f'failure-{self.failures}-{os.path.basename(keep)}')
+        if os.path.isdir(keep):
+            shutil.copytree(keep, kept)
+        elif os.path.exists(keep):
+            shutil.copy(keep, kept)
+        print(f'{what}: bundlekit {" ".join(arguments[:2])} (input kept as {kept})')
+        print('  ' + stderr.decode('utf-8', 'replace').strip().replace('\n', '\n  '))
+
+    def fresh(self, name):
+        folder = os.path.join(self.work, name)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        return folder
+
+    # The kinds.
+
+    def text(self, runs):
+        sources = corpus('*.plist', '*.strings', '*.stringsdict', '*.xcstrings')
+        for _ in range(runs):
+            source = self.rng.choice(sources)
+            extension = source.rsplit('.', 1)[-1]
+            folder = self.fresh('text')
+            path = os.path.join(folder, 'en.lproj', 'Table.' + extension)
+            os.makedirs(os.path.dirname(path))
+            with open(source, 'rb') as file:
+                data = self.mutate(file.read())
+            with open(path, 'wb') as file:
+                file.write(data)
+            if extension == 'plist':
+                self.run(['plist', 'lint', path], path)
+                self.run(['plist', 'convert', path, '-f', 'xml1', '-o', os.path.join(self.work, 'out.plist')], path)
+                self.run(['plist', 'print', path], path)
+            else:
+                self.run(['strings', 'lint', folder], path)
+                self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+
+    def archives(self, runs):
+        source = self.fresh('archive-source')
+        os.makedirs(os.path.join(source, 'a/b'))
+        with open(os.path.join(source, 'a/b/f.txt'), 'w') as file:
+            file.write('hello\n')
+        with open(os.path.join(source, 'a/n.txt'), 'w') as file:
+            file.write('\n'.join(map(str, range(3000))))
+        os.symlink('b/f.txt', os.path.join(source, 'a/link'))
+        seeds = []
+        for extension in ['tar', 'tar.gz', 'tar.xz', 'zip', '7z', 'cpio']:
+            seed = os.path.join(self.work, 'seed.' + extension)
+            if subprocess.run([TOOL, 'archive', 'create', source, '-o', seed], capture_output=True).returncode == 0:
+                seeds.append(seed)
+        for _ in range(runs):
+            seed = self.rng.choice(seeds)
+            path = os.path.join(self.work, 'case.' + seed.split('seed.')[1])
+            with open(seed, 'rb') as file:
+                data = self.mutate(file.read())
+            with open(path, 'wb') as file:
+                file.write(data)
+            self.run(['archive', 'list', path], path)
+            self.run(['archive', 'extract', path, '-C', self.fresh('extracted')], path)
+
+    def projects(self, runs):
+        sources = corpus('project.pbxproj', limit=2_000_000)
+        for _ in range(runs):
+            with open(self.rng.choice(sources), 'rb') as file:
+                data = self.mutate(file.read(), alphabet=b'{}();=",/*\\\n 0aZ$')
+            project = os.path.join(self.fresh('project'), 'App.xcodeproj')
+            os.makedirs(project)
+            with open(os.path.join(project, 'project.pbxproj'), 'wb') as file:
+                file.write(data)
+            for arguments in (['version', project], ['bump', 'build', project, '--dry-run'],
+                              ['bump', 'version', 'minor', project]):
+                self.run(arguments, project)
+
+    def catalogs(self, runs):
+        sources = corpus('*.xcstrings')
+        replacements = [None, 5, -1, 1.5, True, '', '%@ %d %1$@ %#@x@', [], {}, {'stringUnit': 3},
+                        {'state': 'translated'}, [1, 2], 'x' * 1000]
+        for _ in range(runs):
+            with open(self.rng.choice(sources)) as file:
+                value = self.retype(json.load(file), replacements)
+            folder = self.fresh('catalog')
+            path = os.path.join(folder, 'Catalog.xcstrings')
+            with open(path, 'w') as file:
+                json.dump(value, file)
+            self.run(['strings', 'lint', folder], path)
+            self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+
+    def stringsdicts(self, runs):
+        sources = corpus('*.stringsdict')
+        replacements = [5, -1, 1.5, True, '', '%@ %d %1$@ %#@x@', '%#@', '%#@a@ %#@a@', '%1$#@x@', [], {},
+                        {'NSStringFormatSpecTypeKey': 'NSStringPluralRuleType'},
+                        {'NSStringFormatValueTypeKey': 3}, b'data', 'x' * 500, '%99$d']
+        for _ in range(runs):
+            try:
+                with open(self.rng.choice(sources), 'rb') as file:
+                    value = self.retype(plistlib.load(file), replacements)
+            except Exception:
+                continue
+            folder = self.fresh('stringsdict')
+            path = os.path.join(folder, 'en.lproj', 'Localizable.stringsdict')
+            os.makedirs(os.path.dirname(path))
+            with open(path, 'wb') as file:
+                plistlib.dump(value, file, fmt=self.rng.choice([plistlib.FMT_XML, plistlib.FMT_BINARY]))
+            self.run(['strings', 'lint', folder], path)
+            self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+            for key in list(value)[:3] if isinstance(value, dict) else []:
+                self.run(['strings', 'lookup', str(key), '--in', folder, '--', '1', '2', '-3', '1e400'], path)
+
+    def morse(self, runs):
+        rng = self.rng
+        makers = [
+            lambda: ' '.join(str(rng.choice([1, -1]) * rng.choice([0, 1, 60, 180, 420, 10 ** rng.randint(0, 19), rng.random() * 1000]))
+                             for _ in range(rng.randint(0, 300))),
+            lambda: ''.join(rng.choice('.-/ \n|x') for _ in range(rng.randint(0, 500))),
+            lambda: bytes(rng.randrange(256) for _ in range(rng.randint(0, 300))).decode('latin-1'),
+            lambda: ' '.join(rng.choice(['nan', 'inf', '-inf', '1e308', '-0', '1e-320', '99999999999999999999999'])
+                             for _ in range(50)),
+        ]
+        for _ in range(runs):
+            text = rng.choice(makers)()
+            path = os.path.join(self.work, 'morse.txt')
+            with open(path, 'w', encoding='utf-8', errors='surrogateescape') as file:
+                file.write(text)
+            self.run(['morse', 'decode', path], path)
+
+
+def main():
+    kinds = ['text', 'archives', 'projects', 'catalogs', 'stringsdicts', 'morse']
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('kinds', nargs='*', choices=kinds + [[]], default=[])
+    parser.add_argument('--seed', type=int, default=random.randrange(1 << 30))
+    parser.add_argument('--runs', type=int, default=200)
+    options = parser.parse_args()
+    if not os.access(TOOL, os.X_OK):
+        sys.exit(f'build it first: swift build -c release --product bundlekit ({TOOL})')
+    if not os.path.isdir(CORPUS):
+        print(f'note: {CORPUS} is absent; only the tests\' files are used')
+    work = tempfile.mkdtemp(prefix='bundlekit-fuzz-')
+    print(f'seed {options.seed}, {options.runs} runs per kind, work folder {work}')
+    fuzzer = Fuzzer(options.seed, work)
+    for kind in options.kinds or kinds:
+        before = fuzzer.failures
+        getattr(fuzzer, kind)(options.runs)
+        print(f'{kind}: {fuzzer.failures - before} failures')
+    sys.exit(1 if fuzzer.failures else 0)
+
+
+if __name__ == '__main__':
+    main()
