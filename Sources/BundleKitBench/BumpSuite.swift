@@ -101,7 +101,8 @@ enum BumpSuite {
         sync()
       }
       keepTreesApart(base)
-      let place = "\(root) (\(fileSystem(of: root)))"
+      let system = fileSystem(of: root)
+      let place = "\(root) (\(system))"
       // One timed run of every tool; each starts with nothing left to write back (sync,
       // untimed), so none pays for another's dirty pages.
       func round(_ prefix: String, into times: inout [[Double]]) {
@@ -122,7 +123,7 @@ enum BumpSuite {
         round(base + "/new\(run)-", into: &fresh)
       }
       var first = row("\(fileCount) files in \(place), a new tree each run", fresh)
-      if fileSystem(of: root) == "ext4, no journal" {
+      if system == "ext4, no journal" {
         first.note = "new inodes skip those freed in the last minutes: run on a quiet disk"
       }
       rows.append(first)

@@ -114,7 +114,7 @@ public enum LocalizedFormatter {
   /// A floating-point number as an integer toward zero, held to Int64's range (1e400 or
   /// "99999999999999999999" as `%d` must print something, not stop the program); NaN is 0.
   static func clamped(_ value: Double) -> Int64 {
-    guard value.isFinite else { return value.isNaN ? 0 : value < 0 ? .min : .max }
+    if value.isNaN { return 0 }
     if value >= 0x1p63 { return .max }
     if value < -0x1p63 { return .min }
     return Int64(value.rounded(.towardZero))
