@@ -33,6 +33,8 @@ let package = Package(
     // The translation memory and its server only: `bundlekit` (the plugins' tool) links neither.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
   ],
   targets: [
     // System libraries, found with pkg-config.
@@ -103,6 +105,8 @@ let package = Package(
         "Translation",
         "PropertyList",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
     ),
 
@@ -118,11 +122,12 @@ let package = Package(
       path: "Sources/BundleKitTranslateCLI"
     ),
 
-    // The templates the tool ships, as resources.
+    // The templates the tool ships, compiled into it (Templates/ShippedTemplates.swift is
+    // generated from the files beside it), so a copied or installed binary has them.
     .target(
       name: "BundleKitTemplates",
       path: "Templates",
-      resources: [.copy("strings"), .copy("bundle")]
+      exclude: ["strings", "bundle"]
     ),
 
     // The runtime apps link: small, Foundation and PropertyList only.

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Mutation fuzzing of the `bundlekit` command line: inputs from ../shared/corpus and the
 tests, changed at random (bytes, or types inside their structure), run through the commands
-that read them. A run fails on a signal, a hang (20 s), an exit code above 2, or a failure
-with nothing on standard error; each such input is kept in the work folder.
+that read them. A run fails on a signal, a hang (20 s), an exit code above 2, a failure
+with nothing on standard error, or an exit 0 whose output an independent implementation
+contradicts: plistlib (property lists, stringsdicts, compiled tables), the toolchain's plutil
+(.strings as CoreFoundation reads them), bsdtar (archive list and extract), and the encoder
+for Morse (decode(encode(text)) == text). Each such input is kept in the work folder.
 
 Usage: Scripts/fuzz-cli.py [KIND ...] [--seed N] [--runs N]
 KIND: text (plists and strings tables), archives, projects, catalogs, stringsdicts, morse;
@@ -10,6 +13,7 @@ all when none is given. Needs a release build: swift build -c release --product 
 (or BUNDLEKIT=path of another build)."""
 import argparse
 import copy
+import filecmp
 import glob
 import json
 import os
@@ -22,6 +26,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.environ.get('BUNDLEKIT', os.path.join(ROOT, '.build/release/bundlekit'))
+PLUTIL = shutil.which('plutil')
+BSDTAR = shutil.which('bsdtar')
 CORPUS = os.path.join(ROOT, '../shared/corpus')
 
 
@@ -38,6 +44,7 @@ class Fuzzer:
         self.rng = random.Random(seed)
         self.work = work
         self.failures = 0
+        self.oracle_checks = 0
 
     def mutate(self, data, alphabet=None):
         data = bytearray(data or b'x')
@@ -75,13 +82,53 @@ class Fuzzer:
             yield from self.places(child, path + (key,))
 
     def run(self, arguments, keep, stdin=None):
+        """Runs bundlekit; returns the result when it exited 0 (else None)."""
         try:
             result = subprocess.run([TOOL] + arguments, input=stdin, capture_output=True, timeout=20)
         except subprocess.TimeoutExpired:
             self.fail('hang', arguments, keep, b'')
-            return
+            return None
         if result.returncode < 0 or result.returncode > 2 or (result.returncode != 0 and not result.stderr.strip()):
             self.fail(f'exit {result.returncode}', arguments, keep, result.stderr[-400:])
+        return result if result.returncode == 0 else None
+
+    def check(self, agrees, what, arguments, keep):
+        """An exit 0 that the oracle contradicts is a failure: a wrong result."""
+        self.oracle_checks += 1
+        if not agrees:
+            self.fail(f'wrong output ({what})', arguments, keep, b'')
+
+    # Oracles.
+
+    @staticmethod
+    def plistlib_value(path):
+        try:
+            with open(path, 'rb') as file:
+                return plistlib.load(file)
+        except Exception:
+            return None
+
+    @staticmethod
+    def plutil_value(path):
+        """The file as CoreFoundation reads it (the toolchain's plutil), as JSON; None when it
+        refuses it or has no JSON form for it."""
+        if not PLUTIL:
+            return None
+        result = subprocess.run([PLUTIL, '-convert', 'json', '-o', '-', path], capture_output=True, timeout=20)
+        if result.returncode != 0:
+            return None
+        try:
+            return json.loads(result.stdout)
+        except Exception:
+            return None
+
+    def compiled_tables(self, out):
+        tables = {}
+        for folder, _, names in os.walk(out):
+            for name in names:
+                value = self.plistlib_value(os.path.join(folder, name))
+                tables[os.path.relpath(os.path.join(folder, name), out)] = value
+        return tables
 
     def fail(self, what, arguments, keep, stderr):
         self.failures += 1
@@ -115,11 +162,56 @@ class Fuzzer:
                 file.write(data)
             if extension == 'plist':
                 self.run(['plist', 'lint', path], path)
-                self.run(['plist', 'convert', path, '-f', 'xml1', '-o', os.path.join(self.work, 'out.plist')], path)
+                out = os.path.join(self.work, 'out.plist')
+                arguments = ['plist', 'convert', path, '-f', 'xml1', '-o', out]
+                if self.run(arguments, path) is not None:
+                    # What plistlib reads (XML and binary inputs) must be what we wrote.
+                    expected = self.plistlib_value(path)
+                    if expected is not None:
+                        self.check(self.plistlib_value(out) == expected, 'plistlib', arguments, path)
                 self.run(['plist', 'print', path], path)
             else:
                 self.run(['strings', 'lint', folder], path)
-                self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+                self.compile_and_compare(folder, path, extension)
+
+    def compile_and_compare(self, folder, path, extension):
+        out = os.path.join(self.work, 'out')
+        shutil.rmtree(out, ignore_errors=True)
+        arguments = ['strings', 'compile', folder, '--output-dir', out]
+        if self.run(arguments, path) is None:
+            return
+        compiled = self.compiled_tables(out)
+        name = os.path.relpath(path, folder)
+        if extension == 'strings':
+            expected = self.plutil_value(path)
+            if expected is not None:
+                self.check(compiled.get(name) == expected, 'plutil', arguments, path)
+        elif extension == 'stringsdict':
+            expected = self.plistlib_value(path)
+            if expected is not None:
+                self.check(compiled.get(name) == expected, 'plistlib', arguments, path)
+        elif extension == 'xcstrings':
+            self.check_catalog(path, compiled, arguments)
+
+    def check_catalog(self, path, compiled, arguments):
+        """A source-language string unit compiles to its value: the part of a catalog's
+        compile an oracle can say without reimplementing it."""
+        try:
+            with open(path) as file:
+                catalog = json.load(file)
+            source = catalog['sourceLanguage']
+            strings = catalog['strings']
+        except Exception:
+            return
+        table = os.path.splitext(os.path.basename(path))[0]
+        values = compiled.get(f'{source}.lproj/{table}.strings') or {}
+        for key, entry in strings.items() if isinstance(strings, dict) else []:
+            try:
+                unit = entry['localizations'][source]['stringUnit']['value']
+            except Exception:
+                continue
+            if isinstance(unit, str) and key in values:
+                self.check(values[key] == unit, 'catalog source value', arguments, path)
 
     def archives(self, runs):
         source = self.fresh('archive-source')
@@ -141,8 +233,43 @@ class Fuzzer:
                 data = self.mutate(file.read())
             with open(path, 'wb') as file:
                 file.write(data)
-            self.run(['archive', 'list', path], path)
-            self.run(['archive', 'extract', path, '-C', self.fresh('extracted')], path)
+            listed = self.run(['archive', 'list', path, '--format', 'json'], path)
+            ours = self.fresh('extracted')
+            arguments = ['archive', 'extract', path, '-C', ours]
+            extracted = self.run(arguments, path)
+            if not BSDTAR:
+                continue
+            theirs = self.fresh('bsdtar')
+            reference = subprocess.run([BSDTAR, '-xf', path, '-C', theirs], capture_output=True, timeout=20)
+            if listed is not None:
+                names = subprocess.run([BSDTAR, '-tf', path], capture_output=True, timeout=20)
+                if names.returncode == 0:
+                    expected = [n.rstrip('/') for n in names.stdout.decode('utf-8', 'replace').splitlines()]
+                    got = [e['name'].rstrip('/') for e in json.loads(listed.stdout)]
+                    self.check(got == expected, 'bsdtar -t', ['archive', 'list', path], path)
+            if extracted is not None and reference.returncode == 0:
+                self.check(self.same_tree(ours, theirs), 'bsdtar -x', arguments, path)
+
+    @staticmethod
+    def same_tree(a, b):
+        def listing(root):
+            found = {}
+            for folder, dirs, files in os.walk(root):
+                for name in dirs + files:
+                    full = os.path.join(folder, name)
+                    found[os.path.relpath(full, root)] = full
+            return found
+        left, right = listing(a), listing(b)
+        if set(left) != set(right):
+            return False
+        for name, path in left.items():
+            other = right[name]
+            if os.path.islink(path) or os.path.islink(other):
+                if not (os.path.islink(path) and os.path.islink(other) and os.readlink(path) == os.readlink(other)):
+                    return False
+            elif os.path.isfile(path) and not filecmp.cmp(path, other, shallow=False):
+                return False
+        return True
 
     def projects(self, runs):
         sources = corpus('project.pbxproj', limit=2_000_000)
@@ -169,7 +296,7 @@ class Fuzzer:
             with open(path, 'w') as file:
                 json.dump(value, file)
             self.run(['strings', 'lint', folder], path)
-            self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+            self.compile_and_compare(folder, path, 'xcstrings')
 
     def stringsdicts(self, runs):
         sources = corpus('*.stringsdict')
@@ -188,7 +315,7 @@ class Fuzzer:
             with open(path, 'wb') as file:
                 plistlib.dump(value, file, fmt=self.rng.choice([plistlib.FMT_XML, plistlib.FMT_BINARY]))
             self.run(['strings', 'lint', folder], path)
-            self.run(['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')], path)
+            self.compile_and_compare(folder, path, 'stringsdict')
             for key in list(value)[:3] if isinstance(value, dict) else []:
                 self.run(['strings', 'lookup', str(key), '--in', folder, '--', '1', '2', '-3', '1e400'], path)
 
@@ -202,6 +329,19 @@ class Fuzzer:
             lambda: ' '.join(rng.choice(['nan', 'inf', '-inf', '1e308', '-0', '1e-320', '99999999999999999999999'])
                              for _ in range(50)),
         ]
+        letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+        for _ in range(runs // 4):
+            # The encoder is the oracle: decoding what it sends gives the text back.
+            text = ' '.join(''.join(rng.choice(letters) for _ in range(rng.randint(1, 8)))
+                            for _ in range(rng.randint(1, 6)))
+            wpm = rng.choice(['5', '13', '20', '35'])
+            encoded = self.run(['morse', 'encode', text, '--wpm', wpm], 'morse-text')
+            if encoded is None:
+                continue
+            arguments = ['morse', 'decode', '-']
+            decoded = self.run(arguments, 'morse-text', stdin=encoded.stdout)
+            if decoded is not None:
+                self.check(decoded.stdout.decode().strip() == text, 'encode/decode', arguments, 'morse-text')
         for _ in range(runs):
             text = rng.choice(makers)()
             path = os.path.join(self.work, 'morse.txt')
@@ -228,6 +368,7 @@ def main():
         before = fuzzer.failures
         getattr(fuzzer, kind)(options.runs)
         print(f'{kind}: {fuzzer.failures - before} failures')
+    print(f'{fuzzer.oracle_checks} outputs compared with an independent implementation')
     sys.exit(1 if fuzzer.failures else 0)
 
 

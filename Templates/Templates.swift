@@ -1,18 +1,20 @@
-import Foundation
-
 /// The templates BundleKit ships: code generation and the resource-bundle Info.plist.
+///
+/// Their text is compiled into the binary (`ShippedTemplates.swift`, generated from the files
+/// in this folder by `Scripts/embed-templates.py`), so a `bundlekit` copied or installed
+/// anywhere still has its defaults; users pass their own with `--template`.
 public enum BundleKitTemplates {
-  /// The folder holding the templates of a kind (`strings` ...), if the resources are present.
-  public static func folder(_ kind: String) -> String? {
-    Bundle.module.resourceURL.map { $0.appendingPathComponent(kind).path }
-      .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+  /// The text of a shipped template (`strings/swift6.mustache`), or nil when there is none.
+  public static func text(_ relativePath: String) -> String? {
+    files[relativePath]
   }
 
-  /// The text of a shipped template (`strings/swift6.mustache`).
-  public static func text(_ relativePath: String) -> String? {
-    guard let url = Bundle.module.resourceURL?.appendingPathComponent(relativePath) else {
-      return nil
+  /// The shipped templates of a kind (`strings`): each file name in that folder with its text.
+  public static func templates(_ kind: String) -> [String: String] {
+    var found: [String: String] = [:]
+    for (path, text) in files where path.hasPrefix(kind + "/") {
+      found[String(path.dropFirst(kind.count + 1))] = text
     }
-    return try? String(contentsOf: url, encoding: .utf8)
+    return found
   }
 }

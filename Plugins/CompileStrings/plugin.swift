@@ -38,7 +38,9 @@ struct CompileStrings: BuildToolPlugin {
       .buildCommand(
         displayName: "Compiling strings tables of \(target.name)",
         executable: try context.tool(named: "bundlekit").url,
-        arguments: ["strings", "compile"] + tables.map(\.path) + ["--output-dir", output.path],
+        arguments: ["strings", "compile"] + tables.map(\.path) + [
+          "--output-dir", output.path, "--warnings",
+        ],
         inputFiles: tables,
         outputFiles: outputs
       )

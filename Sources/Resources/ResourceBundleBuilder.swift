@@ -106,40 +106,42 @@ public struct ResourceBundleBuilder: Sendable {
       throw .file(path: path, message: DirectoryWalker.undecodableMessage)
     }
     let manager = FileManager.default
-    let staging = Paths.join(
-      Paths.parent(output), ".\(Paths.lastComponent(output)).building-\(UUID().uuidString)")
-    defer { try? manager.removeItem(atPath: staging) }
+    // Built in a locked scratch folder beside the output, then swapped into place in one
+    // atomic step: a failed or killed run leaves the old bundle (or none) as it was, and the
+    // scratch folder is removed by the next run that meets it.
+    let staging: ScratchFolder
     do {
-      try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
+      try FileIO.createFolders(for: output)
+      staging = try ScratchFolder(beside: output)
+    } catch {
+      throw .file(path: output, message: error.message)
+    }
+    staging.setMode(0o777 & ~FileIO.processUmask)
+    do {
       for name in try manager.contentsOfDirectory(atPath: source).sorted()
       where name != ".DS_Store" && name != ".git" {
-        try manager.copyItem(atPath: Paths.join(source, name), toPath: Paths.join(staging, name))
+        try manager.copyItem(
+          atPath: Paths.join(source, name), toPath: Paths.join(staging.path, name))
       }
     } catch {
       throw .file(path: source, message: "cannot copy: \(error.localizedDescription)")
     }
     do {
-      _ = try StringsCompiler(developmentLanguage: developmentLanguage).compileInPlace(staging)
+      _ = try StringsCompiler(developmentLanguage: developmentLanguage).compileInPlace(
+        staging.path)
     } catch {
       throw .strings(error)
     }
     do {
-      try FileIO.writeAtomically(try info.encoded(as: .xml1), to: Paths.join(staging, "Info.plist"))
+      try FileIO.writeAtomically(
+        try info.encoded(as: .xml1), to: Paths.join(staging.path, "Info.plist"))
+      staging.flush()
+      try FileIO.replaceFolder(output, with: staging.path)
     } catch {
       throw .file(path: error.path ?? output, message: error.message)
     }
-    // Swap the finished bundle into place.
-    let previous = Paths.join(
-      Paths.parent(output), ".\(Paths.lastComponent(output)).previous-\(UUID().uuidString)")
-    let existed = manager.fileExists(atPath: output)
-    if existed, rename(output, previous) != 0 {
-      throw .file(path: output, message: "cannot replace it: \(String(cString: strerror(errno)))")
-    }
-    guard rename(staging, output) == 0 else {
-      if existed { rename(previous, output) }
-      throw .file(path: output, message: "cannot create it: \(String(cString: strerror(errno)))")
-    }
-    if existed { try? manager.removeItem(atPath: previous) }
+    // The old bundle now has the scratch name: it goes with the scratch folder.
+    staging.remove()
     let walker = manager.enumerator(atPath: output)
     var files: [String] = []
     while let relative = walker?.nextObject() as? String { files.append(relative) }

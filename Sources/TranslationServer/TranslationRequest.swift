@@ -11,8 +11,10 @@ struct RequestParameters {
   }
 
   /// Parses `body` by its content type: JSON, else form-encoded (which is also what a missing
-  /// content type means to LibreTranslate's clients such as curl -d).
-  init(body: [UInt8], contentType: String?) throws(Malformed) {
+  /// content type means to LibreTranslate's clients such as curl -d). Linear in the body's
+  /// size; a form field repeated more than `maximumValues` times (a batch over the limit)
+  /// stops the parse there.
+  init(body: [UInt8], contentType: String?, maximumValues: Int = .max) throws(Malformed) {
     let type = contentType?.lowercased() ?? ""
     if type.contains("json") || (!type.contains("form") && body.first == UInt8(ascii: "{")) {
       guard !body.isEmpty else {
@@ -28,37 +30,88 @@ struct RequestParameters {
       guard let object = parsed as? [String: Any] else {
         throw Malformed(message: "Invalid request: the body must be a JSON object")
       }
+      if let texts = object["q"] as? [Any], texts.count > maximumValues {
+        throw Malformed(
+          message:
+            "Invalid request: request (\(texts.count)) exceeds batch limit (\(maximumValues))")
+      }
       values = object
     } else {
-      values = Self.form(body)
+      values = try Self.form(body, maximumValues: maximumValues)
     }
   }
 
   /// Parameters from a URL query.
   init(query: [String: String]) { values = query }
 
-  private static func form(_ body: [UInt8]) -> [String: Any] {
-    var result: [String: Any] = [:]
-    for pair in body.split(separator: UInt8(ascii: "&")) {
-      let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1).map {
-        decode(Array($0))
+  /// The most distinct fields a form may have: LibreTranslate's requests have six.
+  static let maximumFields = 64
+
+  private static func form(_ body: [UInt8], maximumValues: Int) throws(Malformed)
+    -> [String: Any]
+  {
+    // Values are gathered per name and turned into the result once: appending to a value
+    // stored as `Any` copied every batch so far (quadratic in repeated `q` fields).
+    var gathered: [String: [String]] = [:]
+    var order: [String] = []
+    var start = 0
+    while start <= body.count {
+      let end = body[start...].firstIndex(of: UInt8(ascii: "&")) ?? body.count
+      defer { start = end + 1 }
+      guard end > start else { continue }
+      let pair = body[start..<end]
+      let equals = pair.firstIndex(of: UInt8(ascii: "="))
+      let name = decode(pair[..<(equals ?? end)])
+      let value = equals.map { decode(pair[($0 + 1)...]) } ?? ""
+      if gathered[name] == nil {
+        guard order.count < maximumFields else {
+          throw Malformed(message: "Invalid request: more than \(maximumFields) form fields")
+        }
+        order.append(name)
       }
-      guard let name = parts.first else { continue }
-      let value = parts.count > 1 ? parts[1] : ""
+      gathered[name, default: []].append(value)
       // Repeated `q` fields make a batch, as in LibreTranslate's form handling.
-      if let existing = result[name] {
-        result[name] = ((existing as? [String]) ?? [existing as? String ?? ""]) + [value]
-      } else {
-        result[name] = value
+      if let count = gathered[name]?.count, count > maximumValues {
+        throw Malformed(
+          message: "Invalid request: request (\(count)+) exceeds batch limit (\(maximumValues))")
       }
+    }
+    var result: [String: Any] = [:]
+    for (name, values) in gathered {
+      result[name] = values.count == 1 ? values[0] : values
     }
     return result
   }
 
-  private static func decode(_ bytes: [UInt8]) -> String {
-    let text = String(
-      decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
-    return text.removingPercentEncoding ?? text
+  /// A form field's text: `+` is a space, `%XX` a byte; a bad escape stays as it is.
+  private static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    var index = bytes.startIndex
+    func hex(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case 0x30...0x39: byte - 0x30
+      case 0x41...0x46: byte - 0x41 + 10
+      case 0x61...0x66: byte - 0x61 + 10
+      default: nil
+      }
+    }
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "+") {
+        output.append(0x20)
+      } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
+        let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+      {
+        output.append(high << 4 | low)
+        index += 3
+        continue
+      } else {
+        output.append(byte)
+      }
+      index += 1
+    }
+    return String(decoding: output, as: UTF8.self)
   }
 
   /// A string parameter; empty strings count as missing.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Translation
 
 /// A LibreTranslate-compatible HTTP service over a ``TranslationMemory``:
@@ -22,6 +23,10 @@ public struct TranslationServer: Sendable {
     public var maximumBatchSize: Int = 128
     /// The longest text accepted, in characters.
     public var maximumTextLength: Int = 10_000
+    /// How long a client may take to send a whole request (head and body), in seconds.
+    public var requestTimeout: Double = 10
+    /// How long a kept-alive connection may wait for its next request, in seconds.
+    public var idleTimeout: Double = 30
 
     /// The defaults: 127.0.0.1:5000, 1 MiB bodies, batches of 128.
     public init() {}
@@ -52,9 +57,27 @@ public struct TranslationServer: Sendable {
     router.post("detect") { request, _ in await handlers.detect(request) }
     return Application(
       router: router,
+      server: .http1(
+        configuration: .init(
+          additionalChannelHandlers: [
+            RequestDeadlineHandler(
+              requestTimeout: Self.amount(configuration.requestTimeout),
+              idleTimeout: Self.amount(configuration.idleTimeout))
+          ],
+          idleTimeout: Self.amount(configuration.idleTimeout))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
+  }
+
+  private static func amount(_ seconds: Double) -> TimeAmount {
+    .nanoseconds(Int64(max(seconds, 0.001) * 1_000_000_000))
+  }
+
+  /// The URL of a server listening on `host` and `port` (an IPv6 address in brackets).
+  public static func url(host: String, port: Int) -> String {
+    let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    return "http://\(shown):\(port)"
   }
 
   /// Runs until the process is told to stop (SIGINT or SIGTERM).
@@ -128,7 +151,8 @@ struct Handlers: Sendable {
     do throws(RequestParameters.Malformed) {
       return .parameters(
         try RequestParameters(
-          body: Array(buffer.readableBytesView), contentType: request.headers[.contentType]))
+          body: Array(buffer.readableBytesView), contentType: request.headers[.contentType],
+          maximumValues: configuration.maximumBatchSize))
     } catch {
       return .failed(Self.error(error.message))
     }

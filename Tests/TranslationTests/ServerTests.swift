@@ -5,6 +5,10 @@ import Testing
 import Translation
 import TranslationServer
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite("Translation server and LibreTranslate client", .serialized)
 struct ServerTests {
   let fixture: MemoryFixture
@@ -287,4 +291,109 @@ struct ServerTests {
       Issue.record("expected the source text back")
     }
   }
+}
+
+/// Hostile clients: huge repeated form fields, slow headers, idle connections.
+extension ServerTests {
+  @Test("60,000 repeated q fields: refused at the batch limit while parsing, /health answers")
+  func repeatedFormFields() async throws {
+    let server = try await RunningServer.translation(memory: memory)
+    try await server.serving {
+      let body = Data(
+        (Array(repeating: "q=Delete", count: 60_000) + ["source=en", "target=de"])
+          .joined(separator: "&").utf8)
+      let translate = server.url.appendingPathComponent("translate")
+      async let first = http(
+        "POST", translate, body: body, contentType: "application/x-www-form-urlencoded")
+      async let second = http(
+        "POST", translate, body: body, contentType: "application/x-www-form-urlencoded")
+      let health = try await http("GET", server.url.appendingPathComponent("health"))
+      #expect(health.status == 200)
+      for answer in try await [first, second] {
+        #expect(answer.status == 400)
+        #expect(
+          (answer.object?["error"] as? String)?.contains("exceeds batch limit (128)") == true,
+          "\(answer.text)")
+      }
+      // Within the limit, a form batch works, in order.
+      let small = Data("q=Delete&q=Cancel&source=en&target=fr".utf8)
+      let answer = try await http(
+        "POST", translate, body: small, contentType: "application/x-www-form-urlencoded")
+      #expect(answer.status == 200, "\(answer.text)")
+    }
+  }
+
+  @Test("a client that sends its headers a byte at a time is cut off; an idle one too")
+  func slowClients() async throws {
+    let server = try await RunningServer.translation(memory: memory) {
+      $0.requestTimeout = 1
+      $0.idleTimeout = 1
+    }
+    try await server.serving {
+      for (label, payload) in [
+        ("slow headers", Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8)), ("idle", []),
+      ] {
+        let socket = try LoopbackSocket(port: server.port)
+        defer { socket.close() }
+        if !payload.isEmpty { socket.send(payload) }
+        // Drip one header line a quarter second apart, for up to 5 s: the server closes first.
+        var closedAfter: Double?
+        let start = Date()
+        while Date().timeIntervalSince(start) < 5 {
+          usleep(250_000)
+          if !payload.isEmpty { socket.send(Array("X-Slow: 1\r\n".utf8)) }
+          if socket.isClosedByPeer {
+            closedAfter = Date().timeIntervalSince(start)
+            break
+          }
+        }
+        #expect(closedAfter != nil, "\(label): the connection stayed open for 5 s")
+      }
+      let health = try await http("GET", server.url.appendingPathComponent("health"))
+      #expect(health.status == 200)
+    }
+  }
+
+  @Test("the printed URL puts an IPv6 address in brackets")
+  func ipv6URL() {
+    #expect(TranslationServer.url(host: "::1", port: 5000) == "http://[::1]:5000")
+    #expect(TranslationServer.url(host: "127.0.0.1", port: 80) == "http://127.0.0.1:80")
+    #expect(TranslationServer.url(host: "[::1]", port: 1) == "http://[::1]:1")
+  }
+}
+
+/// A raw TCP connection to a loopback port, to behave as no HTTP client would.
+final class LoopbackSocket {
+  private let descriptor: Int32
+
+  init(port: Int) throws {
+    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw URLError(.cannotConnectToHost) }
+  }
+
+  func send(_ bytes: [UInt8]) {
+    _ = bytes.withUnsafeBytes {
+      Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+  }
+
+  /// Whether the server has closed its end (a read returns end of file or an error).
+  var isClosedByPeer: Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+    if count == 0 { return true }
+    if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
+    return false
+  }
+
+  func close() { Glibc.close(descriptor) }
 }

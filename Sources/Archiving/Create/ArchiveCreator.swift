@@ -71,6 +71,20 @@ public enum ArchiveCreator {
           try visit(source + "/" + name, as: archivePath + "/" + name)
         }
       case S_IFLNK:
+        // A link out of what is archived would make an archive its own extract refuses.
+        let target = FileIO.linkDestination(source) ?? ""
+        let entry = ArchiveEntry(
+          path: archivePath, type: .symlink, size: 0, mode: 0o777, modificationTime: 0,
+          linkTarget: target)
+        do {
+          try SafeExtractor.check(entry, archive: source)
+        } catch {
+          throw .file(
+            path: source,
+            message:
+              "is a symbolic link to '\(target)', outside what is archived: its archive could not be extracted safely; archive the folder it points to, or replace the link"
+          )
+        }
         result.append(ArchivedFile(path: archivePath, source: source, type: .symlink, size: 0))
       case S_IFREG:
         result.append(
@@ -81,17 +95,38 @@ public enum ArchiveCreator {
           message: "is a device, FIFO or socket; archives hold files, folders and links")
       }
     }
+    var names: [String: String] = [:]
     for path in paths {
-      var trimmed = path
-      while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-      let name = Paths.lastComponent(trimmed)
-      try visit(
-        trimmed,
-        as: name == "." ? Paths.lastComponent(FileManager.default.currentDirectoryPath) : name)
+      let name = try storedName(of: path)
+      if let other = names[name] {
+        if other == path { continue }
+        throw .file(
+          path: path, message: "would be stored as '\(name)', as \(other) is: rename one of them")
+      }
+      names[name] = path
+      try visit(path, as: name)
     }
     // Byte order, so the archive is the same whatever order the file system lists.
     result.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     return result
+  }
+
+  /// The name an input is stored under: its last component once `.` and `..` are resolved
+  /// (`src/.` and `src/sub/..` are `src`), so every entry is a plain relative path.
+  static func storedName(of path: String) throws(ArchiveError) -> String {
+    let components = path.split(separator: "/")
+    guard let last = components.last else {
+      throw .file(path: path, message: "the root folder has no name: archive what is in it")
+    }
+    guard last == "." || last == ".." || components.contains("..") else { return String(last) }
+    guard let real = FileIO.realPath(path) else {
+      throw .file(path: path, message: String(cString: strerror(errno)))
+    }
+    let name = Paths.lastComponent(real)
+    if name == "/" || name.isEmpty {
+      throw .file(path: path, message: "the root folder has no name: archive what is in it")
+    }
+    return name
   }
 
   /// Writes an archive of `paths` to `output` atomically (a temporary file beside it, renamed
@@ -103,23 +138,18 @@ public enum ArchiveCreator {
   ) throws(ArchiveError) -> [ArchivedFile] {
     let files = try files(paths, excludes: options.excludes)
     let total = files.reduce(0) { $0 + $1.size }
-    let folder = Paths.parent(output)
-    var template = Array("\(folder)/.\(Paths.lastComponent(output)).XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    let file: AtomicFile
+    do {
+      file = try AtomicFile(output)
+    } catch {
+      throw .file(path: output, message: error.message)
     }
-    guard descriptor >= 0 else {
-      throw .file(path: output, message: "cannot create a temporary file beside it")
-    }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var committed = false
-    defer {
-      if !committed { unlink(temporary) }
-    }
+    let descriptor = file.descriptor
     // ZIP stores local DOS times: write them in UTC, whatever the machine's zone.
     let zone = UTCZone.enter(options.format == .zip && options.reproducible)
     defer { zone.leave() }
+    let locale = UTF8Locale.enter()
+    defer { locale.leave() }
     guard let writer = archive_write_new() else {
       throw .archive(path: output, message: "libarchive could not start")
     }
@@ -195,21 +225,12 @@ public enum ArchiveCreator {
     guard archive_write_close(writer) == ARCHIVE_OK else {
       throw .archive(path: output, message: errorText(writer))
     }
-    guard fsync(descriptor) == 0 else { throw .file(path: output, message: "cannot flush to disk") }
-    close(descriptor)
-    fchmodPath(temporary)
-    guard rename(temporary, output) == 0 else {
-      throw .file(path: output, message: String(cString: strerror(errno)))
+    do {
+      try file.commit()
+    } catch {
+      throw .file(path: output, message: error.message)
     }
-    committed = true
     return files
-  }
-
-  /// New archives get the usual permissions (mkstemp makes them private).
-  private static func fchmodPath(_ path: String) {
-    let mask = umask(0)
-    umask(mask)
-    chmod(path, 0o666 & ~mask)
   }
 
   private static func configure(
@@ -259,9 +280,16 @@ public enum ArchiveCreator {
     archive_write_set_bytes_in_last_block(writer, 1)
   }
 
+  /// libarchive's message, with the system's reason when it gives one apart ("Write failed"
+  /// becomes "Write failed: No space left on device").
   static func errorText(_ archive: OpaquePointer) -> String {
-    archive_error_string(archive).map { String(cString: $0) }
-      ?? "libarchive error \(archive_errno(archive))"
+    let code = archive_errno(archive)
+    let reason = code > 0 ? String(cString: strerror(code)) : nil
+    guard let message = archive_error_string(archive).map({ String(cString: $0) }) else {
+      return reason ?? "libarchive error \(code)"
+    }
+    guard let reason, !message.contains(reason) else { return message }
+    return message + ": " + reason
   }
 }
 

@@ -89,6 +89,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case unsafeEntry(archive: String, entry: String, reason: String)
   /// A limit that protects against archive bombs was reached.
   case limit(archive: String, message: String)
+  /// An entry that could not be written out (a full disk, an I/O error).
+  case unwritable(archive: String, entry: String, message: String)
 
   /// A compiler-style diagnostic.
   public var description: String {
@@ -98,6 +100,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unsafeEntry(let archive, let entry, let reason):
       "\(archive): error: refused entry '\(entry)': \(reason)"
     case .limit(let archive, let message): "\(archive): error: \(message)"
+    case .unwritable(let archive, let entry, let message):
+      "\(archive): error: cannot extract '\(entry)': \(message); nothing was extracted"
     }
   }
 }

@@ -54,6 +54,8 @@ public enum ArchiveReader {
     // ZIP dates are local times to libarchive: read them as UTC, as we write them.
     let zone = UTCZone.enter(true)
     defer { zone.leave() }
+    let locale = UTF8Locale.enter()
+    defer { locale.leave() }
     var retained: Data?
     if case .memory(let data) = source { retained = data }
     let reader = try open(source, name: name)

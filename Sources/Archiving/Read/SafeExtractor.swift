@@ -4,7 +4,8 @@ import PropertyList
 
 /// Limits that keep a hostile archive from filling the disk.
 public struct ExtractionLimits: Sendable {
-  /// The most bytes extracted in all.
+  /// The most bytes extracted in all, counting each file at its full (logical) size: a
+  /// sparse entry counts what it would take if its holes were filled.
   public var maximumTotalSize: Int64 = 8 << 30
   /// The most entries.
   public var maximumEntries = 200_000
@@ -16,14 +17,20 @@ public struct ExtractionLimits: Sendable {
 }
 
 /// Extracts archives safely: no `..`, no absolute paths, no links that lead out of the
-/// destination, no device files, limits on size, entries and compression ratio. Everything
-/// lands in a temporary folder beside the destination and moves into place only when the
-/// whole archive has been extracted.
+/// destination (resolved through the links extracted before them, as the file system would),
+/// no device files, limits on size, entries and compression ratio. Everything lands in a
+/// scratch folder beside the destination and moves into place only when the whole archive
+/// has been extracted and flushed to disk: a new folder in one rename, an existing one as a
+/// journaled batch of renames (files the archive holds replace those there, folders merge,
+/// as bsdtar does), so a failed or killed run leaves the destination as it was, or, once the
+/// batch is committed, finished by the next run.
 public enum SafeExtractor {
-  /// Extracts `archive` into `destination` (created when missing). Returns the entries.
+  /// Extracts `archive` into `destination` (created when missing). Returns the entries;
+  /// `warning` hears what was extracted differently from the archive's word (a diagnostic).
   @discardableResult
   public static func extract(
-    _ archive: String, to destination: String, limits: ExtractionLimits = ExtractionLimits()
+    _ archive: String, to destination: String, limits: ExtractionLimits = ExtractionLimits(),
+    warning: (String) -> Void = { _ in }
   ) throws(ArchiveError) -> [ArchiveEntry] {
     var info = stat()
     guard stat(archive, &info) == 0 else {
@@ -35,68 +42,131 @@ public enum SafeExtractor {
     if destinationExists, destinationInfo.st_mode & S_IFMT != S_IFDIR {
       throw .file(path: destination, message: "exists and is not a folder")
     }
-    let parent = Paths.parent(destination)
-    var template = Array(
-      "\(parent)/.\(Paths.lastComponent(destination)).extracting-XXXXXX".utf8CString)
-    guard
-      template.withUnsafeMutableBufferPointer({ $0.baseAddress.map { mkdtemp($0) } ?? nil }) != nil
-    else {
-      throw .file(path: destination, message: "cannot create a temporary folder beside it")
+    let staging: ScratchFolder
+    do {
+      try FileIO.createFolders(for: destination)
+      staging = try ScratchFolder(beside: destination)
+    } catch {
+      throw .file(path: destination, message: error.message)
     }
-    var staging = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     // Entries are written below the staging folder by absolute path: resolve any symbolic
-    // link above it first, so the symlink guard only ever sees the archive's own paths.
-    if let resolved = realpath(staging, nil) {
-      staging = String(cString: resolved)
-      free(resolved)
-    }
-    var moved = false
-    defer {
-      if !moved { try? FileManager.default.removeItem(atPath: staging) }
-    }
-    let entries = try extractEntries(
-      archive, into: staging, archiveSize: archiveSize, limits: limits)
-    // Move into place; an existing destination keeps what the archive does not hold, and
-    // nothing is moved if a top-level name is already taken.
+    // link above it first, so libarchive's symlink guard only sees the archive's own paths.
+    let root = FileIO.realPath(staging.path) ?? staging.path
+    let extracted = try extractEntries(
+      archive, into: root, archiveSize: archiveSize, limits: limits)
+    staging.flush()
     if !destinationExists {
-      guard rename(staging, destination) == 0 else {
+      // An entry `.` gives the new folder its mode, as bsdtar does; else the umask decides.
+      staging.setMode(mode_t(extracted.topMode ?? (0o777 & ~UInt32(FileIO.processUmask))))
+      if rename(staging.path, destination) == 0 {
+        staging.release()
+        FileIO.syncFolder(Paths.parent(destination))
+        return extracted.entries
+      }
+      // Another run created it meanwhile: merge into it like into any existing folder.
+      guard errno == EEXIST || errno == ENOTEMPTY else {
         throw .file(path: destination, message: String(cString: strerror(errno)))
       }
-      moved = true
-      return entries
+    } else if extracted.topMode != nil {
+      warning(
+        "\(archive): warning: the entry '.' (the folder itself) was not applied to the existing folder \(destination)"
+      )
     }
-    let top = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
-    for name in top where FileManager.default.fileExists(atPath: destination + "/" + name) {
-      throw .file(path: destination + "/" + name, message: "already exists; nothing was extracted")
+    try merge(staging, into: destination)
+    return extracted.entries
+  }
+
+  /// Moves the extracted tree into an existing folder, holding a lock on it: missing names
+  /// move whole, files replace files, folders merge. A file where a folder is (or the other
+  /// way round) stops the run before anything moves.
+  private static func merge(_ staging: ScratchFolder, into destination: String)
+    throws(ArchiveError)
+  {
+    let lock = open(destination, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard lock >= 0 else {
+      throw .file(path: destination, message: String(cString: strerror(errno)))
     }
-    for name in top.sorted() {
-      guard rename(staging + "/" + name, destination + "/" + name) == 0 else {
-        throw .file(path: destination + "/" + name, message: String(cString: strerror(errno)))
+    defer { close(lock) }
+    while flock(lock, LOCK_EX) != 0, errno == EINTR {}
+    var moves: [(source: String, target: String)] = []
+    try planMoves(from: staging.path, into: destination, &moves)
+    do {
+      try FileMoves.perform(moves, transaction: staging.transaction)
+    } catch {
+      throw .file(path: error.path ?? destination, message: error.message)
+    }
+    staging.remove()
+  }
+
+  private static func planMoves(
+    from source: String, into target: String, _ moves: inout [(source: String, target: String)]
+  ) throws(ArchiveError) {
+    for name in (DirectoryWalker.names(in: source)?.names ?? []).sorted() {
+      let from = Paths.join(source, name)
+      let to = Paths.join(target, name)
+      var existing = stat()
+      guard lstat(to, &existing) == 0 else {
+        moves.append((from, to))
+        continue
+      }
+      var incoming = stat()
+      _ = lstat(from, &incoming)
+      let existingIsFolder = existing.st_mode & S_IFMT == S_IFDIR
+      let incomingIsFolder = incoming.st_mode & S_IFMT == S_IFDIR
+      switch (existingIsFolder, incomingIsFolder) {
+      case (true, true):
+        try planMoves(from: from, into: to, &moves)
+      case (false, false):
+        moves.append((from, to))
+      case (true, false):
+        throw .file(
+          path: to,
+          message: "is a folder, and the archive holds a file there; nothing was extracted")
+      case (false, true):
+        throw .file(
+          path: to,
+          message: "is not a folder, and the archive holds a folder there; nothing was extracted")
       }
     }
-    return entries
   }
 
   private static func extractEntries(
     _ archive: String, into staging: String, archiveSize: Int64, limits: ExtractionLimits
-  ) throws(ArchiveError) -> [ArchiveEntry] {
+  ) throws(ArchiveError) -> (entries: [ArchiveEntry], topMode: UInt32?) {
     let zone = UTCZone.enter(true)
     defer { zone.leave() }
+    let locale = UTF8Locale.enter()
+    defer { locale.leave() }
     let reader = try ArchiveReader.open(.file(archive), name: archive)
     defer { archive_read_free(reader) }
     guard let writer = archive_write_disk_new() else {
       throw .archive(path: archive, message: "libarchive could not start")
     }
     defer { archive_write_free(writer) }
-    let flags =
-      // `..` and absolute paths are refused by `check` before the path is rewritten to the
-      // (absolute) staging folder; libarchive still refuses to write through symbolic links.
-      ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS
-      | ARCHIVE_EXTRACT_NO_OVERWRITE
+    // `..` and absolute paths are refused by `check` before the path is rewritten to the
+    // (absolute) staging folder; libarchive still refuses to write through symbolic links.
+    // A later entry of the same name replaces an earlier one, as bsdtar does.
+    let flags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SECURE_SYMLINKS
     archive_write_disk_set_options(writer, Int32(flags))
+    var links = LinkResolver()
     var entries: [ArchiveEntry] = []
+    var topMode: UInt32?
     var total: Int64 = 0
+    func count(_ bytes: Int64) throws(ArchiveError) {
+      total += bytes
+      guard total <= limits.maximumTotalSize else {
+        throw .limit(
+          archive: archive,
+          message: "extracts to more than \(limits.maximumTotalSize) bytes (raise with --max-size)")
+      }
+      if total > 64 << 20, Double(total) / Double(archiveSize) > limits.maximumRatio {
+        throw .limit(
+          archive: archive,
+          message:
+            "expands more than \(Int(limits.maximumRatio)) times its size: an archive bomb? (raise with --max-ratio)"
+        )
+      }
+    }
     var entry: OpaquePointer?
     while true {
       let status = archive_read_next_header(reader, &entry)
@@ -105,19 +175,27 @@ public enum SafeExtractor {
         throw .archive(path: archive, message: ArchiveCreator.errorText(reader))
       }
       let item = ArchiveReader.describe(entry)
-      try check(item, archive: archive)
       entries.append(item)
       guard entries.count <= limits.maximumEntries else {
         throw .limit(
           archive: archive,
           message: "more than \(limits.maximumEntries) entries (raise with --max-entries)")
       }
-      // Extract below the staging folder: rewrite the path (and a hard link's target).
-      archive_entry_set_pathname_utf8(entry, staging + "/" + item.path)
-      if item.type == .hardlink, let target = item.linkTarget {
-        archive_entry_set_hardlink_utf8(entry, staging + "/" + target)
+      let path = try links.admit(item, archive: archive)
+      if path.isEmpty {
+        // `.`: the folder itself.
+        topMode = item.mode & 0o7777
+        continue
       }
-      guard archive_write_header(writer, entry) >= ARCHIVE_WARN else {
+      // Extract below the staging folder: rewrite the path (and a hard link's target).
+      archive_entry_set_pathname_utf8(entry, staging + "/" + path)
+      if item.type == .hardlink, let target = item.linkTarget {
+        archive_entry_set_hardlink_utf8(entry, staging + "/" + LinkResolver.normalized(target))
+      }
+      // The logical size, holes of a sparse file included, counts against the limits.
+      var declared = archive_entry_size_is_set(entry) != 0 ? max(item.size, 0) : 0
+      if item.type == .file { try count(declared) }
+      guard archive_write_header(writer, entry) == ARCHIVE_OK else {
         throw .unsafeEntry(
           archive: archive, entry: item.path, reason: ArchiveCreator.errorText(writer))
       }
@@ -130,61 +208,122 @@ public enum SafeExtractor {
         guard result >= ARCHIVE_WARN else {
           throw .archive(path: archive, message: ArchiveCreator.errorText(reader))
         }
-        total += Int64(size)
-        guard total <= limits.maximumTotalSize else {
-          throw .limit(
-            archive: archive,
-            message:
-              "extracts to more than \(limits.maximumTotalSize) bytes (raise with --max-size)")
+        let end = offset + Int64(size)
+        if end > declared {
+          try count(end - declared)
+          declared = end
         }
-        if total > 64 << 20, Double(total) / Double(archiveSize) > limits.maximumRatio {
-          throw .limit(
-            archive: archive,
-            message:
-              "expands more than \(Int(limits.maximumRatio)) times its size: an archive bomb? (raise with --max-ratio)"
-          )
-        }
-        guard archive_write_data_block(writer, block, size, offset) >= ARCHIVE_WARN else {
-          throw .archive(path: archive, message: ArchiveCreator.errorText(writer))
+        // Every failed write is an error (a full disk is a warning to libarchive).
+        guard archive_write_data_block(writer, block, size, offset) == ARCHIVE_OK else {
+          throw .unwritable(
+            archive: archive, entry: item.path, message: ArchiveCreator.errorText(writer))
         }
       }
-      guard archive_write_finish_entry(writer) >= ARCHIVE_WARN else {
-        throw .archive(path: archive, message: ArchiveCreator.errorText(writer))
+      guard archive_write_finish_entry(writer) == ARCHIVE_OK else {
+        throw .unwritable(
+          archive: archive, entry: item.path, message: ArchiveCreator.errorText(writer))
       }
     }
     guard archive_write_close(writer) == ARCHIVE_OK else {
       throw .archive(path: archive, message: ArchiveCreator.errorText(writer))
     }
-    return entries
+    return (entries, topMode)
   }
 
-  /// Refuses entries that could write outside the destination.
+  /// Refuses an entry that could write outside the destination, judged on its own path and
+  /// link target (what `archive create` checks before it stores a link). Extraction checks
+  /// more: links are resolved through the links before them (`LinkResolver`).
   static func check(_ entry: ArchiveEntry, archive: String) throws(ArchiveError) {
+    var resolver = LinkResolver()
+    _ = try resolver.admit(entry, archive: archive)
+  }
+}
+
+/// The archive's paths as the file system will see them once extracted: the symbolic links
+/// of the entries so far, so a link target or an entry path is followed through them, never
+/// judged on its text alone (`a/up -> ..` then `b -> a/up/..` leads out, though its text
+/// stays inside).
+struct LinkResolver {
+  /// Symbolic links extracted so far, by normalised path.
+  private var links: [String: String] = [:]
+
+  /// `path` without `.` and empty components.
+  static func normalized(_ path: String) -> String {
+    path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+  }
+
+  /// Checks an entry and records it; returns its normalised path (empty for `.`).
+  mutating func admit(_ entry: ArchiveEntry, archive: String) throws(ArchiveError) -> String {
     func refuse(_ reason: String) -> ArchiveError {
       .unsafeEntry(archive: archive, entry: entry.path, reason: reason)
     }
     if entry.path.hasPrefix("/") { throw refuse("absolute path") }
-    let components = entry.path.split(separator: "/", omittingEmptySubsequences: true)
+    let components = entry.path.split(separator: "/").filter { $0 != "." }
     if components.contains("..") { throw refuse("'..' in the path") }
-    if components.isEmpty { throw refuse("empty path") }
+    if let reserved = components.first(where: { ScratchFiles.kind(of: String($0)) != nil }) {
+      throw refuse("'\(reserved)' is a name BundleKit reserves for its temporary files")
+    }
+    let path = components.joined(separator: "/")
+    if path.isEmpty {
+      guard entry.type == .directory else { throw refuse("empty path") }
+      return ""
+    }
+    // The entry's folder must not lie behind a link: it would be written elsewhere.
+    var folder: [String] = []
+    for component in components.dropLast() {
+      folder.append(String(component))
+      let key = folder.joined(separator: "/")
+      if let target = links[key] {
+        throw refuse("it lies inside the symbolic link \(key) -> \(target)")
+      }
+    }
     switch entry.type {
     case .other:
       throw refuse("device files, FIFOs and sockets are not extracted")
     case .symlink, .hardlink:
-      guard let target = entry.linkTarget else { throw refuse("link without a target") }
+      guard let target = entry.linkTarget, !target.isEmpty else {
+        throw refuse("link without a target")
+      }
       if target.hasPrefix("/") { throw refuse("link to an absolute path (\(target))") }
-      // Resolve the target from the link's folder (hard links: from the top) and stay inside.
-      var depth = entry.type == .symlink ? components.count - 1 : 0
-      for part in target.split(separator: "/", omittingEmptySubsequences: true) {
-        if part == ".." {
-          depth -= 1
-          if depth < 0 { throw refuse("link leads outside the destination (\(target))") }
-        } else if part != "." {
-          depth += 1
-        }
+      // A symbolic link resolves from its folder, a hard link's target from the top.
+      let base = entry.type == .symlink ? components.dropLast().map(String.init) : []
+      var hops = 0
+      guard resolve(target, from: base, hops: &hops) != nil else {
+        throw refuse(
+          hops > Self.maximumHops
+            ? "too many levels of symbolic links (\(target))"
+            : "link leads outside the destination (\(target))")
       }
     default:
       break
     }
+    // A later entry of the same name replaces the earlier one and what was below it.
+    links = links.filter { $0.key != path && !$0.key.hasPrefix(path + "/") }
+    if entry.type == .symlink, let target = entry.linkTarget { links[path] = target }
+    return path
+  }
+
+  private static let maximumHops = 40
+
+  /// Where `path` leads from the folder `base`, following the links seen so far; nil when it
+  /// leaves the top.
+  private func resolve(_ path: String, from base: [String], hops: inout Int) -> [String]? {
+    var current = base
+    for component in path.split(separator: "/") where component != "." {
+      if component == ".." {
+        if current.isEmpty { return nil }
+        current.removeLast()
+        continue
+      }
+      current.append(String(component))
+      if let target = links[current.joined(separator: "/")] {
+        hops += 1
+        if hops > Self.maximumHops || target.hasPrefix("/") { return nil }
+        current.removeLast()
+        guard let resolved = resolve(target, from: current, hops: &hops) else { return nil }
+        current = resolved
+      }
+    }
+    return current
   }
 }

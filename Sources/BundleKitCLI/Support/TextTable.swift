@@ -1,7 +1,10 @@
 /// Aligned columns for people.
 enum TextTable {
-  /// Rows padded to the widest cell of each column, the first row as the header.
+  /// Rows padded to the widest cell of each column, the first row as the header. Control
+  /// characters in cells are shown escaped (`\n`, `\x1B`), so a name cannot pose as a row
+  /// or move the cursor; a backslash is doubled, as bsdtar shows names.
   static func render(_ rows: [[String]]) -> String {
+    let rows = rows.map { $0.map(escaped) }
     guard let columns = rows.map(\.count).max() else { return "" }
     var widths = Array(repeating: 0, count: columns)
     for row in rows {
@@ -13,5 +16,29 @@ enum TextTable {
           ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
       }.joined(separator: "  ")
     }.joined(separator: "\n") + "\n"
+  }
+
+  /// `text` with control characters (C0, DEL, C1) escaped and backslashes doubled.
+  static func escaped(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      case _ where needsEscape(scalar):
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += scalar.value < 0x100 ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u{\(hex)}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || scalar == "\\" || (0x7F...0x9F).contains(scalar.value)
+      || scalar.value == 0x2028 || scalar.value == 0x2029
   }
 }

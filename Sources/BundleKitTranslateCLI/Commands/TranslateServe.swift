@@ -45,7 +45,7 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.maximumBatchSize = maximumBatchSize
     let host = host
     try await TranslationServer(memory: memory, configuration: configuration).run { port in
-      Output.printLine("http://\(host):\(port)")
+      Output.printLine(TranslationServer.url(host: host, port: port))
     }
   }
 }

@@ -10,4 +10,9 @@ int bundlekit_syncfs(int descriptor);
 /// finds most of it already written. Durability still comes from that flush.
 void bundlekit_start_writeback(int descriptor);
 
+/// Swaps the names `first` and `second` in one atomic step (`renameat2` with RENAME_EXCHANGE
+/// on Linux, `renamex_np` with RENAME_SWAP on macOS). Returns 0, or -1 with errno set (EINVAL
+/// or ENOSYS where the file system or system cannot).
+int bundlekit_exchange(const char *first, const char *second);
+
 #endif

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One `printf`-style placeholder in a localized string (`%@`, `%2$lld`, `%.1f`, `%#@count@`).
 public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
   /// What kind of argument a placeholder consumes.
@@ -76,21 +82,46 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
   public static let maximumPosition = 9_999
 
   /// Every placeholder in `string`, with positions assigned as `String(format:)` does:
-  /// unnumbered placeholders take the next argument in order.
+  /// unnumbered placeholders take the next argument in order. Works on the UTF-8 bytes
+  /// (every character of the syntax is ASCII); a string without `%` costs one search.
   public static func parse(_ string: String) -> [FormatSpecifier] {
-    let scalars = Array(string.unicodeScalars)
+    var string = string
+    return string.withUTF8 { bytes in
+      guard let base = bytes.baseAddress,
+        memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil
+      else { return [] }
+      return parse(bytes)
+    }
+  }
+
+  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [FormatSpecifier] {
+    let count = bytes.count
     var result: [FormatSpecifier] = []
     var nextPosition = 1
     var index = 0
-    while index < scalars.count {
-      guard scalars[index] == "%" else {
+    // Unicode scalars before `index`, counted as far as `scalarsCountedTo`.
+    var scalars = 0
+    var scalarsCountedTo = 0
+    func scalarOffset(of position: Int) -> Int {
+      while scalarsCountedTo < position {
+        if bytes[scalarsCountedTo] & 0xC0 != 0x80 { scalars += 1 }
+        scalarsCountedTo += 1
+      }
+      return scalars
+    }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    func text(_ range: Range<Int>) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+    while index < count {
+      guard bytes[index] == UInt8(ascii: "%") else {
         index += 1
         continue
       }
       let start = index
       index += 1
-      guard index < scalars.count else { break }
-      if scalars[index] == "%" {
+      guard index < count else { break }
+      if bytes[index] == UInt8(ascii: "%") {
         index += 1
         continue
       }
@@ -99,73 +130,71 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
       var position: Int?
       var lookahead = index
       var digits = 0
-      while lookahead < scalars.count, ("0"..."9").contains(scalars[lookahead]) {
-        digits = min(digits * 10 + Int(scalars[lookahead].value - 48), maximumPosition + 1)
+      while lookahead < count, isDigit(bytes[lookahead]) {
+        digits = min(digits * 10 + Int(bytes[lookahead] - 48), maximumPosition + 1)
         lookahead += 1
       }
-      if lookahead < scalars.count, lookahead > index, scalars[lookahead] == "$" {
+      if lookahead < count, lookahead > index, bytes[lookahead] == UInt8(ascii: "$") {
         guard (1...maximumPosition).contains(digits) else {
           index = start + 1
           continue
         }
         position = digits
         index = lookahead + 1
-        guard index < scalars.count else { break }
+        guard index < count else { break }
       }
-      // Flags, width, precision. `#` followed by `@` is not a flag but a variable.
+      // Flags, width, precision. `#` followed by `@` is not a flag but a variable. A space is
+      // the space flag, as in C and Foundation: `% @` and `% d` are placeholders. (So
+      // "50% off" holds `% o`, which Foundation reads as one: lint says to write `%%`.)
       func atVariable() -> Bool {
-        index + 1 < scalars.count && scalars[index] == "#" && scalars[index + 1] == "@"
+        index + 1 < count && bytes[index] == UInt8(ascii: "#")
+          && bytes[index + 1] == UInt8(ascii: "@")
       }
-      // A space right after `%` is prose ("100% sure"), not the space flag, in practice.
-      if scalars[index] == " " {
-        index = start + 1
-        continue
-      }
-      while index < scalars.count, !atVariable(), "-+ #0'".unicodeScalars.contains(scalars[index]) {
+      while index < count, !atVariable(), isFlag(bytes[index]) {
         index += 1
       }
-      while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == "*" {
+      while index < count, isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "*") {
         index += 1
       }
-      if index < scalars.count, scalars[index] == "." {
+      if index < count, bytes[index] == UInt8(ascii: ".") {
         index += 1
-        while index < scalars.count, ("0"..."9").contains(scalars[index]) || scalars[index] == "*" {
+        while index < count, isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "*") {
           index += 1
         }
       }
       // `%#@name@` (also `%1$#@name@`, `%8$3.2#@name@`).
       if atVariable() {
         var end = index + 2
-        while end < scalars.count, scalars[end] != "@" { end += 1 }
-        guard end < scalars.count else { break }
-        let name = String(String.UnicodeScalarView(scalars[(index + 2)..<end]))
-        let text = String(String.UnicodeScalarView(scalars[start...end]))
+        while end < count, bytes[end] != UInt8(ascii: "@") { end += 1 }
+        guard end < count else { break }
         let resolved = position ?? nextPosition
         if position == nil { nextPosition += 1 }
         result.append(
           FormatSpecifier(
             position: resolved, isPositional: position != nil, kind: .variable, length: "",
-            text: text, variable: name, offset: start))
+            text: text(start..<(end + 1)), variable: text((index + 2)..<end),
+            offset: scalarOffset(of: start)))
         index = end + 1
         continue
       }
       // Length modifier.
-      var length = ""
-      while index < scalars.count, "hlqLzjt".unicodeScalars.contains(scalars[index]) {
-        length.unicodeScalars.append(scalars[index])
-        index += 1
-      }
-      guard index < scalars.count else { break }
-      let conversion = scalars[index]
+      let lengthStart = index
+      while index < count, isLength(bytes[index]) { index += 1 }
+      let length = text(lengthStart..<index)
+      guard index < count else { break }
       let kind: Kind
-      switch conversion {
-      case "@": kind = .object
-      case "d", "i", "D": kind = .signedInteger
-      case "u", "x", "X", "o", "O", "U": kind = .unsignedInteger
-      case "f", "F", "e", "E", "g", "G", "a", "A": kind = .double
-      case "c", "C": kind = .character
-      case "s", "S": kind = .cString
-      case "p": kind = .pointer
+      switch bytes[index] {
+      case UInt8(ascii: "@"): kind = .object
+      case UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "D"): kind = .signedInteger
+      case UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "o"),
+        UInt8(ascii: "O"), UInt8(ascii: "U"):
+        kind = .unsignedInteger
+      case UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "E"),
+        UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"):
+        kind = .double
+      case UInt8(ascii: "c"), UInt8(ascii: "C"): kind = .character
+      case UInt8(ascii: "s"), UInt8(ascii: "S"): kind = .cString
+      case UInt8(ascii: "p"): kind = .pointer
       default:
         // Not a placeholder (a lone `%` followed by text, as in "100%-tal").
         index = start + 1
@@ -185,10 +214,27 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
       result.append(
         FormatSpecifier(
           position: resolved, isPositional: position != nil, kind: kind, length: length,
-          text: String(String.UnicodeScalarView(scalars[start..<index])), variable: nil,
-          offset: start))
+          text: text(start..<index), variable: nil, offset: scalarOffset(of: start)))
     }
     return result
+  }
+
+  private static func isFlag(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: " "), UInt8(ascii: "#"),
+      UInt8(ascii: "0"), UInt8(ascii: "'"):
+      true
+    default: false
+    }
+  }
+
+  private static func isLength(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"),
+      UInt8(ascii: "z"), UInt8(ascii: "j"), UInt8(ascii: "t"):
+      true
+    default: false
+    }
   }
 }
 

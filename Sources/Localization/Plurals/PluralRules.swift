@@ -110,6 +110,18 @@ public enum PluralRules {
     return PluralCategory.allCases.filter(found.contains)
   }
 
+  /// The categories `language` uses for whole numbers alone (Russian: one, few, many; its
+  /// `other` is for fractions), with a whole number that falls in each.
+  public static func integerCategories(for language: String) -> [PluralCategory: Int] {
+    let rule = rule(for: language)
+    var found: [PluralCategory: Int] = [:]
+    for value in Array(0...1000) + [1_000_000, 2_000_000, 1_000_001] {
+      let category = rule(PluralOperands(value))
+      if found[category] == nil { found[category] = value }
+    }
+    return found
+  }
+
   /// The rule function for a language: the most specific tag CLDR defines, else its language.
   static func rule(for language: String) -> @Sendable (PluralOperands) -> PluralCategory {
     let tag = language.replacingOccurrences(of: "_", with: "-")

@@ -32,20 +32,57 @@ public enum DirectoryWalker {
   /// The names in `folder` (not `.` and `..`), in no particular order, or nil when it cannot
   /// be read. A name that is not valid UTF-8 comes as its bytes in `undecodable`, shown with
   /// each bad byte as `\xFF`: such a file cannot be reached through a `String` path.
+  /// BundleKit's scratch files are never listed: what a killed run left is finished or
+  /// removed first (`ScratchRecovery`), and a live run's are skipped.
   public static func names(in folder: String) -> (names: [String], undecodable: [String])? {
+    guard var listing = read(folder) else { return nil }
+    if listing.scratch.isEmpty { return (listing.names, listing.undecodable) }
+    if recoverScratch(listing.scratch, in: folder) {
+      guard let again = read(folder) else { return nil }
+      listing = again
+    }
+    return (listing.names, listing.undecodable)
+  }
+
+  /// Every valid UTF-8 name in `folder`, scratch names included, with no recovery: for
+  /// recovery itself.
+  static func rawNames(in folder: String) -> [String]? {
+    guard let listing = read(folder) else { return nil }
+    return listing.names + listing.scratch
+  }
+
+  /// Recovers scratch entries, journals first. Returns whether the folder must be read again.
+  private static func recoverScratch(_ scratch: [String], in folder: String) -> Bool {
+    var changed = false
+    let journalsFirst =
+      scratch.filter { $0.hasPrefix(ScratchFiles.journalPrefix) }
+      + scratch.filter { !$0.hasPrefix(ScratchFiles.journalPrefix) }
+    for name in journalsFirst where ScratchRecovery.recover(name, in: folder) { changed = true }
+    return changed
+  }
+
+  private static func read(_ folder: String) -> (
+    names: [String], undecodable: [String], scratch: [String]
+  )? {
     guard let directory = opendir(folder) else { return nil }
     defer { closedir(directory) }
     var names: [String] = []
     var undecodable: [String] = []
+    var scratch: [String] = []
     while let entry = readdir(directory) {
       let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
       if let name = String(validating: bytes, as: UTF8.self) {
-        if name != "." && name != ".." { names.append(name) }
+        if name == "." || name == ".." { continue }
+        if ScratchFiles.kind(of: name) != nil {
+          scratch.append(name)
+        } else {
+          names.append(name)
+        }
       } else {
         undecodable.append(shownEscaped(bytes))
       }
     }
-    return (names, undecodable)
+    return (names, undecodable, scratch)
   }
 
   /// The path of the first entry at or below `root` whose name is not valid UTF-8 (bad
@@ -102,22 +139,35 @@ public enum DirectoryWalker {
 
   private static func walk(root: String, relative: String, _ visit: (Entry) -> Decision) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
-    guard let directory = opendir(folder) else { return }
     var entries: [(name: String, isFolder: Bool)] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    var scratch: [String] = []
+    for attempt in 0..<2 {
+      guard let directory = opendir(folder) else { return }
+      entries.removeAll()
+      scratch.removeAll()
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name == "." || name == ".." { continue }
+        if ScratchFiles.kind(of: name) != nil {
+          scratch.append(name)
+          continue
+        }
+        var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+        // Some file systems do not fill in the type: ask.
+        if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+          var info = stat()
+          if lstat(folder + "/" + name, &info) == 0 {
+            isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+          }
+        }
+        entries.append((name, isFolder))
       }
-      if name == "." || name == ".." { continue }
-      var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
-      // Some file systems do not fill in the type: ask.
-      if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
-        var info = stat()
-        if lstat(folder + "/" + name, &info) == 0 { isFolder = (info.st_mode & S_IFMT) == S_IFDIR }
-      }
-      entries.append((name, isFolder))
+      closedir(directory)
+      // A journal rolled forward changes the folder: read it once more.
+      if attempt == 1 || scratch.isEmpty || !recoverScratch(scratch, in: folder) { break }
     }
-    closedir(directory)
     entries.sort { $0.name < $1.name }
     for entry in entries {
       let path = relative.isEmpty ? entry.name : relative + "/" + entry.name

@@ -95,8 +95,11 @@ public struct StringCatalog: Sendable {
 
   /// The line where `key` appears in the file.
   public func line(of key: String) -> Int? {
-    StringsTable.line(of: JSONEscaping.quoted(key), in: bytes)
+    keyLines().line(of: key)
   }
+
+  /// The line of every key, found in one pass: for callers that ask for many.
+  public func keyLines() -> KeyLines { KeyLines(json: bytes) }
 
   /// Every language the catalog has, source language first.
   public var languages: [String] {
@@ -184,7 +187,7 @@ public struct StringCatalog: Sendable {
     -> PropertyListError
   {
     .syntax(
-      path: path, line: StringsTable.line(of: JSONEscaping.quoted(key), in: bytes) ?? 1, column: 1,
+      path: path, line: KeyLines(json: bytes).line(of: key) ?? 1, column: 1,
       message: "\"\(key)\": \(message)")
   }
 }

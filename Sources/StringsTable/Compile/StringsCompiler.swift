@@ -7,6 +7,9 @@ import PropertyList
 public struct StringsCompiler: Sendable {
   /// The language other languages are compared with when checking.
   public var developmentLanguage: String
+  /// Which findings stop the compile: by default only those that leave a table unreadable
+  /// or ambiguous, so what CoreFoundation reads and Xcode builds compiles.
+  public var policy = SeverityPolicy.compile
 
   /// A compiler that checks against `developmentLanguage`.
   public init(developmentLanguage: String = "en") {
@@ -37,14 +40,16 @@ public struct StringsCompiler: Sendable {
     }
   }
 
-  /// Compiles the tables in memory. Errors in any table (syntax, invalid plural rules,
-  /// placeholders that cannot work) throw, with every finding; warnings are returned.
+  /// Compiles the tables in memory. An error in any table (by default: syntax, encoding, a
+  /// key defined twice with different values, two tables for one output) throws, with
+  /// every finding; warnings are returned.
   public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> (
     outputs: [Output], warnings: [Diagnostic]
   ) {
     // Each file is read once, checked, then encoded.
     let loaded = StringsLinter.load(locations)
-    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(loaded)
+    let diagnostics = policy.apply(
+      StringsLinter(developmentLanguage: developmentLanguage).lint(loaded))
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
@@ -60,7 +65,9 @@ public struct StringsCompiler: Sendable {
     {
       if let other = seen[relativePath] {
         throw DiagnosticsError([
-          Diagnostic(.error, path, "compiles to \(relativePath), which \(other) also writes")
+          Diagnostic(
+            .error, .duplicateOutput, path,
+            "compiles to \(relativePath), which \(other) also writes")
         ])
       }
       seen[relativePath] = path
@@ -88,23 +95,24 @@ public struct StringsCompiler: Sendable {
     return outputs
   }
 
-  /// Compiles and writes every output under `folder`, each atomically; nothing is written
-  /// when any table has an error.
+  /// Compiles and writes every output under `folder` as one batch: all of them or none,
+  /// even when the run is killed (`FileIO.writeAtomically`), and nothing when any table has
+  /// an error. The folder is locked while the batch is written, so two runs into one folder
+  /// never leave a mix of their tables.
   public func compile(_ locations: [TableLocation], into folder: String) throws(DiagnosticsError)
     -> (written: [String], warnings: [Diagnostic])
   {
     let (outputs, warnings) = try compile(locations)
-    var written: [String] = []
-    for output in outputs {
-      let path = folder + "/" + output.relativePath
-      do {
-        try FileIO.createFolders(for: path)
-        try FileIO.writeAtomically(output.bytes, to: path)
-      } catch {
-        throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: path)])
-      }
-      written.append(path)
+    let files = outputs.map { (path: Paths.join(folder, $0.relativePath), bytes: $0.bytes) }
+    do {
+      try FileIO.createFolder(folder)
+      let lock = try FolderLocks(folders: [folder])
+      defer { lock.release() }
+      for file in files { try FileIO.createFolders(for: file.path) }
+      try FileIO.writeAtomically(files)
+    } catch {
+      throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: error.path ?? folder)])
     }
-    return (written, warnings)
+    return (files.map(\.path), warnings)
   }
 }

@@ -13,10 +13,13 @@ public enum TableDiscovery {
   public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
     var found: [String] = []
     let manager = FileManager.default
+    // A batch a killed run left half-written at or above these paths is finished first (the
+    // walk below finishes those inside), so every file is read whole.
+    ScratchRecovery.recoverAbove(paths)
     for path in paths {
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw DiagnosticsError([Diagnostic(.error, path, "no such file or folder")])
+        throw DiagnosticsError([Diagnostic(.error, .syntax, path, "no such file or folder")])
       }
       guard isFolder.boolValue else {
         found.append(path)

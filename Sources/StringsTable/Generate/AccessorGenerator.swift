@@ -31,18 +31,26 @@ public struct AccessorGenerator: Sendable {
   }
 
   /// The keys of the development language of every table in `loaded`, in table and file order.
-  func keys(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Key] {
+  /// A key whose value has a placeholder Swift cannot pass (`%s` an app feeds to its own
+  /// parser), or that is marked as text (`bundlekit:not-format`), gets an accessor without
+  /// arguments that returns the text as it is; the first kind is reported to `warning`.
+  func keys(_ loaded: StringsLinter.LoadedTables, warning: (Diagnostic) -> Void = { _ in })
+    -> [Key]
+  {
     var byTable: OrderedDictionary<String, OrderedDictionary<String, Key>> = [:]
-    var diagnostics: [Diagnostic] = []
-    func add(_ key: Key, path: String, line: Int?) {
-      let kinds = key.arguments
-      if let unsupported = kinds.first(where: { [.character, .cString, .pointer].contains($0) }) {
-        diagnostics.append(
+    func add(_ key: Key, path: String, line: Int?, notFormat: Bool = false) {
+      var key = key
+      if notFormat {
+        key.arguments = []
+      } else if let unsupported = key.arguments.first(where: {
+        StringsLinter.unsafeKinds.contains($0)
+      }) {
+        warning(
           Diagnostic(
-            .error, path, line: line,
-            "\"\(key.key)\": a \(unsupported) placeholder cannot be given a typed accessor; use %@ or a number"
+            .warning, .unsafePlaceholder, path, line: line,
+            "\"\(key.key)\": a \(unsupported) placeholder cannot be passed from Swift: the accessor returns the text unformatted (mark the key /* bundlekit:not-format */ to say so)"
           ))
-        return
+        key.arguments = []
       }
       byTable[key.table, default: [:]][key.key] = key
     }
@@ -51,28 +59,31 @@ public struct AccessorGenerator: Sendable {
       || location.language == "Base"
     {
       if let file = loaded.strings[location] {
+        let notFormat = file.notFormatKeys
         for entry in file.entries {
           guard case .string(let value) = entry.value else { continue }
           add(
             Key(
               table: location.table, key: entry.key, value: value,
               arguments: Self.arguments(of: value), comment: entry.comment), path: file.path,
-            line: entry.line)
+            line: entry.line, notFormat: notFormat(entry.key))
         }
       }
       if let file = loaded.stringsdicts[location] {
+        let lines = file.keyLines()
         for (key, rules) in file.entries {
           let format = rules["NSStringLocalizedFormatKey"]?.stringValue ?? ""
           add(
             Key(
               table: location.table, key: key, value: format,
               arguments: Self.arguments(of: format, rules: rules.dictionaryValue ?? [:]),
-              comment: nil), path: file.path, line: file.line(of: key))
+              comment: nil), path: file.path, line: lines.line(of: key))
         }
       }
     }
     for location in loaded.locations {
       guard let catalog = loaded.catalogs[location] else { continue }
+      let lines = catalog.keyLines()
       for (key, entry) in catalog.strings {
         let localization = entry.localizations[catalog.sourceLanguage]
         let signature = StringsLinter.signature(of: localization, key: key) ?? FormatSignature(key)
@@ -86,10 +97,10 @@ public struct AccessorGenerator: Sendable {
           Key(
             table: location.table, key: key, value: value,
             arguments: signature.count == 0 ? [] : kinds, comment: entry.comment),
-          path: catalog.path, line: catalog.line(of: key))
+          path: catalog.path, line: lines.line(of: key),
+          notFormat: StringsLinter.marksNotFormat(entry.comment))
       }
     }
-    if !diagnostics.isEmpty { throw DiagnosticsError(diagnostics) }
     return byTable.values.flatMap(\.values)
   }
 
@@ -113,11 +124,13 @@ public struct AccessorGenerator: Sendable {
   }
 
   /// Renders the accessors with a template; `partials` are the templates it includes
-  /// (`namespace` for the recursive grouping).
+  /// (`namespace` for the recursive grouping). Keys that get an accessor without arguments
+  /// although their text has placeholders are reported to `warning`.
   public func generate(
-    _ loaded: StringsLinter.LoadedTables, template: String, partials: [String: String]
+    _ loaded: StringsLinter.LoadedTables, template: String, partials: [String: String],
+    warning: (Diagnostic) -> Void = { _ in }
   ) throws(DiagnosticsError) -> String {
-    let keys = try keys(loaded)
+    let keys = keys(loaded, warning: warning)
     var library = MustacheLibrary()
     do {
       for (name, text) in partials.sorted(by: { $0.key < $1.key }) {
@@ -125,7 +138,7 @@ public struct AccessorGenerator: Sendable {
       }
       try library.register(template, named: "main")
     } catch {
-      throw DiagnosticsError([Diagnostic(.error, "template", "\(error)")])
+      throw DiagnosticsError([Diagnostic(.error, .template, "template", "\(error)")])
     }
     var tables: [[String: Any]] = []
     var grouped: OrderedDictionary<String, [Key]> = [:]
@@ -139,7 +152,9 @@ public struct AccessorGenerator: Sendable {
       "enumName": enumName, "accessLevel": accessLevel, "bundle": bundle, "tables": tables,
     ]
     guard let output = library.render(root, withTemplate: "main") else {
-      throw DiagnosticsError([Diagnostic(.error, "template", "the template could not be rendered")])
+      throw DiagnosticsError([
+        Diagnostic(.error, .template, "template", "the template could not be rendered")
+      ])
     }
     return Self.tidy(output)
   }

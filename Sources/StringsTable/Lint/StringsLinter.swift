@@ -62,7 +62,9 @@ public struct StringsLinter: Sendable {
     var diagnostics = loaded.diagnostics
     for location in loaded.locations {
       if let file = loaded.strings[location] { diagnostics += check(file) }
-      if let file = loaded.stringsdicts[location] { diagnostics += file.validate() }
+      if let file = loaded.stringsdicts[location] {
+        diagnostics += file.validate(language: location.language ?? developmentLanguage)
+      }
       if let catalog = loaded.catalogs[location] { diagnostics += check(catalog) }
     }
     diagnostics += compareLanguages(loaded.strings)
@@ -75,12 +77,12 @@ public struct StringsLinter: Sendable {
   public static func diagnostic(for error: PropertyListError, path: String) -> Diagnostic {
     switch error {
     case .syntax(_, let line, let column, let message):
-      Diagnostic(.error, path, line: line, column: column, message)
+      Diagnostic(.error, .syntax, path, line: line, column: column, message)
     case .io(let file, let message):
       // The file that failed: the table, or a folder or output on the way to it.
-      Diagnostic(.error, file, message)
+      Diagnostic(.error, .syntax, file, message)
     default:
-      Diagnostic(.error, path, error.message)
+      Diagnostic(.error, .syntax, path, error.message)
     }
   }
 
@@ -91,103 +93,151 @@ public struct StringsLinter: Sendable {
     for (key, repeats) in file.duplicates {
       let first = repeats[0]
       for entry in repeats.dropFirst() {
+        // The same value twice is harmless; two values leave the table ambiguous.
         diagnostics.append(
-          Diagnostic(
-            .warning, file.path, line: entry.line, column: entry.column,
-            "duplicate key \"\(key)\" (first at line \(first.line)); the last value wins"))
+          entry.value == first.value
+            ? Diagnostic(
+              .warning, .duplicateKey, file.path, line: entry.line, column: entry.column,
+              "duplicate key \"\(key)\" (first at line \(first.line)), with the same value")
+            : Diagnostic(
+              .error, .conflictingDuplicate, file.path, line: entry.line, column: entry.column,
+              "key \"\(key)\" is defined twice with different values (first at line \(first.line)): keep one"
+            ))
       }
     }
+    let notFormat = file.notFormatKeys
     for entry in file.entries {
       guard case .string(let value) = entry.value else {
         diagnostics.append(
           Diagnostic(
-            .warning, file.path, line: entry.line, column: entry.column,
+            .warning, .notAString, file.path, line: entry.line, column: entry.column,
             "the value of \"\(entry.key)\" is a \(entry.value.typeName), not a string"))
         continue
       }
       if value.isEmpty {
         diagnostics.append(
           Diagnostic(
-            .warning, file.path, line: entry.line, column: entry.column,
+            .warning, .emptyValue, file.path, line: entry.line, column: entry.column,
             "empty value for \"\(entry.key)\""))
       }
+      if notFormat(entry.key) { continue }
       for problem in Self.formatProblems(value) {
         diagnostics.append(
           Diagnostic(
-            .error, file.path, line: entry.line, column: entry.column,
-            "\"\(entry.key)\": \(problem)"))
+            problem.severity, problem.rule, file.path, line: entry.line, column: entry.column,
+            "\"\(entry.key)\": \(problem.message)"))
       }
     }
     return diagnostics
   }
 
+  /// A problem within one format string.
+  struct FormatProblem {
+    var severity: Diagnostic.Severity
+    var rule: Diagnostic.Rule
+    var message: String
+  }
+
+  /// What to add to a message about a placeholder that may be a `%` meant as text.
+  static let literalPercentHint = " (if the % is text, write %%)"
+
   /// Problems within one format string: an argument used with two types, a skipped
   /// argument, an unsafe placeholder.
-  static func formatProblems(_ value: String, checkGaps: Bool = true) -> [String] {
+  static func formatProblems(_ value: String, checkGaps: Bool = true) -> [FormatProblem] {
     var probe = value
     let hasPercent = probe.withUTF8 { utf8 in
       utf8.baseAddress.map { memchr($0, Int32(UInt8(ascii: "%")), utf8.count) != nil } ?? false
     }
     guard hasPercent else { return [] }
     let specifiers = FormatSpecifier.parse(value)
-    var problems: [String] = []
+    var problems: [FormatProblem] = []
     for specifier in specifiers where unsafeKinds.contains(specifier.kind) {
       problems.append(
-        "the placeholder \(specifier.text) takes \(specifier.typeName), which Swift cannot pass safely; use %@"
-      )
+        FormatProblem(
+          severity: .warning, rule: .unsafePlaceholder,
+          message:
+            "the placeholder \(specifier.text) takes \(specifier.typeName), which Swift cannot pass safely; use %@"
+            + (specifier.text.contains(" ") ? literalPercentHint : "")))
     }
     let signature = FormatSignature(specifiers: specifiers)
     for (position, first, other) in signature.conflicts {
-      problems.append("argument \(position) is used as \(first.typeName) and as \(other.typeName)")
+      problems.append(
+        FormatProblem(
+          severity: .error, rule: .placeholderTypeConflict,
+          message: "argument \(position) is used as \(first.typeName) and as \(other.typeName)"))
     }
-    if checkGaps { problems += signature.gapMessages }
+    if checkGaps {
+      problems += signature.gapMessages.map {
+        FormatProblem(severity: .warning, rule: .unusedArgument, message: $0 + literalPercentHint)
+      }
+    }
     return problems
   }
 
   func check(_ catalog: StringCatalog) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     let languages = catalog.languages
+    // Lines are found only once there is something to report: most keys have nothing.
+    var lines: KeyLines?
     for (key, entry) in catalog.strings {
-      let line = catalog.line(of: key)
-      func report(_ severity: Diagnostic.Severity, _ message: String) {
-        diagnostics.append(Diagnostic(severity, catalog.path, line: line, "\"\(key)\": \(message)"))
+      func report(_ severity: Diagnostic.Severity, _ rule: Diagnostic.Rule, _ message: String) {
+        if lines == nil { lines = catalog.keyLines() }
+        diagnostics.append(
+          Diagnostic(
+            severity, rule, catalog.path, line: lines?.line(of: key), "\"\(key)\": \(message)"))
       }
+      let checksFormat = !Self.marksNotFormat(entry.comment)
       let source = entry.localizations[catalog.sourceLanguage]
       let sourceSignature = Self.signature(of: source, key: key)
       for (language, localization) in entry.localizations {
         for (text, isSubstitutionCase) in Self.texts(of: localization) {
-          if text.isEmpty, !isSubstitutionCase { report(.warning, "empty value in \(language)") }
+          if text.isEmpty, !isSubstitutionCase {
+            report(.warning, .emptyValue, "empty value in \(language)")
+          }
+          guard checksFormat else { continue }
           // A substitution case holds only its own argument (`%2$lld`): no gaps to check.
           for problem in Self.formatProblems(text, checkGaps: !isSubstitutionCase) {
-            report(.error, "\(language): \(problem)")
+            report(problem.severity, problem.rule, "\(language): \(problem.message)")
           }
         }
-        for (name, substitution) in localization.substitutions
-        where substitution.variations?.cases["other"] == nil {
-          report(.error, "\(language): substitution '\(name)' has no 'other' plural form")
+        for (name, substitution) in localization.substitutions {
+          if let problem = PluralForms.problem(
+            Set(substitution.variations?.cases.keys.map { $0 } ?? []), language: language,
+            integersOnly: true)
+          {
+            report(
+              problem.severity, .pluralForms,
+              "\(language): substitution '\(name)' \(problem.message)")
+          }
         }
         if let variations = localization.variations, variations.kind == "plural" {
           for category in variations.cases.keys
           where !StringsdictFile.pluralCategories.contains(category) {
-            report(.error, "\(language): '\(category)' is not a plural category")
+            report(.error, .pluralForms, "\(language): '\(category)' is not a plural category")
           }
-          if variations.cases["other"] == nil {
-            report(.error, "\(language): plural variation has no 'other' form")
+          if let problem = PluralForms.problem(
+            Set(variations.cases.keys), language: language, integersOnly: true)
+          {
+            report(
+              problem.severity, .pluralForms, "\(language): plural variation \(problem.message)")
           }
         }
-        guard language != catalog.sourceLanguage, let sourceSignature, sourceSignature.count > 0
+        guard checksFormat, language != catalog.sourceLanguage, let sourceSignature,
+          sourceSignature.count > 0
         else { continue }
         let signature = Self.signature(of: localization, key: key)
         for problem in Self.compare(
           signature ?? FormatSignature(specifiers: []), with: sourceSignature)
         {
-          report(problem.severity, "\(language): \(problem.message)")
+          report(problem.severity, problem.rule, "\(language): \(problem.message)")
         }
       }
       if entry.shouldTranslate {
         for language in languages
-        where entry.localizations[language] == nil && language != catalog.sourceLanguage {
-          report(.warning, "not translated to \(language)")
+        where entry.localizations[language] == nil && language != catalog.sourceLanguage
+          && !Self.inherits(language, in: entry.localizations.keys, source: catalog.sourceLanguage)
+        {
+          report(.warning, .missingTranslation, "not translated to \(language)")
         }
       }
     }
@@ -239,10 +289,10 @@ public struct StringsLinter: Sendable {
   }
 
   /// How a translation's arguments differ from the development language's.
-  static func compare(_ translation: FormatSignature, with development: FormatSignature) -> [(
-    severity: Diagnostic.Severity, message: String
-  )] {
-    var problems: [(Diagnostic.Severity, String)] = []
+  static func compare(_ translation: FormatSignature, with development: FormatSignature)
+    -> [FormatProblem]
+  {
+    var problems: [FormatProblem] = []
     let positions = Set(translation.arguments.keys).union(development.arguments.keys).sorted()
     for position in positions {
       let theirs = translation.arguments[position]?.first
@@ -250,18 +300,23 @@ public struct StringsLinter: Sendable {
       switch (ours, theirs) {
       case (let ours?, let theirs?) where !theirs.isCompatible(with: ours):
         problems.append(
-          (
-            .error,
-            "argument \(position) is \(theirs.typeName) but \(ours.typeName) in the development language"
+          FormatProblem(
+            severity: .error, rule: .placeholderMismatch,
+            message:
+              "argument \(position) is \(theirs.typeName) but \(ours.typeName) in the development language"
           ))
       case (nil, let theirs?):
         problems.append(
-          (
-            .error,
-            "uses argument \(position) (\(theirs.text)), which the development language does not pass"
+          FormatProblem(
+            severity: .error, rule: .placeholderMismatch,
+            message:
+              "uses argument \(position) (\(theirs.text)), which the development language does not pass"
           ))
       case (let ours?, nil):
-        problems.append((.warning, "does not use argument \(position) (\(ours.text))"))
+        problems.append(
+          FormatProblem(
+            severity: .warning, rule: .missingPlaceholder,
+            message: "does not use argument \(position) (\(ours.text))"))
       default:
         break
       }
@@ -271,6 +326,38 @@ public struct StringsLinter: Sendable {
 
   // MARK: Across languages
 
+  /// A language code with `_` written `-` (`en_GB` is `en-GB`).
+  static func normalized(_ language: String) -> String {
+    language.replacingOccurrences(of: "_", with: "-")
+  }
+
+  /// The language a regional variant falls back to (`en-GB` -> `en`, `zh-Hant-HK` ->
+  /// `zh-Hant`), or nil for a base language.
+  static func base(of language: String) -> String? {
+    let tag = normalized(language)
+    guard let dash = tag.lastIndex(of: "-") else { return nil }
+    return String(tag[..<dash])
+  }
+
+  /// Whether `language` falls back to a language the entry is translated to (its base, or
+  /// the base's base), or to the source language itself.
+  static func inherits<Languages: Sequence<String>>(
+    _ language: String, in translated: Languages, source: String
+  ) -> Bool {
+    let available = Set(translated.map(normalized)).union([normalized(source)])
+    var current = base(of: language)
+    while let candidate = current {
+      if available.contains(candidate) { return true }
+      current = base(of: candidate)
+    }
+    return false
+  }
+
+  /// Whether a comment marks its key (or its table) as text, not a format string.
+  static func marksNotFormat(_ comment: String?) -> Bool {
+    comment?.contains(StringsFile.notFormatDirective) ?? false
+  }
+
   private func compareLanguages(_ files: [TableLocation: StringsFile]) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     for group in Self.groups(files.keys) {
@@ -278,27 +365,36 @@ public struct StringsLinter: Sendable {
         let reference = files[development]
       else { continue }
       let referenceValues = reference.dictionary
+      var referenceLines: [String: Int] = [:]
+      for entry in reference.entries where referenceLines[entry.key] == nil {
+        referenceLines[entry.key] = entry.line
+      }
+      let notFormat = reference.notFormatKeys
       for location in group where location != development {
         guard let file = files[location] else { continue }
         let values = file.dictionary
         let language = location.language ?? "?"
-        for (key, value) in referenceValues where values[key] == nil {
-          let line = reference.entries.first { $0.key == key }?.line
+        // A regional variant (en-GB) takes what it lacks from its base language's table.
+        let inheriting = Self.base(of: language).flatMap { base in
+          group.first { $0.language.map(Self.normalized) == base }.flatMap { files[$0] }
+        }
+        for key in referenceValues.keys
+        where values[key] == nil && inheriting?.dictionary[key] == nil {
           diagnostics.append(
             Diagnostic(
-              .warning, file.path,
-              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(line ?? 1)"
+              .warning, .missingTranslation, file.path,
+              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(referenceLines[key] ?? 1)"
             ))
-          _ = value
         }
         for entry in file.entries {
           guard let original = referenceValues[entry.key] else {
             diagnostics.append(
               Diagnostic(
-                .warning, file.path, line: entry.line, column: entry.column,
+                .warning, .extraKey, file.path, line: entry.line, column: entry.column,
                 "\"\(entry.key)\" is not in the \(developmentLanguage) table"))
             continue
           }
+          if notFormat(entry.key) || file.notFormatKeys(entry.key) { continue }
           guard case .string(let translated) = entry.value, case .string(let source) = original
           else { continue }
           // A development string with no placeholders is not used as a format: a `%` in a
@@ -308,7 +404,7 @@ public struct StringsLinter: Sendable {
           for problem in Self.compare(FormatSignature(translated), with: sourceSignature) {
             diagnostics.append(
               Diagnostic(
-                problem.severity, file.path, line: entry.line, column: entry.column,
+                problem.severity, problem.rule, file.path, line: entry.line, column: entry.column,
                 "\"\(entry.key)\" (\(language)): \(problem.message)"))
           }
         }
@@ -323,19 +419,25 @@ public struct StringsLinter: Sendable {
       guard let development = group.first(where: { $0.language == developmentLanguage }),
         let reference = files[development]
       else { continue }
+      let referenceLines = reference.keyLines()
       for location in group where location != development {
         guard let file = files[location] else { continue }
-        for key in reference.entries.keys where file.entries[key] == nil {
+        let inheriting = Self.base(of: location.language ?? "").flatMap { base in
+          group.first { $0.language.map(Self.normalized) == base }.flatMap { files[$0] }
+        }
+        for key in reference.entries.keys
+        where file.entries[key] == nil && inheriting?.entries[key] == nil {
           diagnostics.append(
             Diagnostic(
-              .warning, file.path,
-              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(reference.line(of: key) ?? 1)"
+              .warning, .missingTranslation, file.path,
+              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(referenceLines.line(of: key) ?? 1)"
             ))
         }
+        let lines = file.keyLines()
         for key in file.entries.keys where reference.entries[key] == nil {
           diagnostics.append(
             Diagnostic(
-              .warning, file.path, line: file.line(of: key),
+              .warning, .extraKey, file.path, line: lines.line(of: key),
               "\"\(key)\" is not in the \(developmentLanguage) table"))
         }
       }
@@ -364,7 +466,7 @@ public struct StringsLinter: Sendable {
       {
         diagnostics.append(
           Diagnostic(
-            .error, legacy.path,
+            .error, .duplicateOutput, legacy.path,
             "table '\(legacy.table)' is also defined by \(catalog.path); the build would produce it twice (keep one)"
           ))
       }

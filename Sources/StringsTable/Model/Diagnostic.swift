@@ -14,8 +14,59 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// What a finding is about: each rule has an identifier users name to choose its
+  /// severity (`--severity unsafe-placeholder=error`), and some make a table unreadable or
+  /// ambiguous, which no severity lowers.
+  public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Unreadable: syntax, encoding, a file that cannot be read.
+    case syntax
+    /// Two tables compile to one output file.
+    case duplicateOutput = "duplicate-output"
+    /// A key defined twice with different values.
+    case conflictingDuplicate = "conflicting-duplicate"
+    /// A code-generation template that failed.
+    case template
+    /// A key defined twice with the same value.
+    case duplicateKey = "duplicate-key"
+    /// A value that is an array or dictionary where a string is expected.
+    case notAString = "not-a-string"
+    /// An empty value.
+    case emptyValue = "empty-value"
+    /// `%s`, `%c`, `%p`: placeholders Swift cannot pass safely.
+    case unsafePlaceholder = "unsafe-placeholder"
+    /// One argument used with two types in one string.
+    case placeholderTypeConflict = "placeholder-type-conflict"
+    /// An argument position no placeholder uses (often a stray `%`).
+    case unusedArgument = "unused-argument"
+    /// A translation's placeholders that take other arguments than the development language's.
+    case placeholderMismatch = "placeholder-mismatch"
+    /// A translation that leaves out an argument.
+    case missingPlaceholder = "missing-placeholder"
+    /// A plural rule dictionary Foundation cannot use (a missing format key or variable).
+    case pluralRules = "plural-rules"
+    /// Plural forms missing or unknown for the language.
+    case pluralForms = "plural-forms"
+    /// A plural variable the format does not use.
+    case unusedVariable = "unused-variable"
+    /// A key the development language has and a translation lacks.
+    case missingTranslation = "missing-translation"
+    /// A key a translation has and the development language lacks.
+    case extraKey = "extra-key"
+
+    /// Whether the finding makes the table unreadable or ambiguous: always an error, and
+    /// the only kind `strings compile` (and so the build) stops for.
+    public var isFatal: Bool {
+      switch self {
+      case .syntax, .duplicateOutput, .conflictingDuplicate, .template: true
+      default: false
+      }
+    }
+  }
+
   /// How serious it is.
   public var severity: Severity
+  /// What it is about.
+  public var rule: Rule
   /// The file.
   public var path: String
   /// The 1-based line, when known.
@@ -27,9 +78,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
   /// A finding at a place in a file.
   public init(
-    _ severity: Severity, _ path: String, line: Int? = nil, column: Int? = nil, _ message: String
+    _ severity: Severity, _ rule: Rule, _ path: String, line: Int? = nil, column: Int? = nil,
+    _ message: String
   ) {
-    self.severity = severity
+    self.severity = rule.isFatal ? .error : severity
+    self.rule = rule
     self.path = path
     self.line = line
     self.column = column
@@ -43,7 +96,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
       location += ":\(line)"
       if let column { location += ":\(column)" }
     }
-    return "\(location): \(severity.rawValue): \(message)"
+    // The rule, as compilers name their warning flags, so users know what to configure.
+    let rule = self.rule.isFatal ? "" : " [\(self.rule.rawValue)]"
+    return "\(location): \(severity.rawValue): \(message)\(rule)"
   }
 }
 
@@ -57,4 +112,71 @@ public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
 
   /// One line per finding.
   public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// Which severity each finding gets: the rules' own (`strings lint`), every finding that
+/// leaves the table readable lowered to a warning (`strings compile`, so what CoreFoundation
+/// reads and Xcode builds compiles), then the user's choices on top.
+public struct SeverityPolicy: Sendable, Hashable {
+  /// A level a user may give a rule.
+  public enum Level: String, Sendable, Hashable, CaseIterable {
+    /// Stops lint and compile.
+    case error
+    /// Reported.
+    case warning
+    /// Not reported.
+    case ignore
+  }
+
+  /// Whether findings that leave a table readable are warnings whatever their rule says.
+  public var readableAreWarnings = false
+  /// Severities chosen per rule (fatal rules stay errors).
+  public var levels: [Diagnostic.Rule: Level] = [:]
+  /// Whether every warning becomes an error (`--warnings-as-errors`, `lint --strict`).
+  public var warningsAsErrors = false
+
+  /// The rules' own severities.
+  public init() {}
+
+  /// `strings compile`'s policy: only unreadable or ambiguous tables are errors.
+  public static var compile: SeverityPolicy {
+    var policy = SeverityPolicy()
+    policy.readableAreWarnings = true
+    return policy
+  }
+
+  /// Reads `rule=level` (`unsafe-placeholder=error`) into `levels`; nil with a reason when
+  /// the text is not one.
+  public mutating func set(_ text: String) -> String? {
+    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let rule = Diagnostic.Rule(rawValue: parts[0]) else {
+      return
+        "'\(text)' is not RULE=LEVEL with a rule of: \(Diagnostic.Rule.allCases.map(\.rawValue).joined(separator: ", "))"
+    }
+    guard let level = Level(rawValue: parts[1]) else {
+      return "'\(parts[1])' is not a level: error, warning or ignore"
+    }
+    if rule.isFatal, level != .error {
+      return "\(rule.rawValue) makes a table unreadable or ambiguous: it is always an error"
+    }
+    levels[rule] = level
+    return nil
+  }
+
+  /// The findings with their severities decided; ignored ones dropped.
+  public func apply(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    diagnostics.compactMap { diagnostic in
+      var result = diagnostic
+      guard !diagnostic.rule.isFatal else { return result }
+      if readableAreWarnings { result.severity = .warning }
+      switch levels[diagnostic.rule] {
+      case .error?: result.severity = .error
+      case .warning?: result.severity = .warning
+      case .ignore?: return nil
+      case nil: break
+      }
+      if warningsAsErrors { result.severity = .error }
+      return result
+    }
+  }
 }

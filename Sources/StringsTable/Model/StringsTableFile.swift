@@ -49,20 +49,71 @@ public struct TableLocation: Sendable, Hashable {
   }
 }
 
-/// The 1-based line of the first occurrence of `needle` in `bytes`, for pointing diagnostics at
-/// a key in XML or JSON files whose parsers keep no positions.
-func line(of needle: String, in bytes: [UInt8]) -> Int? {
-  let pattern = Array(needle.utf8)
-  guard !pattern.isEmpty, pattern.count <= bytes.count else { return nil }
-  var line = 1
-  var index = 0
-  let last = bytes.count - pattern.count
-  while index <= last {
-    if bytes[index] == 0x0A { line += 1 }
-    if bytes[index] == pattern[0], bytes[index..<index + pattern.count].elementsEqual(pattern) {
-      return line
+/// The 1-based line of each key of an XML or JSON table, found in one pass over its bytes:
+/// their parsers keep no positions, and searching the file once per key made checking a
+/// large table quadratic.
+public struct KeyLines: Sendable {
+  /// Each key as written in the file (escaped) to the line of its first appearance.
+  private var lines: [[UInt8]: Int] = [:]
+  private let written: @Sendable (String) -> [UInt8]
+
+  /// The `<key>` elements of an XML property list.
+  public init(xml bytes: [UInt8]) {
+    written = { Array(XMLEscaping.escape($0).utf8) }
+    let open = Array("<key>".utf8)
+    let close = UInt8(ascii: "<")
+    var line = 1
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0A {
+        line += 1
+      } else if byte == open[0], bytes[index...].starts(with: open) {
+        let start = index + open.count
+        var end = start
+        while end < bytes.count, bytes[end] != close { end += 1 }
+        let key = Array(bytes[start..<end])
+        if lines[key] == nil { lines[key] = line }
+        // Keys hold no line breaks that matter here: count them anyway.
+        for inner in start..<end where bytes[inner] == 0x0A { line += 1 }
+        index = end
+        continue
+      }
+      index += 1
     }
-    index += 1
   }
-  return nil
+
+  /// The object keys of a JSON document: strings followed by `:`.
+  public init(json bytes: [UInt8]) {
+    written = { Array(JSONEscaping.quoted($0).utf8.dropFirst().dropLast()) }
+    var line = 1
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0A { line += 1 }
+      guard byte == UInt8(ascii: "\"") else {
+        index += 1
+        continue
+      }
+      let start = index + 1
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+        if bytes[end] == UInt8(ascii: "\\") { end += 1 }
+        end += 1
+      }
+      var after = end + 1
+      while after < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[after]) {
+        if bytes[after] == 0x0A { line += 1 }
+        after += 1
+      }
+      if after < bytes.count, bytes[after] == UInt8(ascii: ":"), end <= bytes.count {
+        let key = Array(bytes[start..<min(end, bytes.count)])
+        if lines[key] == nil { lines[key] = line }
+      }
+      index = after
+    }
+  }
+
+  /// The line of `key`, when the file writes it as BundleKit would escape it.
+  public func line(of key: String) -> Int? { lines[written(key)] }
 }

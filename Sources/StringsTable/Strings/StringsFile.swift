@@ -62,19 +62,54 @@ public struct StringsFile: Sendable {
     return groups.filter { $0.count > 1 }.map { ($0[0].key, $0) }
   }
 
+  /// The comment text that marks the next key's value as text, not a format string, so
+  /// placeholder checks leave it alone: `/* bundlekit:not-format */`. Written as
+  /// `bundlekit:not-format-file` in any comment, it marks every key of the file.
+  public static let notFormatDirective = "bundlekit:not-format"
+
+  /// Whether a key's value is marked as text, not a format string (`notFormatDirective`).
+  public var notFormatKeys: @Sendable (String) -> Bool {
+    let marked = entries.filter {
+      $0.comment?.contains(Self.notFormatDirective) ?? false
+    }
+    if marked.isEmpty { return { _ in false } }
+    if marked.contains(where: { $0.comment?.contains(Self.notFormatDirective + "-file") ?? false })
+    {
+      return { _ in true }
+    }
+    let keys = Set(marked.map(\.key))
+    return { keys.contains($0) }
+  }
+
   /// Parses a `.strings` file's bytes; errors name the file, line and column.
   public init(bytes: [UInt8], path: String) throws(PropertyListError) {
     self.path = path
     encoding = Self.detectEncoding(bytes)
+    // Text that is not valid in its encoding is refused, as CoreFoundation refuses it, at
+    // the line and column of the first bad byte: decoding it with U+FFFD would compile a
+    // table that differs from the file without a word.
     let text: [UInt8]
     switch encoding {
-    case .utf8: text = bytes
-    case .utf8WithBOM: text = Array(bytes.dropFirst(3))
-    case .utf16LittleEndian, .utf16BigEndian:
-      guard let decoded = bytes.withUnsafeBytes({ utf8Text($0) }) else {
-        throw .syntax(path: path, line: 1, column: 1, message: "not valid UTF-16 text")
+    case .utf8, .utf8WithBOM:
+      text = encoding == .utf8 ? bytes : Array(bytes.dropFirst(3))
+      if let bad = TextValidation.firstInvalidUTF8(text) {
+        throw Self.encodingError(
+          text, at: bad, path: path,
+          "invalid UTF-8: the byte 0x\(String(text[bad], radix: 16, uppercase: true)) does not belong here; save the file as UTF-8"
+        )
       }
-      text = decoded
+    case .utf16LittleEndian, .utf16BigEndian:
+      let decoded = TextValidation.utf8(
+        fromUTF16: bytes, bigEndian: encoding == .utf16BigEndian)
+      if let bad = decoded.errorOffset {
+        throw Self.encodingError(
+          decoded.text, at: bad, path: path,
+          decoded.oddLength
+            ? "invalid UTF-16: the file ends in the middle of a character"
+            : "invalid UTF-16: a lone surrogate (half of a character); save the file as UTF-16 or UTF-8"
+        )
+      }
+      text = decoded.text
     }
     do {
       entries = try text.withUnsafeBytes { buffer in
@@ -87,6 +122,16 @@ public struct StringsFile: Sendable {
     var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
     for entry in entries { dictionary[entry.key] = entry.value }
     self.dictionary = dictionary
+  }
+
+  private static func encodingError(
+    _ text: [UInt8], at offset: Int, path: String, _ message: String
+  ) -> PropertyListError {
+    let (line, column) = text.withUnsafeBytes { buffer in
+      var scanner = OpenStepScanner(bytes: buffer)
+      return scanner.lineAndColumn(at: offset)
+    }
+    return .syntax(path: path, line: line, column: column, message: message)
   }
 
   /// Reads and parses a `.strings` file.

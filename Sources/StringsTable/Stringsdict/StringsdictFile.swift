@@ -40,18 +40,24 @@ public struct StringsdictFile: Sendable {
 
   /// The line of `key`'s `<key>` element, when the file is XML.
   public func line(of key: String) -> Int? {
-    StringsTable.line(of: "<key>\(XMLEscaping.escape(key))</key>", in: bytes)
+    keyLines().line(of: key)
   }
+
+  /// The line of every key, found in one pass: for callers that ask for many.
+  public func keyLines() -> KeyLines { KeyLines(xml: bytes) }
 
   /// Checks every entry the way Foundation will use it: the format key and its variables,
   /// plural rule dictionaries (`other` required, only CLDR categories), value types that
   /// plural rules can take, placeholder positions that agree, and width rules.
-  public func validate() -> [Diagnostic] {
+  /// `language` (the table's, nil when unknown) decides which plural forms are needed.
+  public func validate(language: String? = nil) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
+    let lines = keyLines()
     for (key, value) in entries {
-      let line = line(of: key)
+      let line = lines.line(of: key)
       func report(_ severity: Diagnostic.Severity, _ message: String) {
-        diagnostics.append(Diagnostic(severity, path, line: line, "\"\(key)\": \(message)"))
+        diagnostics.append(
+          Diagnostic(severity, .pluralRules, path, line: line, "\"\(key)\": \(message)"))
       }
       guard case .dictionary(let rules) = value else {
         report(.error, "expected a dictionary of rules, found a \(value.typeName)")
@@ -88,17 +94,20 @@ public struct StringsdictFile: Sendable {
         report(.error, "missing NSStringLocalizedFormatKey (a string such as \"%#@count@\")")
         continue
       }
-      diagnostics += validateFormat(format, rules: rules, key: key, line: line)
+      diagnostics += validateFormat(
+        format, rules: rules, key: key, line: line, language: language)
     }
     return diagnostics
   }
 
   private func validateFormat(
-    _ format: String, rules: PropertyListDictionary, key: String, line: Int?
+    _ format: String, rules: PropertyListDictionary, key: String, line: Int?, language: String?
   ) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
-    func report(_ severity: Diagnostic.Severity, _ message: String) {
-      diagnostics.append(Diagnostic(severity, path, line: line, "\"\(key)\": \(message)"))
+    func report(
+      _ severity: Diagnostic.Severity, _ message: String, _ rule: Diagnostic.Rule = .pluralRules
+    ) {
+      diagnostics.append(Diagnostic(severity, rule, path, line: line, "\"\(key)\": \(message)"))
     }
     var effective: [FormatSpecifier] = []
     var used: Set<String> = []
@@ -147,11 +156,14 @@ public struct StringsdictFile: Sendable {
       for category in categories.sorted() where !Self.pluralCategories.contains(category) {
         report(
           .error,
-          "variable '\(name)' has '\(category)', which is not a plural category (zero, one, two, few, many, other)"
-        )
+          "variable '\(name)' has '\(category)', which is not a plural category (zero, one, two, few, many, other)",
+          .pluralForms)
       }
-      if variable["other"] == nil {
-        report(.error, "variable '\(name)' has no 'other' form, which every language needs")
+      let integersOnly = argument.map { $0.kind != .double } ?? false
+      if let problem = PluralForms.problem(
+        categories, language: language, integersOnly: integersOnly)
+      {
+        report(problem.severity, "variable '\(name)' \(problem.message)", .pluralForms)
       }
       for category in categories.sorted() where Self.pluralCategories.contains(category) {
         guard let text = variable[category]?.stringValue else {
@@ -168,20 +180,25 @@ public struct StringsdictFile: Sendable {
           } else if let argument, !inner.isCompatible(with: argument) {
             report(
               .error,
-              "variable '\(name)' form '\(category)' uses \(inner.typeName) but NSStringFormatValueTypeKey is '\(valueType)'"
-            )
+              "variable '\(name)' form '\(category)' uses \(inner.typeName) but NSStringFormatValueTypeKey is '\(valueType)'",
+              .placeholderTypeConflict)
           }
         }
       }
     }
     let signature = FormatSignature(specifiers: effective)
     for (position, first, other) in signature.conflicts {
-      report(.error, "argument \(position) is used as \(first.typeName) and as \(other.typeName)")
+      report(
+        .error, "argument \(position) is used as \(first.typeName) and as \(other.typeName)",
+        .placeholderTypeConflict)
     }
-    for message in signature.gapMessages { report(.error, message) }
+    for message in signature.gapMessages {
+      report(.warning, message + StringsLinter.literalPercentHint, .unusedArgument)
+    }
     let unused = Set(rules.keys).subtracting(used).subtracting(["NSStringLocalizedFormatKey"])
     for name in unused.sorted() {
-      report(.warning, "variable '\(name)' is defined but the format does not use it")
+      report(
+        .warning, "variable '\(name)' is defined but the format does not use it", .unusedVariable)
     }
     return diagnostics
   }

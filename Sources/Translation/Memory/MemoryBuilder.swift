@@ -39,19 +39,26 @@ public struct MemoryBuilder: Sendable {
         message: error.description)
     }
     let records = try readRecords(locations)
-    let temporary = Paths.join(
-      Paths.parent(output), ".\(Paths.lastComponent(output)).\(getpid()).tmp")
-    try? FileManager.default.removeItem(atPath: temporary)
+    // The memory is built in a locked temporary file beside the output, flushed to disk and
+    // renamed over it (`AtomicFile`): a failed or killed build leaves any old file as it was.
+    let file: AtomicFile
+    do {
+      file = try AtomicFile(output)
+    } catch {
+      throw TranslationError.invalidMemory(path: output, message: error.message)
+    }
+    guard let temporary = file.temporaryPath else {
+      file.discard()
+      throw TranslationError.invalidMemory(
+        path: output,
+        message: "is a device or FIFO; a translation memory is a database file: give a file name")
+    }
     do {
       let summary = try write(records, files: locations.count, to: temporary)
-      guard rename(temporary, output) == 0 else {
-        throw TranslationError.invalidMemory(
-          path: output, message: "cannot replace the file: \(String(cString: strerror(errno)))")
-      }
+      try file.commit()
       return summary
-    } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw error
+    } catch let error as PropertyListError {
+      throw TranslationError.invalidMemory(path: output, message: error.message)
     }
   }
 

@@ -39,6 +39,9 @@ public enum InfoPlistDiscovery {
   {
     var found: Set<Found> = []
     let manager = FileManager.default
+    // A batch a killed run left half-written at or above these paths is finished first (the
+    // walk below finishes those inside), so every file is read whole.
+    ScratchRecovery.recoverAbove(paths)
     for path in paths {
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {

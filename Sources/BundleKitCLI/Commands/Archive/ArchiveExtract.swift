@@ -9,7 +9,9 @@ struct ArchiveExtract: ParsableCommand {
     discussion: """
       Refuses '..' and absolute paths, links leading out of the folder and device files; \
       stops at the size, entry and compression-ratio limits (archive bombs). Everything is \
-      extracted into a temporary folder beside DIR and moved into place only when complete.
+      extracted into a temporary folder beside DIR and moved into place only when complete: \
+      into an existing DIR, files the archive holds replace those there and folders merge, \
+      as with bsdtar, all or none. Links are followed through the links before them.
       """
   )
 
@@ -33,6 +35,8 @@ struct ArchiveExtract: ParsableCommand {
     limits.maximumTotalSize = maxSize
     limits.maximumEntries = maxEntries
     limits.maximumRatio = maxRatio
-    try SafeExtractor.extract(archive, to: directory, limits: limits)
+    try SafeExtractor.extract(archive, to: directory, limits: limits) {
+      Diagnostics.printToStandardError($0)
+    }
   }
 }

@@ -49,10 +49,7 @@ struct BuildInfoCommand: ParsableCommand {
     let code = Self.render(
       typeName: typeName, access: `public` ? "public" : "internal", version: version, build: build,
       commit: Self.gitCommit(in: gitFolder), date: PropertyListValue.date(date).scalarText ?? "")
-    if (try? FileIO.read(output)) != Array(code.utf8) {
-      try FileIO.createFolders(for: output)
-      try FileIO.writeAtomically(Array(code.utf8), to: output)
-    }
+    try FileIO.writeIfChanged(Array(code.utf8), to: output)
   }
 
   static func gitCommit(in folder: String) -> String? {

@@ -70,12 +70,8 @@ struct BundleCreate: ParsableCommand {
     let text: String
     if let template {
       text = String(decoding: try FileIO.read(template), as: UTF8.self)
-    } else if let shipped = BundleKitTemplates.text("bundle/Info.plist") {
-      text = shipped
     } else {
-      throw CLIError.invalidValue(
-        value: "Templates/bundle/Info.plist", type: "template",
-        reason: "the shipped templates are not installed beside bundlekit; pass --template")
+      text = BundleKitTemplates.text("bundle/Info.plist") ?? ""
     }
     do {
       try builder.build(from: from, to: output, template: text, templatePath: templatePath)

@@ -111,10 +111,7 @@ struct EmbedCommand: ParsableCommand {
       }
 
       """
-    if (try? FileIO.read(output)) != Array(code.utf8) {
-      try FileIO.createFolders(for: output)
-      try FileIO.writeAtomically(Array(code.utf8), to: output)
-    }
+    try FileIO.writeIfChanged(Array(code.utf8), to: output)
   }
 
   /// Base64 in lines of 76 characters, indented for the multi-line literal.

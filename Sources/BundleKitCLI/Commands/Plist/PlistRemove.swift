@@ -15,6 +15,9 @@ struct PlistRemove: ParsableCommand {
   var keyPath: String
 
   func run() throws {
+    // Read, edit and write under the folder lock `bump` takes: concurrent edits all land.
+    let lock = try FolderLocks(forEditing: file)
+    defer { lock.release() }
     var document = try PropertyListDocument(contentsOfFile: file)
     do {
       try document.value.removeValue(at: KeyPath(keyPath))

@@ -54,6 +54,8 @@ struct ReleaseCommand: ParsableCommand {
   @Option(help: "Report: text or json.")
   var format: OutputFormat = .text
 
+  @OptionGroup var severity: SeverityOptions
+
   func run() throws {
     let package = packageDirectory
     guard FileManager.default.fileExists(atPath: Paths.join(package, "Package.swift")) else {
@@ -74,7 +76,10 @@ struct ReleaseCommand: ParsableCommand {
       error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
       throw ExitCode(1)
     }
-    let findings = StringsLinter(developmentLanguage: developmentLanguage).lint(tables)
+    // What the build compiles, the release takes: only unreadable or ambiguous tables stop
+    // it, unless the user raises other findings.
+    let findings = severity.policy(.compile).apply(
+      StringsLinter(developmentLanguage: developmentLanguage).lint(tables))
     findings.forEach { Diagnostics.printToStandardError($0.description) }
     report.tablesChecked = tables.count
     report.errors = findings.filter { $0.severity == .error }.count
@@ -111,11 +116,16 @@ struct ReleaseCommand: ParsableCommand {
     if let versionBump, !plists.isEmpty {
       report.bumped = try BumpOptions.plan(versionBump, paths: plists, includeTests: false).values
     }
-    let pending = Paths.join(folder, ".release-\(getpid())")
-    defer { try? FileManager.default.removeItem(atPath: pending) }
-    for (target, staging) in staged where !dryRun {
-      let path = Paths.join(pending, target.name)
-      try FileIO.createFolders(for: path)
+    // A locked scratch folder: one left by a killed run is removed by the next.
+    var scratch: ScratchFolder?
+    if !dryRun {
+      try FileIO.createFolder(folder)
+      scratch = try ScratchFolder(beside: Paths.join(folder, "release"))
+    }
+    defer { scratch?.remove() }
+    for (target, staging) in staged {
+      guard let scratch else { break }
+      let path = Paths.join(scratch.path, target.name)
       var options = ArchiveCreateOptions(format: archiveFormat)
       options.reproducible = true
       _ = try ArchiveCreator.create(staging.paths, to: path, options: options) { _, _ in }
@@ -126,23 +136,25 @@ struct ReleaseCommand: ParsableCommand {
     if let versionBump, !plists.isEmpty, !dryRun {
       report.bumped = try BumpOptions.apply(versionBump, paths: plists, includeTests: false)
     }
+    var moves: [(source: String, target: String)] = []
     for (target, _) in staged {
       let plist = target.infoPlists.first.map { Paths.join(target.path, $0.path) }
       let name = try Self.archiveName(
         target: target.name, plist: plist, format: archiveFormat,
         bumped: dryRun ? report.bumped : [])
       let path = Paths.join(folder, name)
-      if dryRun {
+      guard let scratch else {
         report.archives.append(.init(target: target.name, path: path, size: nil, sha256: nil))
         continue
       }
-      guard rename(Paths.join(pending, target.name), path) == 0 else {
-        throw CLIError.invalidValue(
-          value: path, type: "archive path", reason: String(cString: strerror(errno)))
-      }
-      let bytes = try FileIO.read(path)
+      moves.append((Paths.join(scratch.path, target.name), path))
+    }
+    // Every archive into place at once (all or none, across a crash too).
+    if let scratch { try FileMoves.perform(moves, transaction: scratch.transaction) }
+    for (move, (target, _)) in zip(moves, staged) {
+      let bytes = try FileIO.read(move.target)
       report.archives.append(
-        .init(target: target.name, path: path, size: bytes.count, sha256: SHA256.hex(bytes)))
+        .init(target: target.name, path: move.target, size: bytes.count, sha256: SHA256.hex(bytes)))
     }
     progress.finish()
 

@@ -10,9 +10,12 @@ struct StringsCompile: ParsableCommand {
     discussion: """
       .strings and .stringsdict files become binary plists at DIR/<lang>.lproj/<name>. A \
       String Catalog (.xcstrings) becomes DIR/<lang>.lproj/<Table>.strings and .stringsdict \
-      for every language it has; untranslated keys fall back to the source language. Any \
-      error (syntax, invalid plural rules, unusable placeholders) stops the run before \
-      anything is written.
+      for every language it has; untranslated keys fall back to the source language. What \
+      CoreFoundation reads compiles: only a table that is unreadable or ambiguous (syntax, \
+      encoding, a key defined twice with different values, two tables for one output) stops \
+      the run, before anything is written. Other findings are warnings (shown with \
+      --warnings); --warnings-as-errors or --severity RULE=error make them stop it. The \
+      outputs are written as one batch: all or none, even when the run is killed.
       """
   )
 
@@ -31,11 +34,14 @@ struct StringsCompile: ParsableCommand {
   @Flag(help: "List the files written.")
   var verbose = false
 
+  @OptionGroup var severity: SeverityOptions
+
   func run() throws {
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
-      let compiler = StringsCompiler(developmentLanguage: developmentLanguage)
+      var compiler = StringsCompiler(developmentLanguage: developmentLanguage)
+      compiler.policy = severity.policy(.compile)
       let (written, found) = try compiler.compile(locations, into: outputDir)
       if warnings { found.forEach { Diagnostics.printToStandardError($0.description) } }
       if verbose { written.forEach { Diagnostics.printLine($0) } }

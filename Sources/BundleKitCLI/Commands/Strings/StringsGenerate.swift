@@ -56,12 +56,10 @@ struct StringsGenerate: ParsableCommand {
       let loaded = StringsLinter.load(locations)
       let errors = loaded.diagnostics
       if !errors.isEmpty { throw DiagnosticsError(errors) }
-      let code = try generator.generate(loaded, template: main, partials: partials)
-      // Rewrite only when the bytes change, so builds that depend on the file stay warm.
-      if (try? FileIO.read(output)) != Array(code.utf8) {
-        try FileIO.createFolders(for: output)
-        try FileIO.writeAtomically(Array(code.utf8), to: output)
+      let code = try generator.generate(loaded, template: main, partials: partials) {
+        Diagnostics.printToStandardError($0.description)
       }
+      try FileIO.writeIfChanged(Array(code.utf8), to: output)
     } catch let error as DiagnosticsError {
       error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
       throw ExitCode(1)
@@ -70,34 +68,32 @@ struct StringsGenerate: ParsableCommand {
 
   /// The template and the partials beside it.
   private func loadTemplate() throws -> (String, [String: String]) {
-    let folder: String
+    let files: [String: String]
     let mainName: String
+    let folder: String
     if template.hasSuffix(".mustache") {
       folder = Paths.parent(template)
       mainName = Paths.removingExtension(Paths.lastComponent(template))
-    } else {
-      guard let shipped = BundleKitTemplates.folder("strings") else {
-        throw CLIError.invalidValue(
-          value: template, type: "template",
-          reason: "the shipped templates are not installed beside bundlekit; pass a .mustache file")
+      var read: [String: String] = [:]
+      for file in (DirectoryWalker.names(in: folder)?.names ?? []) where file.hasSuffix(".mustache")
+      {
+        read[file] = String(decoding: try FileIO.read(Paths.join(folder, file)), as: UTF8.self)
       }
-      folder = shipped
+      files = read
+    } else {
+      folder = "the shipped templates"
       mainName = template
+      files = BundleKitTemplates.templates("strings")
     }
-    let files =
-      (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
     var partials: [String: String] = [:]
     var main: String?
-    for file in files where file.hasSuffix(".mustache") {
+    for (file, text) in files where file.hasSuffix(".mustache") {
       let name = Paths.removingExtension(file)
-      let text = try String(
-        contentsOfFile: (folder.isEmpty ? "." : folder) + "/" + file, encoding: .utf8)
       if name == mainName { main = text } else { partials[name] = text }
     }
     guard let main else {
       throw CLIError.invalidValue(
-        value: template, type: "template",
-        reason: "no \(mainName).mustache in \(folder.isEmpty ? "." : folder)")
+        value: template, type: "template", reason: "no \(mainName).mustache in \(folder)")
     }
     return (main, partials)
   }

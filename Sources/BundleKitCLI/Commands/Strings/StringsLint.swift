@@ -10,8 +10,10 @@ struct StringsLint: ParsableCommand {
     discussion: """
       PATH may be files or folders (searched for .strings, .stringsdict and .xcstrings, \
       skipping .build, .git, DerivedData, Pods and Carthage). Findings are printed as \
-      path:line:col: warning|error: message. Exits 1 when there are errors (with --strict, \
-      warnings too).
+      path:line:col: warning|error: message [rule]. Exits 1 when there are errors (with \
+      --strict or --warnings-as-errors, warnings too). A key whose comment holds \
+      bundlekit:not-format is text, not a format string (bundlekit:not-format-file: every \
+      key of its file; in a String Catalog, the key's comment).
       """
   )
 
@@ -21,8 +23,10 @@ struct StringsLint: ParsableCommand {
   @Option(help: "The language the others are compared with.")
   var developmentLanguage = "en"
 
-  @Flag(help: "Fail on warnings too.")
+  @Flag(help: "Fail on warnings too (the same as --warnings-as-errors).")
   var strict = false
+
+  @OptionGroup var severity: SeverityOptions
 
   @Option(help: "Output: text or json.")
   var format: OutputFormat = .text
@@ -35,7 +39,10 @@ struct StringsLint: ParsableCommand {
       error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
       throw ExitCode(1)
     }
-    let diagnostics = StringsLinter(developmentLanguage: developmentLanguage).lint(locations)
+    var policy = severity.policy(SeverityPolicy())
+    policy.warningsAsErrors = policy.warningsAsErrors || strict
+    let diagnostics = policy.apply(
+      StringsLinter(developmentLanguage: developmentLanguage).lint(locations))
     switch format {
     case .text:
       for diagnostic in diagnostics { Diagnostics.printToStandardError(diagnostic.description) }
@@ -48,6 +55,7 @@ struct StringsLint: ParsableCommand {
         diagnostics.map { diagnostic in
           var entry: PropertyListDictionary = [
             "severity": .string(diagnostic.severity.rawValue), "path": .string(diagnostic.path),
+            "rule": .string(diagnostic.rule.rawValue),
           ]
           if let line = diagnostic.line { entry["line"] = .int(line) }
           if let column = diagnostic.column { entry["column"] = .int(column) }
@@ -56,7 +64,7 @@ struct StringsLint: ParsableCommand {
         })
       Diagnostics.writeToStandardOutput(try report.encoded(as: .json))
     }
-    if diagnostics.contains(where: { $0.severity == .error || strict }) {
+    if diagnostics.contains(where: { $0.severity == .error }) {
       throw ExitCode(1)
     }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PropertyList
 import Versioning
 
 /// `bundlekit bump build|version`.

@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""Crash consistency: SIGKILLs BundleKit commands at random moments and checks that every
+write is all or nothing once the next run has looked at the tree, and that no temporary file
+survives that run.
+
+    Scripts/crash-test.py --bundlekit .build/release/bundlekit [--kills 200] [--seed 7]
+                          [--commands bump,compile,create,extract,index] [--seconds 600]
+
+For each command, one normal run is timed; then each kill starts the command on the current
+state and sends SIGKILL after a random delay in [0, 1.3 x that time], so the kill lands
+before, during and after the writes. After each kill a later BundleKit run that reads the
+tree (the checker named below) must find the files either all as they were or all as the
+command would have left them, and no scratch file (`~bundlekit-`, `.bundlekit-`) anywhere:
+
+  bump     60 Info.plists in 30 folders; checker `bundlekit version`: one CFBundleVersion
+           for all (old or old + 1), every file a valid plist (plistlib).
+  compile  6 tables in 3 languages, two sets of inputs compiled in turn into one folder;
+           checker `bundlekit strings lint OUT`: every compiled table from the same input set.
+  create   a 300-file tree archived to out.tar.gz over an older archive; checker
+           `bundlekit archive list`: the archive is the old one or the new one, complete.
+  extract  archives A and B (same names, other contents, B with more files) extracted in
+           turn into one existing folder; checker `bundlekit strings lint PARENT`: the folder
+           holds A's files alone or all of B's.
+  index    a translation memory rebuilt over an older one; checker: the next `translate
+           index` run (the memory opens with sqlite3, old or new).
+
+The seed is printed; failures are listed with the seed and kill number, and the exit status
+is 1 when any check failed. --seconds bounds the run: the kills are spread over the commands
+and the loop stops early when the time is up (reported).
+"""
+import argparse
+import json
+import os
+import plistlib
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+SCRATCH = ("~bundlekit-", ".bundlekit-")
+
+
+def scratch_files(root):
+    """BundleKit's scratch names, and any other hidden name (the fixtures have none): a
+    temporary file of any naming that a run left behind."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            if name.startswith(".") or any(marker in name for marker in SCRATCH):
+                found.append(os.path.join(folder, name))
+    return found
+
+
+class Harness:
+    def __init__(self, tool, seed, work):
+        self.tool = tool
+        self.random = random.Random(seed)
+        self.seed = seed
+        self.work = work
+        self.failures = []
+
+    def run(self, args, cwd=None, check=True):
+        result = subprocess.run([self.tool] + args, cwd=cwd, capture_output=True)
+        if check and result.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)}: exit {result.returncode}: {result.stderr.decode()}")
+        return result
+
+    def timed(self, args, cwd=None):
+        start = time.monotonic()
+        self.run(args, cwd=cwd)
+        return time.monotonic() - start
+
+    def kill_during(self, args, duration, cwd=None):
+        delay = self.random.uniform(0, duration * 1.3)
+        process = subprocess.Popen(
+            [self.tool] + args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return process.returncode
+
+    def fail(self, command, kill, message):
+        self.failures.append(f"{command} kill {kill} (seed {self.seed}): {message}")
+        print(f"FAIL {command} kill {kill}: {message}", file=sys.stderr)
+
+
+# bump ---------------------------------------------------------------------------------------
+
+def bump_setup(h):
+    root = os.path.join(h.work, "bump")
+    for index in range(60):
+        folder = os.path.join(root, f"Target{index % 30}", f"Bundle{index}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "Info.plist"), "wb") as file:
+            plistlib.dump({"CFBundleIdentifier": f"com.example.{index}",
+                           "CFBundleShortVersionString": "1.0", "CFBundleVersion": "100"}, file)
+    return root
+
+
+def bump_state(h, root):
+    result = h.run(["version", root, "--format", "json"])
+    rows = json.loads(result.stdout)
+    values = set()
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name == "Info.plist":
+                with open(os.path.join(folder, name), "rb") as file:
+                    values.add(plistlib.load(file)["CFBundleVersion"])
+    return rows, values
+
+
+def bump_kill(h, root, duration, kill):
+    before = bump_state(h, root)[1]
+    h.kill_during(["bump", "build", root], duration)
+    rows, values = bump_state(h, root)
+    if len(values) != 1:
+        h.fail("bump", kill, f"versions after the kill: {sorted(values)}")
+        return
+    old = int(next(iter(before)))
+    new = int(next(iter(values)))
+    if new not in (old, old + 1):
+        h.fail("bump", kill, f"{old} became {new}")
+    if len(rows) != 60:
+        h.fail("bump", kill, f"version listed {len(rows)} bundles")
+
+
+# compile ------------------------------------------------------------------------------------
+
+def compile_setup(h):
+    root = os.path.join(h.work, "compile")
+    for variant in "AB":
+        for language in ("en", "de", "fr"):
+            folder = os.path.join(root, variant, f"{language}.lproj")
+            os.makedirs(folder, exist_ok=True)
+            for table in ("Localizable", "Other"):
+                lines = "".join(f'"key{n}" = "{variant}-{language}-{n}";\n' for n in range(400))
+                with open(os.path.join(folder, f"{table}.strings"), "w") as file:
+                    file.write(lines)
+    out = os.path.join(root, "out")
+    h.run(["strings", "compile", os.path.join(root, "A"), "--output-dir", out])
+    return root
+
+
+def compile_state(h, root):
+    out = os.path.join(root, "out")
+    h.run(["strings", "lint", out], check=False)
+    variants = set()
+    for folder, _, files in os.walk(out):
+        for name in files:
+            if name.startswith("."):
+                continue  # a leftover: reported by the scratch check
+            with open(os.path.join(folder, name), "rb") as file:
+                variants.add(plistlib.load(file)["key0"][0])
+    return variants
+
+
+def compile_kill(h, root, duration, kill):
+    variant = "AB"[kill % 2]
+    h.kill_during(["strings", "compile", os.path.join(root, variant), "--output-dir",
+                   os.path.join(root, "out")], duration)
+    variants = compile_state(h, root)
+    if len(variants) != 1:
+        h.fail("compile", kill, f"tables of several runs mixed: {sorted(variants)}")
+
+
+# archive create -----------------------------------------------------------------------------
+
+def create_setup(h):
+    root = os.path.join(h.work, "create")
+    source = os.path.join(root, "Resources")
+    for index in range(300):
+        folder = os.path.join(source, f"d{index % 20}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"f{index}.bin"), "wb") as file:
+            file.write(os.urandom(4096 + index * 50))
+    h.run(["archive", "create", source, "-o", os.path.join(root, "out.tar.gz")])
+    return root
+
+
+def create_kill(h, root, duration, kill):
+    out = os.path.join(root, "out.tar.gz")
+    source = os.path.join(root, "Resources")
+    # A new file each time, so the old and the new archive differ.
+    with open(os.path.join(source, f"new{kill}.txt"), "w") as file:
+        file.write(str(kill))
+    expected_old = set(tarfile.open(out).getnames())
+    h.kill_during(["archive", "create", source, "-o", out], duration)
+    names = set(tarfile.open(out).getnames())  # raises on a torn archive
+    expected_new = expected_old | {f"Resources/new{kill}.txt"}
+    if names not in (expected_old, expected_new):
+        h.fail("create", kill, "the archive is neither the old nor the new one")
+    # The next run removes what the killed one left.
+    h.run(["archive", "create", source, "-o", out])
+
+
+# archive extract ----------------------------------------------------------------------------
+
+def extract_setup(h):
+    root = os.path.join(h.work, "extract")
+    for variant, count in (("A", 150), ("B", 200)):
+        source = os.path.join(root, "src" + variant, "Payload")
+        for index in range(count):
+            folder = os.path.join(source, f"d{index % 10}")
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, f"f{index}.txt"), "w") as file:
+                file.write(f"{variant}{index}\n" * 200)
+        h.run(["archive", "create", source, "-o", os.path.join(root, variant + ".tar")])
+    dest = os.path.join(root, "parent", "dest")
+    os.makedirs(os.path.join(root, "parent"), exist_ok=True)
+    h.run(["archive", "extract", os.path.join(root, "A.tar"), "-C", dest])
+    return root
+
+
+def extract_state(h, root):
+    parent = os.path.join(root, "parent")
+    h.run(["strings", "lint", parent], check=False)
+    contents = {}
+    for folder, _, files in os.walk(os.path.join(parent, "dest")):
+        for name in files:
+            if name.startswith("."):
+                continue
+            with open(os.path.join(folder, name)) as file:
+                contents[name] = file.read(1)
+    return contents
+
+
+def extract_kill(h, root, duration, kill):
+    # Back to A's state, then B is extracted over it and killed.
+    dest = os.path.join(root, "parent", "dest")
+    shutil.rmtree(dest)
+    h.run(["archive", "extract", os.path.join(root, "A.tar"), "-C", dest])
+    h.kill_during(["archive", "extract", os.path.join(root, "B.tar"), "-C", dest], duration)
+    contents = extract_state(h, root)
+    if contents.get("f0.txt") == "A" and set(contents.values()) == {"A"} and len(contents) == 150:
+        return
+    if set(contents.values()) == {"B"} and len(contents) == 200:
+        return
+    h.fail("extract", kill, f"a mix: {len(contents)} files, {sorted(set(contents.values()))}")
+
+
+# translate index ----------------------------------------------------------------------------
+
+def index_setup(h):
+    root = os.path.join(h.work, "index")
+    for language in ("en", "de", "fr", "es"):
+        folder = os.path.join(root, "App", f"{language}.lproj")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "Localizable.strings"), "w") as file:
+            file.write("".join(f'"k{n}" = "{language} {n}";\n' for n in range(3000)))
+    h.run(["translate", "index", os.path.join(root, "App"), "-o", os.path.join(root, "tm.db")])
+    return root
+
+
+def index_kill(h, root, duration, kill):
+    out = os.path.join(root, "tm.db")
+    h.kill_during(["translate", "index", os.path.join(root, "App"), "-o", out], duration)
+    try:
+        connection = sqlite3.connect(f"file:{out}?mode=ro", uri=True)
+        count = connection.execute("SELECT COUNT(*) FROM translations").fetchone()[0]
+        connection.close()
+    except sqlite3.Error as error:
+        h.fail("index", kill, f"the memory does not open: {error}")
+        return
+    if count != 12000:
+        h.fail("index", kill, f"{count} translations instead of 12000")
+    h.run(["translate", "index", os.path.join(root, "App"), "-o", out])
+
+
+COMMANDS = {
+    "bump": (bump_setup, lambda root: ["bump", "build", root], bump_kill),
+    "compile": (compile_setup,
+                lambda root: ["strings", "compile", os.path.join(root, "B"), "--output-dir",
+                              os.path.join(root, "out")], compile_kill),
+    "create": (create_setup,
+               lambda root: ["archive", "create", os.path.join(root, "Resources"), "-o",
+                             os.path.join(root, "out.tar.gz")], create_kill),
+    "extract": (extract_setup,
+                lambda root: ["archive", "extract", os.path.join(root, "B.tar"), "-C",
+                              os.path.join(root, "parent", "dest-timing")], extract_kill),
+    "index": (index_setup,
+              lambda root: ["translate", "index", os.path.join(root, "App"), "-o",
+                            os.path.join(root, "tm.db")], index_kill),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bundlekit", required=True)
+    parser.add_argument("--kills", type=int, default=200, help="kills per command")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--commands", default=",".join(COMMANDS))
+    parser.add_argument("--seconds", type=float, default=1800, help="time bound for the run")
+    parser.add_argument("--work", default=None, help="folder to work in (default: a temporary one)")
+    arguments = parser.parse_args()
+    seed = arguments.seed if arguments.seed is not None else random.randrange(1 << 32)
+    print(f"crash-test: seed {seed}, {arguments.kills} kills per command", file=sys.stderr)
+    work = tempfile.mkdtemp(prefix="bundlekit-crash-", dir=arguments.work)
+    harness = Harness(os.path.abspath(arguments.bundlekit), seed, work)
+    commands = [name for name in arguments.commands.split(",") if name]
+    deadline = time.monotonic() + arguments.seconds
+    summary = []
+    try:
+        for position, name in enumerate(commands):
+            setup, timing_args, kill = COMMANDS[name]
+            root = setup(harness)
+            duration = harness.timed(timing_args(root))
+            # Each command gets its share of the time that is left.
+            share = (deadline - time.monotonic()) / (len(commands) - position)
+            stop = time.monotonic() + share
+            done = 0
+            before = len(harness.failures)
+            for number in range(arguments.kills):
+                if time.monotonic() > stop:
+                    break
+                try:
+                    kill(harness, root, duration, number)
+                except Exception as error:  # a torn file, a checker that failed
+                    harness.fail(name, number, f"{type(error).__name__}: {error}")
+                leftovers = scratch_files(root)
+                if leftovers:
+                    harness.fail(name, number, f"scratch files survived the next run: {leftovers[:3]}")
+                done += 1
+            failed = len(harness.failures) - before
+            summary.append((name, done, failed, duration))
+            note = "" if done == arguments.kills else f" (stopped at the time bound)"
+            print(f"crash-test: {name}: {done} kills, {failed} failures, one run "
+                  f"{duration * 1000:.0f} ms{note}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps({"seed": seed, "commands": [
+        {"command": name, "kills": done, "failures": failed} for name, done, failed, _ in summary]}))
+    for failure in harness.failures:
+        print(failure, file=sys.stderr)
+    return 1 if harness.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

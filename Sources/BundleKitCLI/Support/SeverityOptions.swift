@@ -1,0 +1,34 @@
+import ArgumentParser
+import StringsTable
+
+/// `--warnings-as-errors` and `--severity RULE=LEVEL`, shared by `strings lint` and
+/// `strings compile`.
+struct SeverityOptions: ParsableArguments {
+  @Flag(help: "Treat every warning as an error.")
+  var warningsAsErrors = false
+
+  @Option(
+    name: .customLong("severity"),
+    help: ArgumentHelp(
+      "Set a rule's severity: RULE=error|warning|ignore (repeatable).",
+      discussion: "Rules: "
+        + Diagnostic.Rule.allCases.filter { !$0.isFatal }.map(\.rawValue).joined(separator: ", ")
+        + ". Syntax, encoding, keys defined twice with different values and two tables for one output are always errors.",
+      valueName: "rule=level"))
+  var severities: [String] = []
+
+  func validate() throws {
+    var policy = SeverityPolicy()
+    for text in severities {
+      if let problem = policy.set(text) { throw ValidationError(problem) }
+    }
+  }
+
+  /// `base` with these options on top.
+  func policy(_ base: SeverityPolicy) -> SeverityPolicy {
+    var policy = base
+    for text in severities { _ = policy.set(text) }
+    policy.warningsAsErrors = policy.warningsAsErrors || warningsAsErrors
+    return policy
+  }
+}

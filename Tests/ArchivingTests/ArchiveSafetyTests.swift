@@ -1,0 +1,395 @@
+import Archiving
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+
+/// Archives on hostile and international input: names in any language and locale, links
+/// that lead out only once resolved, sparse bombs, duplicates, a full disk.
+struct ArchiveSafetyTests {
+  /// A tree with names that are not ASCII in folders and files.
+  func internationalTree() throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    for (path, text) in [
+      "Resources/données/a.txt": "a", "Resources/de.lproj/f1-日本.txt": "日本",
+      "Resources/ру/файл.txt": "ф",
+    ] {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    return folder
+  }
+
+  @Test(
+    "names that are not ASCII go in as UTF-8 in every locale and format (was SIGSEGV)",
+    arguments: ArchiveFormat.allCases)
+  func internationalNames(format: ArchiveFormat) throws {
+    let tree = try internationalTree()
+    let output = tree.file("out.\(format.rawValue)")
+    for locale in ["C", "POSIX", "C.UTF-8"] {
+      let run = try Tool.run(
+        BundleKitTool.path ?? "bundlekit",
+        ["archive", "create", "Resources", "-o", output, "--format", format.rawValue],
+        environment: ["LC_ALL": locale, "LANG": locale], in: tree.path)
+      #expect(run.status == 0, "\(format) in \(locale): \(run.stderr)")
+    }
+    guard let bsdtar = Tool.path("bsdtar") else { return }
+    let listed = try Tool.run(bsdtar, ["-tf", output], environment: ["LC_ALL": "C.UTF-8"])
+    let names = String(decoding: listed.stdout, as: UTF8.self)
+    for name in ["données/a.txt", "f1-日本.txt", "ру/файл.txt"] {
+      #expect(names.contains(name), "\(format): \(names)")
+    }
+    // And back out, in the C locale, byte for byte.
+    let out = tree.file("x")
+    let extract = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["archive", "extract", output, "-C", out],
+      environment: ["LC_ALL": "C"])
+    #expect(extract.status == 0, "\(extract.stderr)")
+    #expect(
+      try String(contentsOfFile: out + "/Resources/de.lproj/f1-日本.txt", encoding: .utf8) == "日本")
+  }
+
+  @Test("Python's tarfile and zipfile read the names as UTF-8")
+  func pythonReadsNames() throws {
+    guard let python = Tool.path("python3") else { return }
+    let tree = try internationalTree()
+    for format in [ArchiveFormat.tarGzip, .zip] {
+      let output = tree.file("out.\(format.rawValue)")
+      var options = ArchiveCreateOptions(format: format)
+      options.reproducible = true
+      try ArchiveCreator.create([tree.file("Resources")], to: output, options: options)
+      let script =
+        format == .zip
+        ? "import zipfile,sys; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))"
+        : "import tarfile,sys; print('\\n'.join(tarfile.open(sys.argv[1]).getnames()))"
+      let run = try Tool.run(python, ["-c", script, output])
+      let names = String(decoding: run.stdout, as: UTF8.self)
+      #expect(names.contains("Resources/ру/файл.txt"), "\(format): \(names)")
+    }
+  }
+
+  @Test("inputs are normalised: src/. and src/sub/.. are stored as src, and pass extract")
+  func normalisedInputs() throws {
+    let tree = try internationalTree()
+    try FileManager.default.createDirectory(
+      atPath: tree.file("Resources/sub"), withIntermediateDirectories: true)
+    for input in ["Resources/.", "Resources/sub/..", "Resources/", "./Resources"] {
+      let output = tree.file("n.tar")
+      try ArchiveCreator.create(
+        [tree.file(input)], to: output, options: ArchiveCreateOptions(format: .tar))
+      let names = try ArchiveReader.list(output).map(\.path)
+      #expect(names.allSatisfy { $0.hasPrefix("Resources/") }, "\(input): \(names)")
+      let destination = tree.file("n-\(UUID().uuidString)")
+      #expect(throws: Never.self) { try SafeExtractor.extract(output, to: destination) }
+    }
+  }
+
+  @Test("a link that leads out only through another link is refused, on create and extract")
+  func linksResolvedThroughLinks() throws {
+    let folder = try TemporaryFolder()
+    // As an archive: a/up -> .. then b -> a/up/.. (textually inside, really DIR's parent).
+    guard let python = Tool.path("python3") else { return }
+    let archive = folder.file("links.tar")
+    let script = """
+      import tarfile, sys
+      with tarfile.open(sys.argv[1], 'w') as t:
+          for name, kind, link in [('a', tarfile.DIRTYPE, ''), ('a/up', tarfile.SYMTYPE, '..'),
+                                   ('b', tarfile.SYMTYPE, 'a/up/..')]:
+              info = tarfile.TarInfo(name); info.type = kind; info.linkname = link
+              t.addfile(info)
+      """
+    _ = try Tool.run(python, ["-c", script, archive])
+    do {
+      try SafeExtractor.extract(archive, to: folder.file("out"))
+      Issue.record("extracted a link out of the destination")
+    } catch {
+      #expect("\(error)".contains("refused entry 'b': link leads outside"), "\(error)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+    // The same tree on disk: create refuses to store what extract would refuse.
+    try FileManager.default.createDirectory(
+      atPath: folder.file("src/a"), withIntermediateDirectories: true)
+    symlink("..", folder.file("src/a/up"))
+    symlink("a/up/..", folder.file("src/b"))
+    symlink("/etc/passwd", folder.file("src/abs"))
+    do {
+      try ArchiveCreator.create(
+        [folder.file("src")], to: folder.file("c.tar"), options: ArchiveCreateOptions(format: .tar))
+      Issue.record("archived a link out of the tree")
+    } catch {
+      #expect("\(error)".contains("outside what is archived"), "\(error)")
+    }
+  }
+
+  @Test("a sparse entry counts at its full size against --max-size")
+  func sparseBomb() throws {
+    guard let tar = Tool.path("tar"), let truncate = Tool.path("truncate") else { return }
+    let folder = try TemporaryFolder()
+    _ = try Tool.run(truncate, ["-s", "1G", folder.file("big")])
+    let archive = folder.file("sparse.tar")
+    let made = try Tool.run(tar, ["--sparse", "-cf", archive, "-C", folder.path, "big"])
+    try #require(made.status == 0)
+    var limits = ExtractionLimits()
+    limits.maximumTotalSize = 1 << 20
+    do {
+      try SafeExtractor.extract(archive, to: folder.file("out"), limits: limits)
+      Issue.record("a 1 GiB sparse file passed a 1 MiB limit")
+    } catch {
+      #expect("\(error)".contains("--max-size"), "\(error)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+  }
+
+  @Test("duplicates: the last copy wins as with bsdtar; a file may replace a link")
+  func duplicatesLikeBsdtar() throws {
+    guard let python = Tool.path("python3"), let bsdtar = Tool.path("bsdtar") else { return }
+    let folder = try TemporaryFolder()
+    let archive = folder.file("dup.tar")
+    let script = """
+      import tarfile, io, sys
+      def add(t, name, data=None, kind=tarfile.REGTYPE, link=''):
+          info = tarfile.TarInfo(name); info.type = kind; info.linkname = link; info.mode = 0o644
+          if data is None: t.addfile(info)
+          else: info.size = len(data); t.addfile(info, io.BytesIO(data))
+      with tarfile.open(sys.argv[1], 'w') as t:
+          add(t, 'x.txt', b'first'); add(t, 'x.txt', b'second')
+          add(t, 'l', kind=tarfile.SYMTYPE, link='x.txt'); add(t, 'l', b'a file now')
+      """
+    _ = try Tool.run(python, ["-c", script, archive])
+    try SafeExtractor.extract(archive, to: folder.file("ours"))
+    try FileManager.default.createDirectory(
+      atPath: folder.file("theirs"), withIntermediateDirectories: true)
+    _ = try Tool.run(bsdtar, ["-xf", archive, "-C", folder.file("theirs")])
+    for name in ["x.txt", "l"] {
+      let ours = try String(contentsOfFile: folder.file("ours/\(name)"), encoding: .utf8)
+      let theirs = try String(contentsOfFile: folder.file("theirs/\(name)"), encoding: .utf8)
+      #expect(ours == theirs, "\(name)")
+    }
+    #expect(try String(contentsOfFile: folder.file("ours/x.txt"), encoding: .utf8) == "second")
+  }
+
+  @Test("an entry '.' gives a new folder its mode; the umask decides otherwise (was 0700)")
+  func folderModes() throws {
+    guard let python = Tool.path("python3") else { return }
+    let folder = try TemporaryFolder()
+    let withDot = folder.file("dot.tar")
+    let plain = folder.file("plain.tar")
+    let script = """
+      import tarfile, io, sys
+      for path, dot in [(sys.argv[1], True), (sys.argv[2], False)]:
+          with tarfile.open(path, 'w') as t:
+              if dot:
+                  info = tarfile.TarInfo('.'); info.type = tarfile.DIRTYPE; info.mode = 0o750
+                  t.addfile(info)
+              info = tarfile.TarInfo('./f'); info.size = 1; t.addfile(info, io.BytesIO(b'f'))
+      """
+    _ = try Tool.run(python, ["-c", script, withDot, plain])
+    let mask = umask(0o022)
+    defer { umask(mask) }
+    try SafeExtractor.extract(withDot, to: folder.file("a"))
+    try SafeExtractor.extract(plain, to: folder.file("b"))
+    func mode(_ path: String) throws -> Int {
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? 0
+    }
+    #expect(try mode(folder.file("a")) == 0o750)
+    #expect(try mode(folder.file("b")) == 0o755)
+    #expect(FileManager.default.fileExists(atPath: folder.file("a/f")))
+    // Into an existing folder the entry is not applied, and the user is told.
+    try FileManager.default.createDirectory(
+      atPath: folder.file("c"), withIntermediateDirectories: true)
+    chmod(folder.file("c"), 0o700)
+    var warnings: [String] = []
+    try SafeExtractor.extract(withDot, to: folder.file("c")) { warnings.append($0) }
+    #expect(try mode(folder.file("c")) == 0o700)
+    #expect(warnings.count == 1 && warnings[0].contains("'.'"), "\(warnings)")
+  }
+
+  @Test("archive list escapes control characters: one entry cannot pose as two")
+  func listEscapes() throws {
+    guard let python = Tool.path("python3") else { return }
+    let folder = try TemporaryFolder()
+    let archive = folder.file("nl.tar")
+    let script = """
+      import tarfile, io, sys
+      with tarfile.open(sys.argv[1], 'w') as t:
+          for name in ['evil\\nfile  644  1  2020 fake', 'tab\\there\\x1b[31m', 'back\\\\slash']:
+              info = tarfile.TarInfo(name); info.size = 1; t.addfile(info, io.BytesIO(b'x'))
+      """
+    _ = try Tool.run(python, ["-c", script, archive])
+    let run = try BundleKitTool.run(["archive", "list", archive])
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 4, "\(run.stdout)")
+    #expect(run.stdout.contains("evil\\nfile  644  1  2020 fake"))
+    #expect(run.stdout.contains("tab\\there\\x1B[31m"))
+    #expect(run.stdout.contains("back\\\\slash"))
+    // JSON keeps the names as they are.
+    let json = try BundleKitTool.run(["archive", "list", archive, "--format", "json"])
+    let names = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+    #expect(names?.first?["name"] as? String == "evil\nfile  644  1  2020 fake")
+  }
+
+  @Test("into an existing folder: files replaced and folders merged as with bsdtar")
+  func mergeLikeBsdtar() throws {
+    guard let bsdtar = Tool.path("bsdtar") else { return }
+    let folder = try TemporaryFolder()
+    for (path, text) in ["src/Res/a.txt": "new a", "src/Res/sub/b.txt": "new b", "src/c.txt": "c"] {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    let archive = folder.file("a.tar")
+    _ = try Tool.run(bsdtar, ["-cf", archive, "-C", folder.file("src"), "Res", "c.txt"])
+    for side in ["ours", "theirs"] {
+      for (path, text) in ["Res/a.txt": "old a", "Res/keep.txt": "keep", "other.txt": "o"] {
+        try FileIO.createFolders(for: folder.file("\(side)/\(path)"))
+        try FileIO.writeAtomically(Array(text.utf8), to: folder.file("\(side)/\(path)"))
+      }
+    }
+    try SafeExtractor.extract(archive, to: folder.file("ours"))
+    _ = try Tool.run(bsdtar, ["-xf", archive, "-C", folder.file("theirs")])
+    let ours = try FileManager.default.subpathsOfDirectory(atPath: folder.file("ours")).sorted()
+    let theirs = try FileManager.default.subpathsOfDirectory(atPath: folder.file("theirs")).sorted()
+    #expect(ours == theirs)
+    for path in theirs where !path.hasSuffix("Res") && !path.hasSuffix("sub") {
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: folder.file("ours/\(path)")))
+          == Data(contentsOf: URL(fileURLWithPath: folder.file("theirs/\(path)"))), "\(path)")
+    }
+    // A file where the archive has a folder: refused, nothing moved.
+    try FileIO.createFolders(for: folder.file("blocked/Res"))
+    try FileIO.writeAtomically(Array("x".utf8), to: folder.file("blocked/Res"))
+    #expect(throws: ArchiveError.self) {
+      try SafeExtractor.extract(archive, to: folder.file("blocked"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("blocked")) == ["Res"])
+  }
+}
+
+/// A full disk: a small tmpfs, mounted when the tests run as root.
+struct DiskFullTests {
+  /// Mounts a 1 MiB tmpfs; nil (with a message) when that is not possible here.
+  static func smallFileSystem() throws -> (TemporaryFolder, unmount: () -> Void)? {
+    guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
+      print("skipped: the disk-full tests mount a small tmpfs, which needs root")
+      return nil
+    }
+    let folder = try TemporaryFolder()
+    let run = try Tool.run(mount, ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+    guard run.status == 0 else {
+      print("skipped: cannot mount a tmpfs here: \(run.stderr)")
+      return nil
+    }
+    return (folder, { _ = try? Tool.run(umount, [folder.path]) })
+  }
+
+  static func scratchLeft(in path: String) throws -> [String] {
+    try FileManager.default.subpathsOfDirectory(atPath: path).filter {
+      ($0 as NSString).lastPathComponent.contains("bundlekit")
+    }
+  }
+
+  @Test("extract on a full disk fails, names the entry, leaves the destination untouched")
+  func extract() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    var random = SystemRandomNumberGenerator()
+    try FileIO.writeAtomically(
+      (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
+      to: source.file("big.bin"))
+    try FileIO.writeAtomically(Array("small".utf8), to: source.file("small.txt"))
+    let archive = source.file("a.tar")
+    try ArchiveCreator.create(
+      [source.file("big.bin"), source.file("small.txt")], to: archive,
+      options: ArchiveCreateOptions(format: .tar))
+    // New folder and existing folder alike.
+    try FileIO.createFolders(for: disk.file("keep/small.txt"))
+    try FileIO.writeAtomically(Array("mine".utf8), to: disk.file("keep/small.txt"))
+    for destination in [disk.file("new"), disk.file("keep")] {
+      let run = try BundleKitTool.run(["archive", "extract", archive, "-C", destination])
+      #expect(run.status == 1)
+      #expect(run.stderr.contains("cannot extract 'big.bin'"), "\(run.stderr)")
+      #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: disk.file("new")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.file("keep")) == ["small.txt"])
+    #expect(try String(contentsOfFile: disk.file("keep/small.txt"), encoding: .utf8) == "mine")
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  /// Fills the file system at `path` but for about `room` bytes.
+  static func fill(_ path: String, leaving room: Int) throws {
+    var info = statvfs()
+    try #require(statvfs(path, &info) == 0)
+    let free = Int(info.f_bavail) * Int(info.f_frsize)
+    let size = max(free - room, 0)
+    let descriptor = open(path + "/filler", O_CREAT | O_WRONLY, 0o644)
+    defer { close(descriptor) }
+    let chunk = [UInt8](repeating: 7, count: 4096)
+    var written = 0
+    while written < size {
+      let count = write(descriptor, chunk, min(chunk.count, size - written))
+      if count <= 0 { break }
+      written += count
+    }
+  }
+
+  @Test("strings compile on a full disk writes nothing and leaves no temporary file")
+  func compile() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    for language in ["en", "de", "fr"] {
+      let path = source.file("\(language).lproj/Localizable.strings")
+      try FileIO.createFolders(for: path)
+      let text = (0..<3000).map { "\"key\($0)\" = \"\(language) value \($0)\";\n" }.joined()
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+    let out = disk.file("out")
+    // A first compile fits; the second, with longer values, does not.
+    #expect(
+      try BundleKitTool.run(["strings", "compile", source.path, "--output-dir", out]).status == 0)
+    let before = try FileManager.default.subpathsOfDirectory(atPath: out).sorted().map {
+      ($0, FileManager.default.contents(atPath: out + "/" + $0))
+    }
+    try Self.fill(disk.path, leaving: 60_000)
+    for language in ["en", "de", "fr"] {
+      let path = source.file("\(language).lproj/Localizable.strings")
+      let text = (0..<3000).map { "\"key\($0)\" = \"\(language) a much longer value \($0)\";\n" }
+        .joined()
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+    let run = try BundleKitTool.run(["strings", "compile", source.path, "--output-dir", out])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    let after = try FileManager.default.subpathsOfDirectory(atPath: out).sorted().map {
+      ($0, FileManager.default.contents(atPath: out + "/" + $0))
+    }
+    #expect(after.map(\.0) == before.map(\.0))
+    #expect(after.map(\.1) == before.map(\.1))
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  @Test("bump on a full disk changes no file and leaves no temporary file")
+  func bump() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    var originals: [String: Data] = [:]
+    for index in 0..<40 {
+      let path = disk.file("Target\(index)/Info.plist")
+      try FileIO.createFolders(for: path)
+      let value = PropertyListValue.dictionary([
+        "CFBundleVersion": "7", "Padding": .string(String(repeating: "x", count: 2000)),
+      ])
+      try FileIO.writeAtomically(try value.encoded(as: .xml1), to: path)
+      originals[path] = FileManager.default.contents(atPath: path)
+    }
+    try Self.fill(disk.path, leaving: 20_000)
+    let run = try BundleKitTool.run(["bump", "build", disk.path])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    for (path, data) in originals {
+      #expect(FileManager.default.contents(atPath: path) == data, "\(path)")
+    }
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+}

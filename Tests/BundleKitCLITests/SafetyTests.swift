@@ -1,0 +1,231 @@
+import BundleKitTestSupport
+import Foundation
+import PropertyList
+import Testing
+
+/// Nothing lost, nothing crashes: the command-line tool on input that broke it before.
+struct PlistEditSafetyTests {
+  let xml = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+    \t<key>Flag</key>
+    \t<true/>
+    \t<key>Count</key>
+    \t<integer>5</integer>
+    \t<key>Ratio</key>
+    \t<real>0.5</real>
+    \t<key>Nested</key>
+    \t<dict/>
+    </dict>
+    </plist>
+
+    """
+
+  @Test("set without --type keeps the value's type and reads the text as that type")
+  func keepsType() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("Info.plist")
+    try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+    for (key, text) in [("Flag", "false"), ("Count", "7"), ("Ratio", "1.25"), ("New", "false")] {
+      let run = try BundleKitTool.run(["plist", "set", path, key, text])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    let value = try PropertyListDocument(contentsOfFile: path).value
+    #expect(value["Flag"] == .bool(false))
+    #expect(value["Count"] == .int(7))
+    #expect(value["Ratio"] == .real(1.25))
+    // A new key is a string, as before.
+    #expect(value["New"] == .string("false"))
+    // Text that is not of the type: a clear error naming the file; nothing written.
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let bad = try BundleKitTool.run(["plist", "set", path, "Count", "many"])
+    #expect(bad.status == 1)
+    #expect(
+      bad.stderr.hasPrefix("\(path): error: key path 'Count': holds a integer"), "\(bad.stderr)")
+    let container = try BundleKitTool.run(["plist", "set", path, "Nested", "x"])
+    #expect(container.status == 1)
+    #expect(container.stderr.contains("--type json"), "\(container.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    // --type changes the type on purpose.
+    #expect(
+      try BundleKitTool.run(["plist", "set", path, "Flag", "on", "--type", "string"]).status == 0)
+    #expect(try PropertyListDocument(contentsOfFile: path).value["Flag"] == .string("on"))
+  }
+
+  @Test("concurrent sets and removes on one file all land (the folder lock bump takes)")
+  func concurrentEdits() throws {
+    guard let tool = BundleKitTool.path else { return }
+    let folder = try TemporaryFolder()
+    let path = folder.file("Info.plist")
+    try FileIO.writeAtomically(try PropertyListValue.dictionary([:]).encoded(as: .xml1), to: path)
+    // 8 processes, each setting 30 keys of its own: 240 read-modify-write cycles racing.
+    // (Processes started from here: a shell's own background jobs may never be reaped.)
+    let workers = (0..<8).map { worker -> Process in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c",
+        "for i in $(seq 1 30); do '\(tool)' plist set '\(path)' k\(worker)_$i v || exit 1; done",
+      ]
+      return process
+    }
+    for worker in workers { try worker.run() }
+    for worker in workers {
+      worker.waitUntilExit()
+      #expect(worker.terminationStatus == 0)
+    }
+    guard case .dictionary(let keys) = try PropertyListDocument(contentsOfFile: path).value else {
+      Issue.record("not a dictionary")
+      return
+    }
+    #expect(keys.count == 240, "lost \(240 - keys.count) of 240 updates")
+  }
+}
+
+struct OutputSafetyTests {
+  /// A character device (the null device's numbers) or a FIFO with a reader, standing
+  /// where a command writes its output.
+  enum Special: CaseIterable {
+    case device, fifo
+  }
+
+  /// Readers draining FIFOs (a descriptor kept open, read on a thread), stopped when the
+  /// test ends.
+  final class Readers {
+    /// Shared with the reading threads; they stop once it says so.
+    final class Stop: @unchecked Sendable {
+      private let lock = NSLock()
+      private var value = false
+      var isSet: Bool { lock.withLock { value } }
+      func set() { lock.withLock { value = true } }
+    }
+
+    private let stop = Stop()
+
+    func drain(_ path: String) -> Bool {
+      let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+      guard descriptor >= 0 else { return false }
+      let stop = stop
+      Thread.detachNewThread {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !stop.isSet {
+          if read(descriptor, &buffer, buffer.count) <= 0 { usleep(2_000) }
+        }
+        close(descriptor)
+      }
+      return true
+    }
+
+    deinit { stop.set() }
+  }
+
+  func make(_ kind: Special, at path: String, readers: Readers) -> Bool {
+    switch kind {
+    case .device:
+      return geteuid() == 0 && mknod(path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0
+    case .fifo:
+      return mkfifo(path, 0o644) == 0 && readers.drain(path)
+    }
+  }
+
+  @Test("every -o writer writes into a device or FIFO and never replaces it")
+  func writersKeepSpecialFiles() throws {
+    let readers = Readers()
+    let folder = try TemporaryFolder()
+    let plist = folder.file("Info.plist")
+    try FileIO.writeAtomically(
+      try PropertyListValue.dictionary(["CFBundleVersion": "3"]).encoded(as: .xml1), to: plist)
+    try FileIO.createFolders(for: folder.file("Tables/en.lproj/Localizable.strings"))
+    try Data("\"a\" = \"b\";\n".utf8).write(
+      to: URL(fileURLWithPath: folder.file("Tables/en.lproj/Localizable.strings")))
+    try FileIO.createFolders(for: folder.file("Files/a.txt"))
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("Files/a.txt")))
+    let commands: [(String, [String])] = [
+      ("convert", ["plist", "convert", plist, "--format", "json", "-o"]),
+      ("generate", ["strings", "generate", folder.file("Tables"), "-o"]),
+      ("embed", ["embed", folder.file("Files"), "-o"]),
+      ("build-info", ["build-info", "--info-plist", plist, "-o"]),
+      ("archive", ["archive", "create", folder.file("Files"), "--format", "tar.gz", "-o"]),
+    ]
+    for kind in Special.allCases {
+      for (name, arguments) in commands {
+        let output = folder.file("out-\(name)-\(kind)")
+        guard make(kind, at: output, readers: readers) else {
+          print("skipped: \(kind) for \(name) (creating a device needs root)")
+          continue
+        }
+        let run = try BundleKitTool.run(arguments + [output])
+        #expect(run.status == 0, "\(name) into a \(kind): \(run.stderr)")
+        var info = stat()
+        #expect(lstat(output, &info) == 0)
+        let type = info.st_mode & S_IFMT
+        #expect(type == (kind == .device ? S_IFCHR : S_IFIFO), "\(name) replaced the \(kind)")
+      }
+    }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasPrefix(".")
+    }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  @Test("a copied bundlekit, build folder out of reach, still has its templates")
+  func copiedTool() throws {
+    guard let tool = BundleKitTool.path else { return }
+    let folder = try TemporaryFolder()
+    let copy = folder.file("bin/bundlekit")
+    try FileIO.createFolders(for: copy)
+    try FileManager.default.copyItem(atPath: tool, toPath: copy)
+    try FileIO.createFolders(for: folder.file("Res/en.lproj/Localizable.strings"))
+    try Data("\"hello\" = \"Hello\";\n".utf8).write(
+      to: URL(fileURLWithPath: folder.file("Res/en.lproj/Localizable.strings")))
+    let generate = try Tool.run(
+      copy, ["strings", "generate", folder.file("Res"), "-o", folder.file("L.swift")])
+    #expect(generate.status == 0, "\(generate.stderr)")
+    #expect(
+      try String(contentsOfFile: folder.file("L.swift"), encoding: .utf8).contains("hello"))
+    let bundle = try Tool.run(
+      copy,
+      ["bundle", "create", "Demo", "--from", folder.file("Res"), "-o", folder.file("Demo.bundle")])
+    #expect(bundle.status == 0, "\(bundle.stderr)")
+    let info = try PropertyListDocument(contentsOfFile: folder.file("Demo.bundle/Info.plist"))
+    #expect(info.value["CFBundlePackageType"] == .string("BNDL"))
+  }
+}
+
+/// The crash-consistency harness, short: every command SIGKILLed at random moments, each
+/// write all or nothing once the next run has looked, no temporary file left. The long run
+/// (`Scripts/crash-test.py --kills 200`) is reported in the release notes.
+struct CrashHarnessTests {
+  @Test("bump, compile, archive create and extract, translate index survive SIGKILL")
+  func shortRun() throws {
+    guard let tool = BundleKitTool.path, let python = Tool.path("python3") else {
+      print("skipped: the crash harness needs the built bundlekit and python3")
+      return
+    }
+    let seed = SeededGenerator.seed("crash-test")
+    var commands = ["bump", "compile", "create", "extract"]
+    let helper = (tool as NSString).deletingLastPathComponent + "/bundlekit-translate"
+    if FileManager.default.isExecutableFile(atPath: helper) {
+      commands.append("index")
+    } else {
+      print("skipped in the crash harness: translate index (bundlekit-translate not built)")
+    }
+    let run = try Tool.run(
+      python,
+      [
+        Corpus.packageRoot.appendingPathComponent("Scripts/crash-test.py").path,
+        "--bundlekit", tool, "--kills", "8", "--seed", String(seed), "--seconds", "120",
+        "--commands", commands.joined(separator: ","),
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let report = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
+    let results = report?["commands"] as? [[String: Any]] ?? []
+    #expect(results.count == commands.count)
+    for result in results {
+      #expect(result["failures"] as? Int == 0, "\(result)")
+      #expect((result["kills"] as? Int ?? 0) > 0, "\(result)")
+    }
+  }
+}
