@@ -246,7 +246,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ArchivingTests",
-      dependencies: ["Archiving", "PropertyList", "BundleKitTestSupport", "bundlekit"]
+      dependencies: ["Archiving", "PropertyList", "BundleKitTestSupport", "bundlekit"],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ResourcesTests",

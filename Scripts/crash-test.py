@@ -232,7 +232,7 @@ def extract_state(h, root):
 def extract_kill(h, root, duration, kill):
     # Back to A's state, then B is extracted over it and killed.
     dest = os.path.join(root, "parent", "dest")
-    shutil.rmtree(dest)
+    shutil.rmtree(dest, ignore_errors=True)
     h.run(["archive", "extract", os.path.join(root, "A.tar"), "-C", dest])
     h.kill_during(["archive", "extract", os.path.join(root, "B.tar"), "-C", dest], duration)
     contents = extract_state(h, root)

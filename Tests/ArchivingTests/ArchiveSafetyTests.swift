@@ -228,6 +228,48 @@ struct ArchiveSafetyTests {
     #expect(names?.first?["name"] as? String == "evil\nfile  644  1  2020 fake")
   }
 
+  @Test("a damaged record: list shows what it can and fails; extract refuses (was exit 0)")
+  func damagedRecords() throws {
+    let tree = try internationalTree()
+    let archive = tree.file("d.tar")
+    try ArchiveCreator.create(
+      [tree.file("Resources")], to: archive, options: ArchiveCreateOptions(format: .tar))
+    var bytes = try FileIO.read(archive)
+    // A wrong checksum in the header of Resources/données/ (a folder): libarchive skips the
+    // record ("Damaged tar archive", retrying), as bsdtar does without failing.
+    let name = Array("Resources/données/".utf8)
+    let header = try #require(
+      stride(from: 0, to: bytes.count - 512, by: 512).first {
+        bytes[$0..<($0 + name.count)].elementsEqual(name)
+      })
+    for offset in (header + 148)..<(header + 154) { bytes[offset] = UInt8(ascii: "7") }
+    try FileIO.writeAtomically(bytes, to: archive)
+    let list = try BundleKitTool.run(["archive", "list", archive])
+    #expect(list.status == 1)
+    #expect(list.stderr.lowercased().contains("damaged"), "\(list.stderr)")
+    #expect(throws: ArchiveError.self) { try ArchiveReader.list(archive) }
+    #expect(throws: ArchiveError.self) { try SafeExtractor.extract(archive, to: tree.file("out")) }
+    #expect(!FileManager.default.fileExists(atPath: tree.file("out")))
+  }
+
+  @Test("records libarchive skips (found by fuzzing: 29 garbage entries listed, exit 0)")
+  func skippedRecords() throws {
+    let archive = Corpus.packageRoot.appendingPathComponent(
+      "Tests/ArchivingTests/Fixtures/damaged-records.tar"
+    ).path
+    let list = try BundleKitTool.run(["archive", "list", archive])
+    #expect(list.status == 1)
+    #expect(list.stderr.contains("damaged archive: 29 records could not be read"), "\(list.stderr)")
+    // What could be read is shown, and nothing else: bsdtar lists the same five names.
+    #expect(list.stdout.split(separator: "\n").count == 6, "\(list.stdout)")
+    #expect(!list.stdout.contains("other"))
+    let folder = try TemporaryFolder()
+    #expect(throws: ArchiveError.self) {
+      try SafeExtractor.extract(archive, to: folder.file("out"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+  }
+
   @Test("into an existing folder: files replaced and folders merged as with bsdtar")
   func mergeLikeBsdtar() throws {
     guard let bsdtar = Tool.path("bsdtar") else { return }

@@ -84,6 +84,15 @@ struct CrashRecoveryTests {
     #expect(try leftovers(folder).isEmpty)
   }
 
+  @Test("a journal killed while being written (empty, not committed) is removed")
+  func emptyJournal() throws {
+    let folder = try TemporaryFolder()
+    try Data().write(to: URL(fileURLWithPath: folder.file(".bundlekit-cutz1.journal")))
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("a.txt")))
+    #expect(DirectoryWalker.names(in: folder.path)?.names == ["a.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.txt"])
+  }
+
   @Test("a journal that would move files other than its own temporaries is left alone")
   func plantedJournal() throws {
     let folder = try TemporaryFolder()

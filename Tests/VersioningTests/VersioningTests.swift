@@ -246,9 +246,14 @@ struct BumpTests {
       widget
         == project.replacingOccurrences(
           of: "MARKETING_VERSION = 1.0;", with: "MARKETING_VERSION = 2.0;"))
-    let table = try workspace.bundlekit("version")
-    #expect(table.stdout.contains("MyApp/Info.plist"))
-    #expect(table.stdout.contains("13 (MyApp.xcodeproj/project.pbxproj)"))
+    // MyApp/Info.plist is the MyApp target's: its row is the target's, its value the
+    // project's setting it names.
+    let table = try workspace.bundlekit("version", "--format", "json")
+    let rows = try JSONSerialization.jsonObject(with: Data(table.stdout.utf8)) as? [[String: Any]]
+    let app = rows?.first { $0["target"] as? String == "MyApp" }
+    #expect(app?["CFBundleVersion"] as? String == "13")
+    #expect(app?["definedIn"] as? [String] == ["MyApp.xcodeproj/project.pbxproj"])
+    #expect(rows?.contains { $0["path"] as? String == "Shared/Info.plist" } == true)
   }
 
   @Test("an unresolved reference is an error and nothing changes")
@@ -322,7 +327,10 @@ struct BumpTests {
   func gitCount() throws {
     guard let git = Tool.path("git") else { return }
     let workspace = try Workspace()
-    try workspace.write("repo/App/Info.plist", xmlInfo)
+    // Build 1: git-count (3 commits) raises it; it never lowers without --allow-lower.
+    try workspace.write(
+      "repo/App/Info.plist",
+      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>1</string>"))
     let repo = workspace.file("repo")
     func run(_ arguments: [String], in folder: String) throws {
       let result = try Tool.run(

@@ -4,11 +4,30 @@ import PropertyList
 
 /// Reads archives of any format libarchive knows, from a file or from memory.
 public enum ArchiveReader {
-  /// The entries of an archive file, without their data.
+  /// The entries of an archive file, without their data. A damaged record (one libarchive
+  /// can only skip, as bsdtar does with "Damaged tar archive; Retrying") is an error: a
+  /// partial listing is not the archive.
   public static func list(_ path: String) throws(ArchiveError) -> [ArchiveEntry] {
+    let listing = try listing(path)
+    if let problem = listing.damage { throw .archive(path: path, message: problem) }
+    return listing.entries
+  }
+
+  /// The entries that could be read, and what was wrong with the rest: for callers that
+  /// show both (`archive list` prints the entries, then the error).
+  public static func listing(_ path: String) throws(ArchiveError) -> (
+    entries: [ArchiveEntry], damage: String?
+  ) {
     var entries: [ArchiveEntry] = []
-    try read(source: .file(path), name: path, withData: false) { entries.append($0) }
-    return entries
+    var damaged: [String] = []
+    try read(source: .file(path), name: path, withData: false, damaged: { damaged.append($0) }) {
+      entries.append($0)
+    }
+    guard let first = damaged.first else { return (entries, nil) }
+    return (
+      entries,
+      "damaged archive: \(damaged.count) record\(damaged.count == 1 ? "" : "s") could not be read and \(damaged.count == 1 ? "was" : "were") skipped (\(first))"
+    )
   }
 
   /// The entries of an archive held in memory, with the bytes of each file.
@@ -47,8 +66,11 @@ public enum ArchiveReader {
     return reader
   }
 
+  /// Calls `body` for each entry. A damaged record that libarchive skips goes to `damaged`
+  /// (its message); without that handler it is an error.
   static func read(
     source: Source, name: String, withData: Bool,
+    damaged: ((String) -> Void)? = nil,
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     // ZIP dates are local times to libarchive: read them as UTC, as we write them.
@@ -67,6 +89,14 @@ public enum ArchiveReader {
     while true {
       let status = archive_read_next_header(reader, &entry)
       if status == ARCHIVE_EOF { return }
+      if status == ARCHIVE_RETRY {
+        let message = ArchiveCreator.errorText(reader)
+        guard let damaged else {
+          throw .archive(path: name, message: "damaged archive: \(message)")
+        }
+        damaged(message)
+        continue
+      }
       guard status >= ARCHIVE_WARN, let entry else {
         throw .archive(path: name, message: ArchiveCreator.errorText(reader))
       }

@@ -171,6 +171,13 @@ public enum SafeExtractor {
     while true {
       let status = archive_read_next_header(reader, &entry)
       if status == ARCHIVE_EOF { break }
+      // A damaged record libarchive would skip: the archive is not what it claims.
+      if status == ARCHIVE_RETRY {
+        throw .archive(
+          path: archive,
+          message:
+            "damaged archive: \(ArchiveCreator.errorText(reader)); nothing was extracted")
+      }
       guard status >= ARCHIVE_WARN, let entry else {
         throw .archive(path: archive, message: ArchiveCreator.errorText(reader))
       }

@@ -442,6 +442,12 @@ public enum FileIO {
     return current
   }
 
+  /// Whether something (a file, folder or link) is at `path`.
+  public static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
   /// The path with every symbolic link and `.`/`..` resolved, or nil when it does not exist.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }

@@ -90,7 +90,10 @@ public enum ScratchRecovery {
       guard let bytes = try? FileIO.readAll(descriptor, path: committedPath),
         let renames = RenameJournal.renames(in: bytes, folder: folder, transaction: transaction)
       else {
-        // Not a journal BundleKit wrote: left alone.
+        // A journal not yet committed whose writer died while writing it (empty or cut
+        // short): no temporary file was created before it was complete, so it goes. A
+        // committed one that does not read is not BundleKit's: left alone.
+        if !committed { unlink(preparedPath) }
         return false
       }
       var renamed = false

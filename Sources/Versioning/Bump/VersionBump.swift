@@ -31,6 +31,8 @@ public struct VersionBump: Sendable {
   public var sync = false
   /// Version changes only: also set build numbers to 1.
   public var resetBuild = false
+  /// Whether a value may go down (`--to 5` over 12): off, a lowered build number is refused.
+  public var allowLower = false
 
   /// A bump of the given kind.
   public init(_ change: Change, sync: Bool = false, resetBuild: Bool = false) {
@@ -53,6 +55,16 @@ public struct VersionBump: Sendable {
     public var places: [VersionPlace]
   }
 
+  /// Where a value is written, as `file:line` (the line in the file as it was read).
+  public static func locations(of value: ValueChange, in files: [FileChange]) -> [(
+    file: String, line: Int?
+  )] {
+    value.places.map { place in
+      let bytes = files.first { $0.path == place.file }?.old ?? (try? FileIO.read(place.file)) ?? []
+      return (place.file, FileEditor.line(of: place, in: bytes))
+    }
+  }
+
   /// One file that changes, with its bytes before and after.
   public struct FileChange: Sendable, Hashable {
     /// The file.
@@ -70,14 +82,23 @@ public struct VersionBump: Sendable {
     _ inventory: VersionInventory,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(VersioningError) -> (values: [ValueChange], files: [FileChange]) {
+    // A value that cannot be resolved stops the bump of its key.
+    let keys = changedKeys
+    let problems = inventory.bundles.flatMap(\.problems).filter {
+      $0.key.map(keys.contains) ?? true
+    }
+    if !problems.isEmpty { throw .unresolvable(problems: problems) }
     // Values written in the same place (one xcconfig for many Info.plists) change once.
-    var groups: [(value: VersionValue, bundles: [String])] = []
+    var groups: [(value: VersionValue, bundles: [String], families: Set<String>)] = []
     var groupOfPlace: [VersionPlace: Int] = [:]
     for bundle in inventory.bundles {
+      // An app and what it embeds carry one build number (an App Store rule).
+      let family = bundle.path + "\u{0}" + (bundle.host ?? bundle.target)
       for value in [bundle.version, bundle.build].compactMap({ $0 }) {
-        let label = bundle.format == "project" ? "\(bundle.path) (\(bundle.target))" : bundle.path
+        let label = bundle.label
         if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
           groups[existing].bundles.append(label)
+          groups[existing].families.insert(family)
           for place in value.places where groupOfPlace[place] == nil {
             groups[existing].value.places.append(place)
             groupOfPlace[place] = existing
@@ -85,9 +106,10 @@ public struct VersionBump: Sendable {
           continue
         }
         for place in value.places { groupOfPlace[place] = groups.count }
-        groups.append((value, [label]))
+        groups.append((value, [label], [family]))
       }
     }
+    let familyHighest = Self.highestPerFamily(groups.map { ($0.value, $0.families) })
     var values: [ValueChange] = []
     let builds = groups.filter { $0.value.key == "CFBundleVersion" }
     var shared: String?
@@ -103,9 +125,13 @@ public struct VersionBump: Sendable {
         if let shared {
           new = shared
         } else if case .increment = scheme {
-          guard let version = BundleVersion(current) else {
+          guard var version = BundleVersion(current) else {
             throw .invalidVersion(
               path: value.places.first?.file ?? "?", key: value.key, value: current)
+          }
+          // One past the highest of its family: an app and its extensions stay equal.
+          for family in group.families {
+            if let highest = familyHighest[family], highest > version { version = highest }
           }
           guard let next = version.incremented() else {
             throw .cannotRaise(
@@ -133,11 +159,41 @@ public struct VersionBump: Sendable {
         break
       }
       guard let new, new != current else { continue }
+      if !allowLower, let old = BundleVersion(current), let raised = BundleVersion(new),
+        raised < old
+      {
+        throw .wouldLower(
+          path: value.places.first?.file ?? "?", key: value.key, current: current, new: new)
+      }
       values.append(
         ValueChange(
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places))
     }
     return (values, try fileChanges(values, contents: inventory.contents))
+  }
+
+  /// The keys this bump changes.
+  var changedKeys: Set<String> {
+    switch change {
+    case .build: ["CFBundleVersion"]
+    case .version:
+      resetBuild
+        ? ["CFBundleShortVersionString", "CFBundleVersion"] : ["CFBundleShortVersionString"]
+    }
+  }
+
+  /// The highest build number of each family (an app with what it embeds).
+  static func highestPerFamily(_ groups: [(value: VersionValue, families: Set<String>)])
+    -> [String: BundleVersion]
+  {
+    var highest: [String: BundleVersion] = [:]
+    for (value, families) in groups where value.key == "CFBundleVersion" {
+      guard let version = BundleVersion(value.current) else { continue }
+      for family in families where highest[family].map({ $0 < version }) ?? true {
+        highest[family] = version
+      }
+    }
+    return highest
   }
 
   /// The build number every bundle gets, for schemes that give one number (nil for a

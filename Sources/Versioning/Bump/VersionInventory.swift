@@ -5,15 +5,16 @@ import PropertyList
 public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
   /// A top-level key of an Info.plist.
   case plist(path: String, key: String)
-  /// A setting in an `.xcconfig` file.
-  case xcconfig(path: String, setting: String)
+  /// A setting in an `.xcconfig` file: the assignment on `line` (the last one of the
+  /// setting when nil).
+  case xcconfig(path: String, setting: String, line: Int? = nil)
   /// A setting in one build configuration of an Xcode project.
   case project(path: String, configurationID: String, setting: String)
 
   /// The file that holds it.
   public var file: String {
     switch self {
-    case .plist(let path, _), .xcconfig(let path, _): path
+    case .plist(let path, _), .xcconfig(let path, _, _): path
     case .project(let path, _, _): path + "/project.pbxproj"
     }
   }
@@ -22,7 +23,8 @@ public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .plist(let path, let key): "\(path) \(key)"
-    case .xcconfig(let path, let setting): "\(path) \(setting)"
+    case .xcconfig(let path, let setting, let line):
+      "\(path)\(line.map { ":\($0)" } ?? "") \(setting)"
     case .project(let path, let id, let setting): "\(path) \(setting) (configuration \(id))"
     }
   }
@@ -38,13 +40,41 @@ public struct VersionValue: Sendable, Hashable {
   public var current: String
   /// Where it is written.
   public var places: [VersionPlace]
+  /// For a project target: the value of each build configuration.
+  public var byConfiguration: [String: String] = [:]
+  /// The assignments followed to the value, strongest first (the first configuration's).
+  public var chain: [SettingAssignment] = []
+
+  /// A value written in `places`.
+  public init(key: String, current: String, places: [VersionPlace]) {
+    self.key = key
+    self.current = current
+    self.places = places
+  }
 }
 
-/// One Info.plist (or one target of a project without one) and its versions.
+/// A value that could not be resolved or read as a version.
+public struct VersionProblem: Sendable, Hashable, CustomStringConvertible {
+  /// `CFBundleVersion`, `CFBundleShortVersionString`, or nil for the whole target.
+  public var key: String?
+  /// A compiler-style message: `file:line: error: ...` and the chain followed.
+  public var message: String
+
+  /// A problem with `key`.
+  public init(key: String?, message: String) {
+    self.key = key
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// One Info.plist (or one target of a project) and its versions.
 public struct VersionedBundle: Sendable, Hashable {
-  /// The Info.plist, or the `.xcodeproj` for targets without one.
+  /// The Info.plist, or the `.xcodeproj` of a project's target.
   public var path: String
-  /// The target or folder name.
+  /// The target (its Xcode name) or folder name.
   public var target: String
   /// The file's format (`xml1`, `binary1`, `openstep`) or `project`.
   public var format: String
@@ -52,6 +82,27 @@ public struct VersionedBundle: Sendable, Hashable {
   public var version: VersionValue?
   /// `CFBundleVersion`.
   public var build: VersionValue?
+  /// The product type of a project's target without its prefix (`application`,
+  /// `app-extension` ...).
+  public var kind: String?
+  /// The target of the same project that embeds this one (an app for its extensions).
+  public var host: String?
+  /// Why a value could not be read: each names the file, line and the chain.
+  public var problems: [VersionProblem] = []
+
+  /// A bundle.
+  public init(
+    path: String, target: String, format: String, version: VersionValue?, build: VersionValue?
+  ) {
+    self.path = path
+    self.target = target
+    self.format = format
+    self.version = version
+    self.build = build
+  }
+
+  /// How a bump names it: the Info.plist, or `App.xcodeproj (Target)`.
+  public var label: String { format == "project" ? "\(path) (\(target))" : path }
 }
 
 /// Reads the versions of every Info.plist and project found, resolving `$(SETTING)`
@@ -67,19 +118,25 @@ public struct VersionInventory: Sendable {
     "CFBundleVersion": "CURRENT_PROJECT_VERSION", "CFBundleShortVersionString": "MARKETING_VERSION",
   ]
 
-  /// Reads everything under `paths`. `targets` narrows project configurations to those
-  /// targets (nil: all).
+  /// Reads everything under `paths`. `targets` keeps those targets and what they embed
+  /// (nil: all).
   public init(paths: [String], includeTests: Bool = false, targets: Set<String>? = nil)
     throws(VersioningError)
   {
     let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    try self.init(found: found, targets: targets)
+    try self.init(found: found, targets: targets, includeTests: includeTests)
   }
 
-  /// Reads the Info.plists and projects already found.
-  public init(found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil)
-    throws(VersioningError)
-  {
+  /// Reads the Info.plists and projects already found. A project's targets are resolved as
+  /// Xcode resolves them (`ProjectVersions`), each becoming one bundle, and the Info.plists
+  /// they use are read through them; other Info.plists (Swift packages, plain folders) are
+  /// read on their own, `$(SETTING)`s resolved through an `.xcconfig` beside or above them.
+  /// A value that cannot be resolved is a problem of its bundle, not an error: `version`
+  /// shows it on its row, `bump` refuses. `targets` keeps those targets (by name) and what
+  /// they embed (nil: all).
+  public init(
+    found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil, includeTests: Bool = false
+  ) throws(VersioningError) {
     var projects: [String: XcodeProject] = [:]
     func project(_ path: String) throws(VersioningError) -> XcodeProject {
       if let cached = projects[path] { return cached }
@@ -87,9 +144,28 @@ public struct VersionInventory: Sendable {
       projects[path] = loaded
       return loaded
     }
-    var plistsInProjects: Set<String> = []
+    // Projects named, found, or listed by workspaces, each once.
+    var projectPaths: [String] = []
+    for item in found {
+      switch item {
+      case .project(let path): projectPaths.append(path)
+      case .workspace(let path): projectPaths += try XcodeWorkspace.projects(in: path)
+      case .infoPlist: break
+      }
+    }
+    var seenProjects: Set<String> = []
+    projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
+    let chains = XcconfigChains()
+    var usedPlists: Set<String> = []
+    for path in projectPaths {
+      var versions = ProjectVersions(project: try project(path), chains: chains)
+      let result = versions.bundles(includeTests: includeTests)
+      bundles += result.bundles
+      usedPlists.formUnion(result.infoPlists)
+      for (plist, read) in versions.plists { contents[plist] = read.bytes }
+    }
     let plists = found.compactMap { item -> String? in
-      guard case .infoPlist(let path) = item else { return nil }
+      guard case .infoPlist(let path) = item, !usedPlists.contains(path) else { return nil }
       return path
     }
     // Each file is read and parsed on its own, so large inventories use every core.
@@ -117,34 +193,21 @@ public struct VersionInventory: Sendable {
         var value = VersionValue(key: key, current: raw, places: [.plist(path: path, key: key)])
         if let setting = buildSettingReference(in: raw) {
           value = try Self.resolve(setting, key: key, for: path, targets: targets, project: project)
-          if case .project(let projectPath, _, _)? = value.places.first {
-            plistsInProjects.insert(projectPath)
-          }
         }
         if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
       }
       bundles.append(bundle)
     }
-    // Projects named directly: each target's own settings (Xcode 11+ projects need no Info.plist).
-    for item in found {
-      guard case .project(let path) = item else { continue }
-      let loaded = try project(path)
-      for target in loaded.targets where targets == nil || targets?.contains(target) == true {
-        var bundle = VersionedBundle(
-          path: path, target: target, format: "project", version: nil, build: nil)
-        for (key, setting) in Self.settings {
-          let configurations = loaded.configurations.filter {
-            $0.target == target && $0.settings[setting]?.string != nil
-          }
-          guard !configurations.isEmpty else { continue }
-          let value = Self.value(key: key, setting: setting, configurations, in: path)
-          if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
-        }
-        if bundle.build != nil || bundle.version != nil { bundles.append(bundle) }
+    if let targets {
+      bundles = bundles.filter {
+        targets.contains($0.target) || $0.host.map(targets.contains) == true
       }
     }
-    bundles.sort { ($0.path, $0.target) < ($1.path, $1.target) }
-    _ = plistsInProjects
+    // By path; a project's targets in the project's order.
+    bundles = bundles.enumerated().sorted {
+      ($0.element.path, $0.offset) < ($1.element.path, $1.offset)
+    }
+    .map(\.element)
   }
 
   /// The folder holding `path` ("." for a bare name).
@@ -186,7 +249,7 @@ public struct VersionInventory: Sendable {
         let path = folder == "." ? name : folder + "/" + name
         guard let bytes = try? FileIO.read(path) else { continue }
         if let assignment = XcconfigFile(path: path, bytes: bytes).assignment(of: setting) {
-          places.append(.xcconfig(path: path, setting: setting))
+          places.append(.xcconfig(path: path, setting: setting, line: assignment.line))
           values.append(assignment.value)
         }
       }

@@ -14,6 +14,8 @@ public enum InfoPlistDiscovery {
     case infoPlist(String)
     /// An Xcode project folder (`App.xcodeproj`).
     case project(String)
+    /// An Xcode workspace (`App.xcworkspace`): the projects it lists.
+    case workspace(String)
   }
 
   /// Whether a file name is an Info.plist: `Info.plist`, `*-Info.plist`, `*Info.plist`.
@@ -51,6 +53,10 @@ public enum InfoPlistDiscovery {
         found.insert(.project(normalized(path)))
         continue
       }
+      if path.hasSuffix(".xcworkspace") {
+        found.insert(.workspace(normalized(path)))
+        continue
+      }
       guard isFolder.boolValue else {
         found.insert(.infoPlist(normalized(path)))
         continue
@@ -66,6 +72,10 @@ public enum InfoPlistDiscovery {
           if includeTests || !isTestBundle(relative) { found.insert(.project(full)) }
           return .skip
         }
+        if name.hasSuffix(".xcworkspace") {
+          found.insert(.workspace(full))
+          return .skip
+        }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
           found.insert(.infoPlist(full))
         }
@@ -75,7 +85,8 @@ public enum InfoPlistDiscovery {
     return found.sorted { $0.path < $1.path }
   }
 
-  static func normalized(_ path: String) -> String {
+  /// `path` without a leading `./` or trailing slashes.
+  public static func normalized(_ path: String) -> String {
     var result = path
     while result.hasPrefix("./") { result.removeFirst(2) }
     while result.count > 1, result.hasSuffix("/") { result.removeLast() }
@@ -87,7 +98,7 @@ extension InfoPlistDiscovery.Found {
   /// The path found.
   public var path: String {
     switch self {
-    case .infoPlist(let path), .project(let path): path
+    case .infoPlist(let path), .project(let path), .workspace(let path): path
     }
   }
 }

@@ -4,6 +4,22 @@ import PropertyList
 /// files, OpenStep plists and Xcode projects in place (only the values' bytes change), binary
 /// and JSON plists re-encoded in their own format.
 enum FileEditor {
+  /// The 1-based line of the value a place names, in the file's bytes.
+  static func line(of place: VersionPlace, in bytes: [UInt8]) -> Int? {
+    switch place {
+    case .xcconfig(_, let setting, let line):
+      return line ?? XcconfigFile(path: "", bytes: bytes).assignment(of: setting)?.line
+    case .plist(_, let key):
+      return XMLValueLocator.line(of: key, in: bytes)
+    case .project(let path, let id, let setting):
+      guard let tree = try? OpenStepSourceTree.parse(bytes, path: path),
+        case .dictionary(let objects)? = tree["objects"],
+        let range = objects.last(where: { $0.key == id })?.value["buildSettings"]?[setting]?.range
+      else { return nil }
+      return XcodeProject.line(of: range.lowerBound, in: bytes)
+    }
+  }
+
   static func apply(_ edits: [(VersionPlace, String)], to bytes: [UInt8], path: String)
     throws(VersioningError) -> (bytes: [UInt8], isBinary: Bool)
   {
@@ -11,7 +27,10 @@ enum FileEditor {
       let file = XcconfigFile(path: path, bytes: bytes)
       var textEdits: [TextEdit] = []
       for (place, value) in edits {
-        guard case .xcconfig(_, let setting) = place, let assignment = file.assignment(of: setting)
+        guard case .xcconfig(_, let setting, let line) = place,
+          let assignment = line.flatMap({ line in
+            file.assignments.last { $0.setting == setting && $0.line == line }
+          }) ?? file.assignment(of: setting)
         else { continue }
         textEdits.append(TextEdit(range: assignment.range, replacement: Array(value.utf8)))
       }

@@ -12,6 +12,18 @@ public enum XMLValueLocator {
     case other(Range<Int>)
   }
 
+  /// The 1-based line of a top-level key's value, when the file is XML and holds it.
+  public static func line(of key: String, in bytes: [UInt8]) -> Int? {
+    guard let location = locate(key, in: bytes) else { return nil }
+    let offset: Int
+    switch location {
+    case .content(let range), .emptyElement(let range), .other(let range): offset = range.lowerBound
+    }
+    var line = 1
+    for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
+    return line
+  }
+
   /// The location of `key`'s value in the top-level dictionary, or nil when absent.
   public static func locate(_ key: String, in bytes: [UInt8]) -> Location? {
     var scanner = Scanner(bytes: bytes)

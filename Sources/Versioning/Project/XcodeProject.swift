@@ -11,6 +11,10 @@ public struct XcodeProject: Sendable {
   public var bytes: [UInt8]
   /// The parsed file.
   public var tree: OpenStepSourceTree
+  /// Every object by its identifier.
+  var objects: [String: OpenStepSourceTree] = [:]
+  /// The group (or variant group) holding each file reference and group.
+  private var parents: [String: String] = [:]
 
   /// A build configuration (`Debug`, `Release` ...) of a target or of the project.
   public struct Configuration: Sendable, Hashable {
@@ -22,14 +26,41 @@ public struct XcodeProject: Sendable {
     public var target: String?
     /// The build settings dictionary.
     public var settings: OpenStepSourceTree
+    /// The file reference of the `.xcconfig` it is based on, if any.
+    public var baseConfigurationReference: String?
   }
 
-  /// Reads a project folder (or its `project.pbxproj`).
+  /// A target: what it builds and with which configurations.
+  public struct Target: Sendable, Hashable {
+    /// The object identifier.
+    public var id: String
+    /// The name Xcode shows.
+    public var name: String
+    /// `com.apple.product-type.application` and the like (nil for aggregate targets).
+    public var productType: String?
+    /// The file reference of the product it builds.
+    public var productReference: String?
+    /// Its configurations.
+    public var configurations: [Configuration]
+    /// The product references its Copy Files phases embed (extensions, watch apps).
+    public var embeddedProducts: [String]
+
+    /// Whether it builds tests (unit or UI test bundles, `.xctest`).
+    public var isTest: Bool {
+      guard let productType else { return false }
+      return productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
+        || productType.contains("xctest")
+    }
+  }
+
+  /// Reads a project folder (or its `project.pbxproj`). Two objects with one identifier are
+  /// an error: Xcode would read one of them, and which one is not defined.
   public init(path: String) throws(VersioningError) {
     var folder = path
     if folder.hasSuffix("/project.pbxproj") {
       folder = String(folder.dropLast("/project.pbxproj".count))
     }
+    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
     self.path = folder
     let file = folder + "/project.pbxproj"
     do {
@@ -38,57 +69,144 @@ public struct XcodeProject: Sendable {
       throw .propertyList(error.inFile(file))
     }
     tree = try OpenStepSourceTree.parse(bytes, path: file)
+    guard case .dictionary(let entries)? = tree["objects"] else {
+      throw .unreadable(
+        path: file, line: nil, message: "no 'objects' dictionary: not an Xcode project")
+    }
+    for entry in entries {
+      if objects[entry.key] != nil {
+        throw .unreadable(
+          path: file, line: Self.line(of: entry.keyRange.lowerBound, in: bytes),
+          message:
+            "the object identifier \(entry.key) is used twice; Xcode would read only one (resolve the merge by hand)"
+        )
+      }
+      objects[entry.key] = entry.value
+    }
+    for (id, object) in objects {
+      guard case .array(let children)? = object["children"] else { continue }
+      for child in children { if let child = child.string { parents[child] = id } }
+    }
   }
 
-  /// Every build configuration, the project's and each native target's.
+  /// The 1-based line of a byte offset.
+  static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+    var line = 1
+    for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
+    return line
+  }
+
+  /// The project object.
+  private var projectObject: OpenStepSourceTree? {
+    guard let root = tree["rootObject"]?.string else {
+      return objects.values.first { $0["isa"]?.string == "PBXProject" }
+    }
+    return objects[root]
+  }
+
+  private func configurations(list id: String?, target: String?) -> [Configuration] {
+    guard let id, let list = objects[id], case .array(let ids)? = list["buildConfigurations"] else {
+      return []
+    }
+    return ids.compactMap { item in
+      guard let configurationID = item.string, let object = objects[configurationID],
+        let settings = object["buildSettings"]
+      else { return nil }
+      return Configuration(
+        id: configurationID, name: object["name"]?.string ?? "?", target: target,
+        settings: settings, baseConfigurationReference: object["baseConfigurationReference"]?.string
+      )
+    }
+  }
+
+  /// The project's own configurations (the level below every target's).
+  public var projectConfigurations: [Configuration] {
+    configurations(list: projectObject?["buildConfigurationList"]?.string, target: nil)
+  }
+
+  /// Every target, in the project's order.
+  public var targetList: [Target] {
+    var ids: [String] = []
+    if case .array(let items)? = projectObject?["targets"] {
+      ids = items.compactMap(\.string)
+    } else {
+      ids = objects.keys.sorted().filter {
+        ["PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget"].contains(
+          objects[$0]?["isa"]?.string ?? "")
+      }
+    }
+    return ids.compactMap { id in
+      guard let object = objects[id] else { return nil }
+      let name = object["name"]?.string ?? id
+      var embedded: [String] = []
+      if case .array(let phases)? = object["buildPhases"] {
+        for phase in phases.compactMap(\.string)
+        where objects[phase]?["isa"]?.string == "PBXCopyFilesBuildPhase" {
+          guard case .array(let files)? = objects[phase]?["files"] else { continue }
+          for file in files.compactMap(\.string) {
+            if let reference = objects[file]?["fileRef"]?.string { embedded.append(reference) }
+          }
+        }
+      }
+      return Target(
+        id: id, name: name, productType: object["productType"]?.string,
+        productReference: object["productReference"]?.string,
+        configurations: configurations(
+          list: object["buildConfigurationList"]?.string, target: name),
+        embeddedProducts: embedded)
+    }
+  }
+
+  /// Every build configuration, the project's and each target's.
   public var configurations: [Configuration] {
-    guard case .dictionary(let objects)? = tree["objects"] else { return [] }
-    var byID: [String: OpenStepSourceTree] = [:]
-    for entry in objects { byID[entry.key] = entry.value }
-    func configurations(list id: String?, target: String?) -> [Configuration] {
-      guard let id, let list = byID[id], case .array(let ids)? = list["buildConfigurations"] else {
-        return []
-      }
-      return ids.compactMap { item in
-        guard let configurationID = item.string, let object = byID[configurationID],
-          let settings = object["buildSettings"]
-        else { return nil }
-        return Configuration(
-          id: configurationID, name: object["name"]?.string ?? "?", target: target,
-          settings: settings)
-      }
-    }
-    var result: [Configuration] = []
-    for entry in objects where entry.value["isa"]?.string == "PBXProject" {
-      result += configurations(list: entry.value["buildConfigurationList"]?.string, target: nil)
-    }
-    for entry in objects
-    where ["PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget"].contains(
-      entry.value["isa"]?.string ?? "")
-    {
-      result += configurations(
-        list: entry.value["buildConfigurationList"]?.string,
-        target: entry.value["name"]?.string ?? entry.key)
-    }
-    return result
+    projectConfigurations + targetList.flatMap(\.configurations)
   }
 
   /// The target names.
-  public var targets: [String] {
-    var seen: [String] = []
-    for configuration in configurations {
-      if let target = configuration.target, !seen.contains(target) { seen.append(target) }
-    }
-    return seen
-  }
+  public var targets: [String] { targetList.map(\.name) }
 
-  /// The folder that `$(SRCROOT)` and relative paths in settings start from.
+  /// The folder Xcode calls `SRCROOT` and `PROJECT_DIR`: the one holding the `.xcodeproj`,
+  /// moved by the project's `projectDirPath` when it has one.
   public var sourceRoot: String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return String(path[..<slash])
+    let folder = Paths.parent(path)
+    guard let extra = projectObject?["projectDirPath"]?.string, !extra.isEmpty else {
+      return folder
+    }
+    return extra.hasPrefix("/") ? extra : Paths.join(folder, extra)
   }
 
-  /// The Info.plist a configuration names (`INFOPLIST_FILE`), as a path from the working folder.
+  /// The project's name (`App` for `App.xcodeproj`).
+  public var name: String { Paths.removingExtension(Paths.lastComponent(path)) }
+
+  /// The path of a file reference, through the groups holding it (`<group>`), from the
+  /// source root (`SOURCE_ROOT`) or absolute; nil for products and SDK files.
+  public func filePath(of id: String) -> String? {
+    var seen: Set<String> = []
+    return filePath(of: id, seen: &seen)
+  }
+
+  private func filePath(of id: String, seen: inout Set<String>) -> String? {
+    guard seen.insert(id).inserted, let object = objects[id] else { return nil }
+    let path = object["path"]?.string ?? ""
+    switch object["sourceTree"]?.string ?? "<group>" {
+    case "<absolute>":
+      return path
+    case "SOURCE_ROOT":
+      return Paths.join(sourceRoot, path)
+    case "<group>":
+      guard let parent = parents[id] else {
+        // The main group: its path starts from the source root.
+        return path.isEmpty ? sourceRoot : Paths.join(sourceRoot, path)
+      }
+      guard let folder = filePath(of: parent, seen: &seen) else { return nil }
+      return path.isEmpty ? folder : Paths.join(folder, path)
+    default:
+      return nil
+    }
+  }
+
+  /// The Info.plist a configuration names (`INFOPLIST_FILE`), as a path from the working
+  /// folder, without resolving other references: for Info.plists found outside a project.
   public func infoPlistPath(_ configuration: Configuration) -> String? {
     guard var value = configuration.settings["INFOPLIST_FILE"]?.string else { return nil }
     for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"]

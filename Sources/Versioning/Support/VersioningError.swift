@@ -23,6 +23,11 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
   case scheme(message: String)
   /// No Info.plist or project was found.
   case nothingFound(paths: [String])
+  /// Values that could not be resolved or read as versions (each message names its file,
+  /// line and chain).
+  case unresolvable(problems: [VersionProblem])
+  /// A bump that would lower a value, not asked for with `--allow-lower`.
+  case wouldLower(path: String, key: String, current: String, new: String)
 
   /// A compiler-style diagnostic.
   public var description: String {
@@ -47,6 +52,10 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
       "error: \(message)"
     case .nothingFound(let paths):
       "error: no Info.plist or Xcode project found in \(paths.joined(separator: ", "))"
+    case .unresolvable(let problems):
+      problems.map(\.message).joined(separator: "\n") + "\nerror: nothing was changed"
+    case .wouldLower(let path, let key, let current, let new):
+      "\(path): error: \(key) would go down from \(current) to \(new); give --allow-lower to do that on purpose; nothing was changed"
     }
   }
 }

@@ -17,7 +17,9 @@ struct ArchiveList: ParsableCommand {
   var format: OutputFormat = .text
 
   func run() throws {
-    let entries = try ArchiveReader.list(archive)
+    // What could be read is shown; damage is reported after it, and fails the command.
+    let (entries, damage) = try ArchiveReader.listing(archive)
+    defer { if damage != nil { Diagnostics.error("\(archive): error: \(damage ?? "")") } }
     switch format {
     case .text:
       var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
@@ -44,5 +46,6 @@ struct ArchiveList: ParsableCommand {
         })
       Diagnostics.writeToStandardOutput(try value.encoded(as: .json))
     }
+    if damage != nil { throw ExitCode(1) }
   }
 }

@@ -134,7 +134,7 @@ struct ReleaseCommand: ParsableCommand {
     // 4. Bump, then move the archives in place under names with the new version and build.
     progress.step("bumping \(bump.rawValue)")
     if let versionBump, !plists.isEmpty, !dryRun {
-      report.bumped = try BumpOptions.apply(versionBump, paths: plists, includeTests: false)
+      report.bumped = try BumpOptions.apply(versionBump, paths: plists, includeTests: false).values
     }
     var moves: [(source: String, target: String)] = []
     for (target, _) in staged {

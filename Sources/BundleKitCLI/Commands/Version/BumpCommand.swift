@@ -14,65 +14,127 @@ struct BumpCommand: ParsableCommand {
 
 /// Options every bump shares.
 struct BumpOptions: ParsableArguments {
-  @Flag(help: "Print a unified diff of what would change, and change nothing.")
+  @Flag(help: "Print a unified diff of what would change (git apply takes it), and change nothing.")
   var dryRun = false
 
-  @Flag(help: "Also take test bundles.")
+  @Flag(help: "Also take test bundles and test targets.")
   var includeTests = false
 
-  @Option(help: "Only these targets of Xcode projects (repeatable).")
+  @Option(
+    help:
+      "Only these targets (Xcode target or SwiftPM target names; repeatable); what they embed comes along."
+  )
   var target: [String] = []
+
+  @Flag(help: "Let a value go down (--to below the current number).")
+  var allowLower = false
+
+  @Option(help: "Output: text, or json (old and new value, files and lines, targets).")
+  var format: OutputFormat = .text
+
+  @Flag(help: "After the bump, commit the changed files with git.")
+  var commit = false
+
+  @Flag(help: "With --commit, also tag the commit (v<version>, or build-<number>).")
+  var tag = false
+
+  func validate() throws {
+    if tag && !commit { throw ValidationError("--tag tags the bump's commit: give --commit too") }
+    if commit && dryRun {
+      throw ValidationError("--dry-run changes nothing, so there is nothing to commit")
+    }
+  }
 
   /// Plans the bump, then applies it (or with --dry-run prints the diff). Prints what changed.
   func run(_ bump: VersionBump, paths: [String]) throws {
+    var bump = bump
+    bump.allowLower = allowLower
+    let planned: (values: [VersionBump.ValueChange], files: [VersionBump.FileChange])
     if dryRun {
-      let planned = try Self.plan(bump, paths: paths, includeTests: includeTests, targets: target)
-      for file in planned.files {
-        if file.isBinary {
-          Diagnostics.printLine("binary \(file.path):")
-          for value in planned.values where value.places.contains(where: { $0.file == file.path }) {
-            Diagnostics.printLine("  \(value.key): \(value.old) -> \(value.new)")
-          }
-        } else {
-          Diagnostics.writeToStandardOutput(
-            Array(UnifiedDiff.make(old: file.old, new: file.new, path: file.path).utf8))
-        }
+      planned = try Self.plan(bump, paths: paths, includeTests: includeTests, targets: target)
+      if format == .text {
+        printDiff(planned.files, planned.values)
+        return
       }
-      return
+    } else {
+      planned = try Self.apply(bump, paths: paths, includeTests: includeTests, targets: target)
     }
-    let values = try Self.apply(bump, paths: paths, includeTests: includeTests, targets: target)
-    for value in values {
-      Diagnostics.printLine(
-        "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
+    switch format {
+    case .text:
+      for value in planned.values {
+        Diagnostics.printLine(
+          "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
+      }
+      if planned.values.isEmpty { Diagnostics.printLine("nothing to change") }
+    case .json:
+      let rows = planned.values.map { value -> PropertyListValue in
+        let places = VersionBump.locations(of: value, in: planned.files).map { location in
+          var place: PropertyListDictionary = ["file": .string(Self.relative(location.file))]
+          if let line = location.line { place["line"] = .int(line) }
+          return PropertyListValue.dictionary(place)
+        }
+        return .dictionary([
+          "key": .string(value.key), "old": .string(value.old), "new": .string(value.new),
+          "targets": .array(value.bundles.map { .string($0) }), "places": .array(places),
+        ])
+      }
+      Diagnostics.writeToStandardOutput(
+        try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
     }
-    if values.isEmpty { Diagnostics.printLine("nothing to change") }
+    if commit, !planned.files.isEmpty {
+      try GitRecorder.record(planned.values, files: planned.files.map(\.path), tag: tag)
+    }
   }
 
-  /// What the bump would change in the Info.plists found under `paths`.
+  /// The diff of every text file (paths relative to the working folder, `a/` and `b/` as
+  /// git writes them), a summary for binary property lists.
+  private func printDiff(_ files: [VersionBump.FileChange], _ values: [VersionBump.ValueChange]) {
+    for file in files {
+      if file.isBinary {
+        Diagnostics.printLine("binary \(file.path):")
+        for value in values where value.places.contains(where: { $0.file == file.path }) {
+          Diagnostics.printLine("  \(value.key): \(value.old) -> \(value.new)")
+        }
+      } else {
+        Diagnostics.writeToStandardOutput(
+          Array(UnifiedDiff.make(old: file.old, new: file.new, path: Self.relative(file.path)).utf8)
+        )
+      }
+    }
+  }
+
+  /// `path` relative to the working folder when it lies below it.
+  static func relative(_ path: String) -> String {
+    guard path.hasPrefix("/") else { return InfoPlistDiscovery.normalized(path) }
+    let current = FileManager.default.currentDirectoryPath
+    return path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
+  }
+
+  /// What the bump would change in the Info.plists and projects found under `paths`.
   static func plan(
     _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = [],
     found known: [InfoPlistDiscovery.Found]? = nil
   ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
     let found = try known ?? InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     let inventory = try VersionInventory(
-      found: found, targets: targets.isEmpty ? nil : Set(targets))
+      found: found, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests)
     guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
     return try bump.plan(inventory)
   }
 
   /// Applies the bump under folder locks, planning again once the locks are held so
-  /// concurrent runs never lose an increment. Returns the values changed.
+  /// concurrent runs never lose an increment. Returns what changed.
   static func apply(
     _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = []
-  ) throws -> [VersionBump.ValueChange] {
+  ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
     let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     // Lock the folders of everything found, then read and plan: no other run can change
     // these files between our reading and our writing. Files found through references in
     // other folders (an .xcconfig above) widen the locks and the plan is made again.
     var folders = Set(
       found.map { item -> String in
-        if case .project(let path) = item { return path }
-        return VersionInventory.parentFolder(of: item.path)
+        if case .infoPlist(let path) = item { return VersionInventory.parentFolder(of: path) }
+        return item.path
       })
     var locks = try FolderLocks(folders: folders)
     defer { locks.release() }
@@ -88,7 +150,7 @@ struct BumpOptions: ParsableArguments {
         bump, paths: paths, includeTests: includeTests, targets: targets, found: found)
     }
     try VersionBump.write(planned.files)
-    return planned.values
+    return planned
   }
 
   static func folders(of files: [VersionBump.FileChange]) -> Set<String> {

@@ -2,67 +2,155 @@ import ArgumentParser
 import PropertyList
 import Versioning
 
-/// `bundlekit version [PATH...]`: every Info.plist's versions.
+/// `bundlekit version [PATH...]`: every bundle's versions, as Xcode resolves them.
 struct VersionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "version",
-    abstract: "Show the version and build number of every Info.plist and Xcode project found.",
+    abstract: "Show the version and build number of every Xcode target and Info.plist found.",
     discussion: """
-      PATH may be Info.plists, .xcodeproj folders or folders to search (default: the current \
-      folder), skipping .build, DerivedData, Pods, Carthage and .git. $(SETTING) references \
-      are resolved through .xcconfig files beside the Info.plist or the Xcode project above it.
+      PATH may be Info.plists, .xcodeproj or .xcworkspace folders, or folders to search \
+      (default: the current folder), skipping .build, DerivedData, Pods, Carthage and .git. \
+      A project's targets are resolved as Xcode resolves them: the Info.plist, or for a \
+      generated one the build setting, each $(SETTING) followed through the target's \
+      settings, its .xcconfig (and #includes), the project's settings and the project's \
+      .xcconfig. Other Info.plists are read with an .xcconfig beside or above them. Read \
+      only: a value that cannot be resolved is reported on its row and below the table, \
+      the rest still prints (exit 1). An extension whose build number differs from its \
+      app's is flagged (the App Store refuses it).
       """
   )
 
-  @Argument(help: "Info.plists, .xcodeproj folders, or folders to search.")
+  @Argument(help: "Info.plists, .xcodeproj or .xcworkspace folders, or folders to search.")
   var paths: [String] = ["."]
 
-  @Flag(help: "Also take test bundles.")
+  @Flag(help: "Also take test bundles and test targets.")
   var includeTests = false
+
+  @Option(help: "Only these targets (and what they embed; repeatable).")
+  var target: [String] = []
 
   @Option(help: "Output: text or json.")
   var format: OutputFormat = .text
 
   func run() throws {
-    let inventory = try VersionInventory(paths: paths, includeTests: includeTests)
+    let inventory = try VersionInventory(
+      paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target))
     guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
+    let mismatches = Self.mismatches(inventory.bundles)
     switch format {
     case .json:
-      let rows = inventory.bundles.map { bundle -> PropertyListValue in
-        var row: PropertyListDictionary = [
-          "path": .string(bundle.path), "target": .string(bundle.target),
-          "format": .string(bundle.format),
-        ]
-        if let version = bundle.version {
-          row["CFBundleShortVersionString"] = .string(version.current)
-        }
-        if let build = bundle.build { row["CFBundleVersion"] = .string(build.current) }
-        let sources = Set(
-          ([bundle.version, bundle.build].compactMap { $0 }).flatMap(\.places).map(\.file)
-        ).sorted()
-        row["definedIn"] = .array(sources.map { .string($0) })
-        return .dictionary(row)
-      }
-      Diagnostics.writeToStandardOutput(try PropertyListValue.array(rows).encoded(as: .json))
+      let rows = inventory.bundles.map { Self.json($0, mismatch: mismatches[$0.label]) }
+      Diagnostics.writeToStandardOutput(
+        try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
     case .text:
-      var table = [["PATH", "TARGET", "VERSION", "BUILD", "FORMAT"]]
+      var table = [["PATH", "TARGET", "VERSION", "BUILD", "KIND"]]
       for bundle in inventory.bundles {
+        var build = Self.show(bundle.build, of: bundle, key: "CFBundleVersion")
+        if mismatches[bundle.label] != nil { build += " (differs from its app)" }
         table.append([
-          bundle.path, bundle.target, Self.show(bundle.version, of: bundle),
-          Self.show(bundle.build, of: bundle), bundle.format,
+          bundle.path, bundle.target,
+          Self.show(bundle.version, of: bundle, key: "CFBundleShortVersionString"),
+          build, bundle.kind ?? bundle.format,
         ])
       }
       Diagnostics.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
+    for message in mismatches.values.sorted() {
+      Diagnostics.printToStandardError("warning: " + message)
+    }
+    let problems = inventory.bundles.flatMap(\.problems)
+    for problem in problems { Diagnostics.printToStandardError(problem.message) }
+    if !problems.isEmpty { throw ExitCode(1) }
   }
 
-  /// A value, with where it comes from when that is not the file itself.
-  static func show(_ value: VersionValue?, of bundle: VersionedBundle) -> String {
+  /// For each embedded target whose build number differs from its host's, a message.
+  static func mismatches(_ bundles: [VersionedBundle]) -> [String: String] {
+    var result: [String: String] = [:]
+    for bundle in bundles {
+      guard let host = bundle.host,
+        let app = bundles.first(where: { $0.path == bundle.path && $0.target == host }),
+        let ours = bundle.build, let theirs = app.build
+      else { continue }
+      let configurations = Set(ours.byConfiguration.keys).intersection(theirs.byConfiguration.keys)
+      let differing = configurations.sorted().filter {
+        ours.byConfiguration[$0] != theirs.byConfiguration[$0]
+      }
+      let plain = configurations.isEmpty && ours.current != theirs.current
+      guard plain || !differing.isEmpty else { continue }
+      let detail = differing.map {
+        "\($0): \(ours.byConfiguration[$0] ?? "?") vs \(theirs.byConfiguration[$0] ?? "?")"
+      }.joined(separator: ", ")
+      result[bundle.label] =
+        "\(bundle.label): CFBundleVersion differs from the one of \(host), which embeds it (\(plain ? "\(ours.current) vs \(theirs.current)" : detail)); the App Store refuses that: bump build on \(host) brings them together"
+    }
+    return result
+  }
+
+  /// A value for the table: per configuration when they differ, with where it is defined
+  /// when that is not the row's own file; `error` when it could not be resolved.
+  static func show(_ value: VersionValue?, of bundle: VersionedBundle, key: String) -> String {
+    if bundle.problems.contains(where: { $0.key == key || $0.key == nil }) {
+      return "error (below)"
+    }
     guard let value else { return "-" }
+    var text = value.current
+    let distinct = Set(value.byConfiguration.values)
+    if distinct.count > 1 {
+      text = value.byConfiguration.keys.sorted().map {
+        "\(value.byConfiguration[$0] ?? "") (\($0))"
+      }
+      .joined(separator: ", ")
+    }
     let elsewhere = Set(value.places.map(\.file)).filter {
       $0 != bundle.path && !$0.hasPrefix(bundle.path + "/")
     }.sorted()
-    return elsewhere.isEmpty
-      ? value.current : "\(value.current) (\(elsewhere.joined(separator: ", ")))"
+    return elsewhere.isEmpty ? text : "\(text) (\(elsewhere.joined(separator: ", ")))"
+  }
+
+  static func json(_ bundle: VersionedBundle, mismatch: String?) -> PropertyListValue {
+    var row: PropertyListDictionary = [
+      "path": .string(bundle.path), "target": .string(bundle.target),
+      "format": .string(bundle.format),
+    ]
+    if let kind = bundle.kind { row["kind"] = .string(kind) }
+    if let host = bundle.host { row["embeddedIn"] = .string(host) }
+    if let version = bundle.version { row["CFBundleShortVersionString"] = .string(version.current) }
+    if let build = bundle.build { row["CFBundleVersion"] = .string(build.current) }
+    var configurations: PropertyListDictionary = [:]
+    for (key, value) in [
+      ("CFBundleShortVersionString", bundle.version), ("CFBundleVersion", bundle.build),
+    ] {
+      for (name, text) in value?.byConfiguration ?? [:] {
+        var entry = configurations[name]?.dictionaryValue ?? [:]
+        entry[key] = .string(text)
+        configurations[name] = .dictionary(entry)
+      }
+    }
+    if !configurations.isEmpty {
+      configurations.sort { $0.key < $1.key }
+      row["configurations"] = .dictionary(configurations)
+    }
+    let sources = Set(
+      ([bundle.version, bundle.build].compactMap { $0 }).flatMap(\.places).map(\.file)
+    ).sorted()
+    row["definedIn"] = .array(sources.map { .string($0) })
+    var places: [PropertyListValue] = []
+    for (key, value) in [
+      ("CFBundleShortVersionString", bundle.version), ("CFBundleVersion", bundle.build),
+    ] {
+      for assignment in value?.chain ?? [] {
+        places.append(
+          .dictionary([
+            "key": .string(key), "file": .string(assignment.file), "line": .int(assignment.line),
+            "setting": .string(assignment.setting), "value": .string(assignment.value),
+          ]))
+      }
+    }
+    if !places.isEmpty { row["resolvedThrough"] = .array(places) }
+    if !bundle.problems.isEmpty {
+      row["problems"] = .array(bundle.problems.map { .string($0.message) })
+    }
+    if let mismatch { row["mismatch"] = .string(mismatch) }
+    return .dictionary(row)
   }
 }

@@ -1,0 +1,237 @@
+import PropertyList
+
+/// The versions of an Xcode project's targets, resolved as Xcode resolves them: for each
+/// target and build configuration, the Info.plist's value (or, for a generated Info.plist,
+/// the build setting), its `$(...)` references followed through the target's settings, its
+/// `.xcconfig` chain, the project's settings and the project's `.xcconfig` chain, to the one
+/// assignment that holds the number.
+struct ProjectVersions {
+  let project: XcodeProject
+  let chains: XcconfigChains
+  /// Info.plists read so far, by path.
+  var plists: [String: (bytes: [UInt8], document: PropertyListDocument)] = [:]
+
+  /// The settings each key is generated from when a target's Info.plist does not hold it.
+  static let generatedFrom = [
+    "CFBundleVersion": "CURRENT_PROJECT_VERSION",
+    "CFBundleShortVersionString": "MARKETING_VERSION",
+  ]
+
+  static let productTypePrefix = "com.apple.product-type."
+
+  init(project: XcodeProject, chains: XcconfigChains) {
+    self.project = project
+    self.chains = chains
+  }
+
+  /// One bundle per target that has a version (tests only with `includeTests`), and the
+  /// Info.plists the targets use.
+  mutating func bundles(includeTests: Bool) -> (bundles: [VersionedBundle], infoPlists: Set<String>)
+  {
+    let targets = project.targetList
+    var hostOfProduct: [String: String] = [:]
+    for target in targets {
+      for product in target.embeddedProducts { hostOfProduct[product] = target.name }
+    }
+    var bundles: [VersionedBundle] = []
+    var used: Set<String> = []
+    for target in targets where includeTests || !target.isTest {
+      var bundle = VersionedBundle(
+        path: project.path, target: target.name, format: "project", version: nil, build: nil)
+      bundle.kind = target.productType.map {
+        $0.hasPrefix(Self.productTypePrefix)
+          ? String($0.dropFirst(Self.productTypePrefix.count)) : $0
+      }
+      bundle.host = target.productReference.flatMap { hostOfProduct[$0] }
+      var values:
+        [String: [(configuration: String, result: Result<ResolvedSetting, SettingError>)]] =
+          [:]
+      for configuration in target.configurations {
+        let stack: SettingsStack
+        do {
+          stack = try self.stack(for: target, configuration)
+        } catch {
+          bundle.problems.append(VersionProblem(key: nil, message: error.description))
+          continue
+        }
+        for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
+          guard let result = value(of: key, stack: stack, used: &used) else { continue }
+          values[key, default: []].append((configuration.name, result))
+        }
+      }
+      for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
+        guard let results = values[key] else { continue }
+        let (value, problems) = Self.combine(key: key, results)
+        bundle.problems += problems.map { VersionProblem(key: key, message: $0) }
+        if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
+      }
+      if bundle.build != nil || bundle.version != nil || !bundle.problems.isEmpty {
+        bundles.append(bundle)
+      }
+    }
+    return (bundles, used)
+  }
+
+  /// The levels of one target's settings for one configuration.
+  func stack(for target: XcodeProject.Target, _ configuration: XcodeProject.Configuration)
+    throws(VersioningError) -> SettingsStack
+  {
+    let projectConfiguration = project.projectConfigurations.first { $0.name == configuration.name }
+    var levels: [SettingsStack.Level] = [
+      SettingsStack.Level(
+        label: "target \(target.name) (\(configuration.name))",
+        assignments: assignments(of: configuration))
+    ]
+    levels.append(try xcconfigLevel(configuration, label: "target \(target.name)"))
+    if let projectConfiguration {
+      levels.append(
+        SettingsStack.Level(
+          label: "project (\(configuration.name))",
+          assignments: assignments(of: projectConfiguration)))
+      levels.append(try xcconfigLevel(projectConfiguration, label: "project"))
+    }
+    let root = project.sourceRoot
+    let builtins = [
+      "TARGET_NAME": target.name, "PRODUCT_NAME": target.name, "PROJECT_NAME": project.name,
+      "SRCROOT": root, "PROJECT_DIR": root, "SOURCE_ROOT": root,
+      "CONFIGURATION": configuration.name,
+      "PROJECT_FILE_PATH": project.path,
+    ]
+    return SettingsStack(levels: levels, builtins: builtins)
+  }
+
+  private func xcconfigLevel(_ configuration: XcodeProject.Configuration, label: String)
+    throws(VersioningError) -> SettingsStack.Level
+  {
+    guard let reference = configuration.baseConfigurationReference else {
+      return SettingsStack.Level(label: label + " .xcconfig", assignments: [])
+    }
+    guard let path = project.filePath(of: reference) else {
+      throw .unreadable(
+        path: project.pbxprojPath, line: nil,
+        message:
+          "the base configuration \(reference) of \(configuration.target ?? "the project") (\(configuration.name)) is not a file in the project"
+      )
+    }
+    return SettingsStack.Level(label: path, assignments: try chains.assignments(of: path))
+  }
+
+  /// The unconditional build settings of a configuration, in file order.
+  private func assignments(of configuration: XcodeProject.Configuration) -> [SettingAssignment] {
+    guard case .dictionary(let entries) = configuration.settings else { return [] }
+    return entries.compactMap { entry -> SettingAssignment? in
+      guard !entry.key.contains("[") else { return nil }
+      let value: String
+      switch entry.value {
+      case .string(let text, _): value = text
+      case .array(let items): value = items.compactMap(\.string).joined(separator: " ")
+      default: return nil
+      }
+      let offset = entry.value.range?.lowerBound ?? entry.keyRange.lowerBound
+      return SettingAssignment(
+        setting: entry.key, value: value, file: project.pbxprojPath,
+        line: XcodeProject.line(of: offset, in: project.bytes),
+        place: .project(path: project.path, configurationID: configuration.id, setting: entry.key))
+    }
+  }
+
+  /// A key's value for one configuration: from the Info.plist when it holds the key, else
+  /// generated from the build setting; nil when the target has neither.
+  private mutating func value(of key: String, stack: SettingsStack, used: inout Set<String>)
+    -> Result<ResolvedSetting, SettingError>?
+  {
+    do throws(SettingError) {
+      var plistPath: String?
+      if let file = try stack.resolve("INFOPLIST_FILE")?.value, !file.isEmpty {
+        let path = InfoPlistDiscovery.normalized(
+          file.hasPrefix("/") ? file : Paths.join(project.sourceRoot, file))
+        plistPath = path
+        used.insert(path)
+      }
+      if let plistPath, let plist = plist(plistPath),
+        let text = plist.document.value[key]?.stringValue
+      {
+        let line = XMLValueLocator.line(of: key, in: plist.bytes) ?? 1
+        let origin = SettingAssignment(
+          setting: key, value: text, file: plistPath, line: line,
+          place: .plist(path: plistPath, key: key))
+        return .success(try stack.evaluate(origin))
+      }
+      let generated = try stack.resolve("GENERATE_INFOPLIST_FILE")?.value == "YES"
+      guard generated || plistPath == nil, let setting = Self.generatedFrom[key] else {
+        return nil
+      }
+      let explicit = "INFOPLIST_KEY_" + key
+      let name = try stack.resolve(explicit) != nil ? explicit : setting
+      guard let resolved = try stack.resolve(name) else { return nil }
+      return .success(resolved)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private mutating func plist(_ path: String) -> (bytes: [UInt8], document: PropertyListDocument)? {
+    if let known = plists[path] { return known }
+    guard let bytes = try? FileIO.read(path), let document = try? PropertyListDocument(bytes: bytes)
+    else { return nil }
+    plists[path] = (bytes, document)
+    return (bytes, document)
+  }
+
+  /// One value from a target's configurations: where each is defined, and what is wrong.
+  static func combine(
+    key: String, _ results: [(configuration: String, result: Result<ResolvedSetting, SettingError>)]
+  ) -> (VersionValue?, [String]) {
+    var problems: [String] = []
+    var places: [VersionPlace] = []
+    var byConfiguration: [String: String] = [:]
+    var chain: [SettingAssignment] = []
+    for (configuration, result) in results {
+      switch result {
+      case .failure(let error):
+        problems.append(
+          describe(error.message, key: key, configuration: configuration, error.chain))
+      case .success(let resolved):
+        byConfiguration[configuration] = resolved.value
+        if chain.isEmpty { chain = resolved.chain }
+        guard BundleVersion(resolved.value) != nil else {
+          problems.append(
+            describe(
+              "'\(resolved.value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)",
+              key: key, configuration: configuration, resolved.chain))
+          continue
+        }
+        guard let site = resolved.site else {
+          problems.append(
+            describe(
+              "'\(resolved.value)' is built from several settings; BundleKit raises a number written in one place",
+              key: key, configuration: configuration, resolved.chain))
+          continue
+        }
+        if !places.contains(site.place) { places.append(site.place) }
+      }
+    }
+    guard !byConfiguration.isEmpty else { return (nil, problems) }
+    let current =
+      byConfiguration.values.max {
+        (BundleVersion($0) ?? BundleVersion(components: [0]))
+          < (BundleVersion($1) ?? BundleVersion(components: [0]))
+      } ?? ""
+    var value = VersionValue(key: key, current: current, places: places)
+    value.byConfiguration = byConfiguration
+    value.chain = chain
+    return (value, problems)
+  }
+
+  /// `file:line: error: key (configuration): message`, then the chain of assignments.
+  static func describe(
+    _ message: String, key: String, configuration: String, _ chain: [SettingAssignment]
+  ) -> String {
+    let location = chain.last.map { "\($0.file):\($0.line): " } ?? ""
+    var text = "\(location)error: \(key) (\(configuration)): \(message)"
+    if !chain.isEmpty {
+      text += "\n  resolved through: " + chain.map(\.description).joined(separator: "\n    -> ")
+    }
+    return text
+  }
+}

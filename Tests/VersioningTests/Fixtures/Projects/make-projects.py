@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Writes the Xcode project fixtures of the versioning tests, laid out as Xcode 15 writes
+them (sections, comments, tabs, quoting), each modelled on what real projects do with
+versions. Run from anywhere; it writes beside itself. The tests read the committed output."""
+import hashlib
+import os
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+def ident(*parts):
+    return hashlib.sha1("/".join(parts).encode()).hexdigest()[:24].upper()
+
+
+def quote(value):
+    if value == "" or any(c not in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$/:.-" for c in value):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return value
+
+
+def settings_text(settings, indent):
+    lines = []
+    for key in sorted(settings):
+        value = settings[key]
+        if isinstance(value, list):
+            items = "".join(f"{indent}\t{quote(v)},\n" for v in value)
+            lines.append(f"{indent}{key} = (\n{items}{indent});")
+        else:
+            lines.append(f"{indent}{quote(key) if '[' in key else key} = {quote(value)};")
+    return "\n".join(lines)
+
+
+PRODUCT_EXTENSIONS = {
+    "com.apple.product-type.application": "app",
+    "com.apple.product-type.app-extension": "appex",
+    "com.apple.product-type.application.watchapp2-container": "app",
+    "com.apple.product-type.application.watchapp2": "app",
+    "com.apple.product-type.bundle.unit-test": "xctest",
+    "com.apple.product-type.bundle.ui-testing": "xctest",
+    "com.apple.product-type.framework": "framework",
+}
+
+
+def project(folder, name, targets, project_configs, groups=(), project_base=None):
+    """targets: dicts with name, type, configs {Debug: {...}, Release: {...}}, base (xcconfig
+    path as written in a group, optional), embeds [(phase name, spec, dstPath, [target names])].
+    groups: (group path, [file names]) under the main group. project_base: an xcconfig file
+    name from groups."""
+    pid = ident(folder, name)
+    objects = {}  # section -> list of (id, comment, body)
+
+    def add(section, oid, comment, body):
+        objects.setdefault(section, []).append((oid, comment, body))
+
+    # Files and groups.
+    file_ids = {}
+    main_children = []
+    for group_path, names in groups:
+        gid = ident(folder, "group", group_path)
+        children = []
+        for file_name in names:
+            fid = ident(folder, "file", group_path, file_name)
+            file_ids[f"{group_path}/{file_name}"] = fid
+            kind = "text.xcconfig" if file_name.endswith(".xcconfig") else "text.plist.xml"
+            add("PBXFileReference", fid, file_name,
+                f"{{isa = PBXFileReference; lastKnownFileType = {kind}; path = {quote(file_name)}; sourceTree = \"<group>\"; }}")
+            children.append((fid, file_name))
+        kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in children)
+        add("PBXGroup", gid, group_path,
+            f"{{\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n{kids}\t\t\t);\n\t\t\tpath = {quote(group_path)};\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
+        main_children.append((gid, group_path))
+    products_gid = ident(folder, "Products")
+    product_children = []
+    target_ids = {}
+    product_ids = {}
+    for target in targets:
+        tid = ident(folder, "target", target["name"])
+        target_ids[target["name"]] = tid
+        extension = PRODUCT_EXTENSIONS[target["type"]]
+        product = f"{target['name']}.{extension}"
+        prid = ident(folder, "product", target["name"])
+        product_ids[target["name"]] = (prid, product)
+        add("PBXFileReference", prid, product,
+            f"{{isa = PBXFileReference; explicitFileType = wrapper.{'application' if extension == 'app' else 'app-extension' if extension == 'appex' else 'cfbundle'}; includeInIndex = 0; path = {quote(product)}; sourceTree = BUILT_PRODUCTS_DIR; }}")
+        product_children.append((prid, product))
+    kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in product_children)
+    add("PBXGroup", products_gid, "Products",
+        f"{{\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n{kids}\t\t\t);\n\t\t\tname = Products;\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
+    main_gid = ident(folder, "main")
+    kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in main_children + [(products_gid, "Products")])
+    add("PBXGroup", main_gid, None,
+        f"{{\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n{kids}\t\t\t);\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
+
+    def configuration_list(owner, owner_comment, configs, base_path):
+        ids = []
+        for config_name in ["Debug", "Release"]:
+            cid = ident(folder, owner, "config", config_name)
+            base = ""
+            if base_path:
+                base = f"\t\t\tbaseConfigurationReference = {file_ids[base_path]} /* {os.path.basename(base_path)} */;\n"
+            body = (f"{{\n\t\t\tisa = XCBuildConfiguration;\n{base}\t\t\tbuildSettings = {{\n"
+                    f"{settings_text(configs[config_name], chr(9) * 4)}\n\t\t\t}};\n\t\t\tname = {config_name};\n\t\t}}")
+            add("XCBuildConfiguration", cid, config_name, body)
+            ids.append((cid, config_name))
+        lid = ident(folder, owner, "list")
+        kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in ids)
+        add("XCConfigurationList", lid, f'Build configuration list for {owner_comment}',
+            f"{{\n\t\t\tisa = XCConfigurationList;\n\t\t\tbuildConfigurations = (\n{kids}\t\t\t);\n\t\t\tdefaultConfigurationIsVisible = 0;\n\t\t\tdefaultConfigurationName = Release;\n\t\t}}")
+        return lid
+
+    target_entries = []
+    for target in targets:
+        tid = target_ids[target["name"]]
+        phases = []
+        for phase_name, spec, dst_path, embedded in target.get("embeds", []):
+            phid = ident(folder, target["name"], "phase", phase_name)
+            files = []
+            for other in embedded:
+                bid = ident(folder, target["name"], "embed", other)
+                prid, product = product_ids[other]
+                add("PBXBuildFile", bid, f"{product} in {phase_name}",
+                    f"{{isa = PBXBuildFile; fileRef = {prid} /* {product} */; settings = {{ATTRIBUTES = (RemoveHeadersOnCopy, ); }}; }}")
+                files.append((bid, f"{product} in {phase_name}"))
+            kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in files)
+            add("PBXCopyFilesBuildPhase", phid, phase_name,
+                f"{{\n\t\t\tisa = PBXCopyFilesBuildPhase;\n\t\t\tbuildActionMask = 2147483647;\n\t\t\tdstPath = {quote(dst_path)};\n\t\t\tdstSubfolderSpec = {spec};\n\t\t\tfiles = (\n{kids}\t\t\t);\n\t\t\tname = {quote(phase_name)};\n\t\t\trunOnlyForDeploymentPostprocessing = 0;\n\t\t}}")
+            phases.append((phid, phase_name))
+        lid = configuration_list(target["name"], f'PBXNativeTarget "{target["name"]}"', target["configs"], target.get("base"))
+        prid, product = product_ids[target["name"]]
+        kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in phases)
+        add("PBXNativeTarget", tid, target["name"],
+            f"{{\n\t\t\tisa = PBXNativeTarget;\n\t\t\tbuildConfigurationList = {lid} /* Build configuration list for PBXNativeTarget \"{target['name']}\" */;\n"
+            f"\t\t\tbuildPhases = (\n{kids}\t\t\t);\n\t\t\tbuildRules = (\n\t\t\t);\n\t\t\tdependencies = (\n\t\t\t);\n"
+            f"\t\t\tname = {quote(target['name'])};\n\t\t\tproductName = {quote(target['name'])};\n"
+            f"\t\t\tproductReference = {prid} /* {product} */;\n\t\t\tproductType = \"{target['type']}\";\n\t\t}}")
+        target_entries.append((tid, target["name"]))
+    plid = configuration_list("project", f'PBXProject "{name}"', project_configs, project_base)
+    kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in target_entries)
+    add("PBXProject", pid, "Project object",
+        f"{{\n\t\t\tisa = PBXProject;\n\t\t\tbuildConfigurationList = {plid} /* Build configuration list for PBXProject \"{name}\" */;\n"
+        f"\t\t\tcompatibilityVersion = \"Xcode 14.0\";\n\t\t\tdevelopmentRegion = en;\n\t\t\thasScannedForEncodings = 0;\n"
+        f"\t\t\tknownRegions = (\n\t\t\t\ten,\n\t\t\t\tBase,\n\t\t\t);\n\t\t\tmainGroup = {main_gid};\n"
+        f"\t\t\tproductRefGroup = {products_gid} /* Products */;\n\t\t\tprojectDirPath = \"\";\n\t\t\tprojectRoot = \"\";\n"
+        f"\t\t\ttargets = (\n{kids}\t\t\t);\n\t\t}}")
+
+    out = ["// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 56;\n\tobjects = {\n"]
+    for section in sorted(objects):
+        out.append(f"\n/* Begin {section} section */\n")
+        for oid, comment, body in sorted(objects[section]):
+            label = f" /* {comment} */" if comment else ""
+            out.append(f"\t\t{oid}{label} = {body};\n")
+        out.append(f"/* End {section} section */\n")
+    out.append(f"\t}};\n\trootObject = {pid} /* Project object */;\n}}\n")
+    path = os.path.join(ROOT, folder, f"{name}.xcodeproj", "project.pbxproj")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as file:
+        file.write("".join(out))
+
+
+def write(path, text):
+    full = os.path.join(ROOT, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w") as file:
+        file.write(text)
+
+
+PLIST = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+	<key>CFBundleDevelopmentRegion</key>
+	<string>$(DEVELOPMENT_LANGUAGE)</string>
+	<key>CFBundleExecutable</key>
+	<string>$(EXECUTABLE_NAME)</string>
+	<key>CFBundleIdentifier</key>
+	<string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>
+	<key>CFBundleShortVersionString</key>
+	<string>{version}</string>
+	<key>CFBundleVersion</key>
+	<string>{build}</string>
+</dict>
+</plist>
+"""
+
+APP = "com.apple.product-type.application"
+EXTENSION = "com.apple.product-type.app-extension"
+TESTS = "com.apple.product-type.bundle.unit-test"
+
+
+def both(**settings):
+    return {"Debug": dict(settings), "Release": dict(settings)}
+
+
+# 1. Versions at the project level only: every target takes them (a new Xcode 15 project
+#    with "Build Settings > Versioning" edited on the project).
+project("ProjectLevel", "Notes",
+        [{"name": "Notes", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", PRODUCT_BUNDLE_IDENTIFIER="com.example.notes")}],
+        both(CURRENT_PROJECT_VERSION="7", MARKETING_VERSION="1.4", SDKROOT="iphoneos"))
+
+# 2. A target that only forwards the project's number, and an Info.plist that names it
+#    (how Xcode 13+ migrates old projects: CURRENT_PROJECT_VERSION = "$(CURRENT_PROJECT_VERSION)").
+project("Forwarding", "Forward",
+        [{"name": "Forward", "type": APP,
+          "configs": both(INFOPLIST_FILE="Forward/Info.plist", CURRENT_PROJECT_VERSION="$(CURRENT_PROJECT_VERSION)",
+                          MARKETING_VERSION="$(inherited)")}],
+        both(CURRENT_PROJECT_VERSION="12", MARKETING_VERSION="3.0.1"),
+        groups=[("Forward", ["Info.plist"])])
+write("Forwarding/Forward/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+
+# 3. .xcconfig files in a sibling Configuration/ folder, attached by baseConfigurationReference,
+#    two levels of #include, $(inherited) and a variable of the team's own (APP_BUILD).
+project("Configured", "Shop",
+        [{"name": "Shop", "type": APP, "base": "../Configuration/Shop.xcconfig",
+          "configs": both(INFOPLIST_FILE="Shop/Info.plist", PRODUCT_BUNDLE_IDENTIFIER="com.example.shop")}],
+        both(SDKROOT="iphoneos"), groups=[("Shop", ["Info.plist"]), ("../Configuration", ["Shop.xcconfig", "Project.xcconfig"])],
+        project_base="../Configuration/Project.xcconfig")
+write("Configured/Shop/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+write("Configuration/Shop.xcconfig", "// The Shop target.\n#include \"Shared/Base.xcconfig\"\n\nPRODUCT_NAME = Shop\nMARKETING_VERSION = $(inherited)\n")
+write("Configuration/Shared/Base.xcconfig", "// Settings every target shares.\n#include \"Versions.xcconfig\"\n#include? \"Local.xcconfig\"\n\nCURRENT_PROJECT_VERSION = $(APP_BUILD)\n")
+write("Configuration/Shared/Versions.xcconfig", "// Bumped by the release script.\nAPP_BUILD = 41\n")
+write("Configuration/Project.xcconfig", "MARKETING_VERSION = 2.3.0\nSWIFT_VERSION = 5.0\n")
+
+# 4. Generated Info.plists, values per configuration on the target (Debug and Release).
+project("Generated", "Clock",
+        [{"name": "Clock", "type": APP,
+          "configs": {"Debug": {"GENERATE_INFOPLIST_FILE": "YES", "CURRENT_PROJECT_VERSION": "3", "MARKETING_VERSION": "1.0",
+                                "INFOPLIST_KEY_CFBundleDisplayName": "Clock"},
+                      "Release": {"GENERATE_INFOPLIST_FILE": "YES", "CURRENT_PROJECT_VERSION": "3", "MARKETING_VERSION": "1.0",
+                                  "INFOPLIST_KEY_CFBundleDisplayName": "Clock"}}}],
+        both(SDKROOT="iphoneos"))
+
+# 5. An app, three embedded targets (share extension, widget, watch app) and tests; the
+#    widget's number has drifted.
+project("Family", "Travel",
+        [{"name": "Travel", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="12", MARKETING_VERSION="4.2"),
+          "embeds": [("Embed Foundation Extensions", 13, "", ["Share", "Widget"]),
+                     ("Embed Watch Content", 16, "$(CONTENTS_FOLDER_PATH)/Watch", ["Watch"])]},
+         {"name": "Share", "type": EXTENSION, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="12", MARKETING_VERSION="4.2")},
+         {"name": "Widget", "type": EXTENSION, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="11", MARKETING_VERSION="4.2")},
+         {"name": "Watch", "type": "com.apple.product-type.application.watchapp2-container",
+          "configs": both(INFOPLIST_FILE="Watch/Info.plist")},
+         {"name": "TravelTests", "type": TESTS, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="1", MARKETING_VERSION="1.0")}],
+        both(SDKROOT="iphoneos"), groups=[("Watch", ["Info.plist"])])
+write("Family/Watch/Info.plist", PLIST.format(version="4.2", build="12"))
+
+# 6. A workspace with two projects in folders of their own.
+for app, build in (("Maps", "30"), ("Radio", "8")):
+    project(f"Workspace/{app}", app,
+            [{"name": app, "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES")}],
+            both(CURRENT_PROJECT_VERSION=build, MARKETING_VERSION="1.0"))
+write("Workspace/Apps.xcworkspace/contents.xcworkspacedata",
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace\n   version = "1.0">\n'
+      '   <FileRef\n      location = "group:Maps/Maps.xcodeproj">\n   </FileRef>\n'
+      '   <Group\n      location = "group:Radio"\n      name = "Radio">\n'
+      '      <FileRef\n         location = "group:Radio.xcodeproj">\n      </FileRef>\n   </Group>\n</Workspace>\n')
+
+# 7. Values that must be refused: a CI variable defined nowhere, shell text, 2^32.
+project("Broken", "Broken",
+        [{"name": "FromCI", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="$(BUILD_NUMBER_FROM_CI)", MARKETING_VERSION="1.0")},
+         {"name": "Injected", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="12; rm -rf /", MARKETING_VERSION="1.0")},
+         {"name": "Huge", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="4294967296", MARKETING_VERSION="1.0")},
+         {"name": "Fine", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="5", MARKETING_VERSION="1.0")}],
+        both(SDKROOT="iphoneos"))
