@@ -121,7 +121,8 @@ public enum FileIO {
     ScratchRecovery.recover(in: folder)
     var journal = try RenameJournal(
       transaction: transaction,
-      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) })
+      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) },
+      folder: folder)
     let staged: [StagedFile]
     do {
       staged = try stageAll(files, targets)

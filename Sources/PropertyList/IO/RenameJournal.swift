@@ -32,17 +32,25 @@ struct RenameJournal {
 
   private static let header = Array("bundlekit rename journal 1\n".utf8)
 
-  /// Writes and flushes the journal of `renames`, locked.
-  init(transaction: String, renames: [Rename]) throws(PropertyListError) {
+  /// Writes and flushes the journal of `renames`, locked. `folder` (absolute, holding every
+  /// path) is worked out when not given.
+  init(transaction: String, renames: [Rename], folder known: String? = nil)
+    throws(PropertyListError)
+  {
     self.transaction = transaction
     let current = AbsolutePath.currentFolder()
     let sources = renames.map { AbsolutePath.make($0.source, from: current) }
     let targets = renames.map { AbsolutePath.make($0.target, from: current) }
-    folder = AbsolutePath.commonFolder(sources + targets)
+    let base = known ?? AbsolutePath.commonFolder(sources + targets)
+    folder = base
     var bytes = Self.header
+    bytes.reserveCapacity(
+      Self.header.count + sources.reduce(0) { $0 + 2 * $1.utf8.count - 2 * base.utf8.count + 2 })
     for (source, target) in zip(sources, targets) {
-      bytes += AbsolutePath.relative(source, to: folder).utf8 + [0]
-      bytes += AbsolutePath.relative(target, to: folder).utf8 + [0]
+      bytes.append(contentsOf: AbsolutePath.relative(source, to: base).utf8)
+      bytes.append(0)
+      bytes.append(contentsOf: AbsolutePath.relative(target, to: base).utf8)
+      bytes.append(0)
     }
     let path = Paths.join(folder, ScratchFiles.journalName(transaction, committed: false))
     descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -139,6 +147,8 @@ enum AbsolutePath {
   /// it would be wrong after a symbolic link.
   static func make(_ path: String, from current: String = currentFolder()) -> String {
     let raw = path.hasPrefix("/") ? path : current + "/" + path
+    // Most paths hold no `.`, `..` or empty component: taken as they are.
+    if isNormal(raw) { return raw }
     let components = raw.split(separator: "/").filter { $0 != "." }
     if components.contains("..") {
       let parent = Paths.parent(path)
@@ -150,18 +160,39 @@ enum AbsolutePath {
     return "/" + components.joined(separator: "/")
   }
 
-  /// The deepest folder holding every one of `paths` (absolute).
-  static func commonFolder(_ paths: [String]) -> String {
-    var common: [Substring]?
-    for path in paths {
-      let folder = Paths.parent(path).split(separator: "/")
-      if let current = common {
-        common = Array(zip(current, folder).prefix { $0 == $1 }.map(\.0))
+  /// Whether an absolute path has no `.`, `..` or empty component and no trailing slash.
+  private static func isNormal(_ path: String) -> Bool {
+    var length = 0  // of the current component
+    var dots = 0  // how many of its bytes are dots
+    for byte in path.utf8.dropFirst() {
+      if byte == 0x2F {
+        if length == 0 || dots == length && length <= 2 { return false }
+        length = 0
+        dots = 0
       } else {
-        common = folder
+        length += 1
+        if byte == 0x2E { dots += 1 }
       }
     }
-    return "/" + (common ?? []).joined(separator: "/")
+    return !(length == 0 && path.utf8.count > 1) && !(dots == length && length > 0 && length <= 2)
+  }
+
+  /// The deepest folder holding every one of `paths` (absolute, normalised), compared on
+  /// their bytes.
+  static func commonFolder(_ paths: [String]) -> String {
+    guard let first = paths.first else { return "/" }
+    var common = Array(Paths.parent(first).utf8)
+    for path in paths.dropFirst() {
+      let folder = Array(Paths.parent(path).utf8)
+      var length = 0
+      let limit = min(common.count, folder.count)
+      while length < limit, common[length] == folder[length] { length += 1 }
+      // A whole component in both: the next byte ends it, or nothing follows.
+      func ends(_ bytes: [UInt8], _ at: Int) -> Bool { at == bytes.count || bytes[at] == 0x2F }
+      while length > 0, !(ends(common, length) && ends(folder, length)) { length -= 1 }
+      if length < common.count { common.removeSubrange(length...) }
+    }
+    return common.isEmpty ? "/" : String(decoding: common, as: UTF8.self)
   }
 
   /// `path` relative to `folder`, which holds it.

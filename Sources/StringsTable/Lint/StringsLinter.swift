@@ -364,10 +364,19 @@ public struct StringsLinter: Sendable {
       guard let development = group.first(where: { $0.language == developmentLanguage }),
         let reference = files[development]
       else { continue }
+      guard group.count > 1 else { continue }
       let referenceValues = reference.dictionary
-      var referenceLines: [String: Int] = [:]
-      for entry in reference.entries where referenceLines[entry.key] == nil {
-        referenceLines[entry.key] = entry.line
+      // Lines of the reference's keys, found once there is a missing key to point at.
+      var referenceLines: [String: Int]?
+      func line(of key: String) -> Int {
+        if referenceLines == nil {
+          var lines = [String: Int](minimumCapacity: reference.entries.count)
+          for entry in reference.entries where lines[entry.key] == nil {
+            lines[entry.key] = entry.line
+          }
+          referenceLines = lines
+        }
+        return referenceLines?[key] ?? 1
       }
       let notFormat = reference.notFormatKeys
       for location in group where location != development {
@@ -383,7 +392,7 @@ public struct StringsLinter: Sendable {
           diagnostics.append(
             Diagnostic(
               .warning, .missingTranslation, file.path,
-              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(referenceLines[key] ?? 1)"
+              "missing \"\(key)\", defined in \(developmentLanguage) at \(reference.path):\(line(of: key))"
             ))
         }
         for entry in file.entries {
