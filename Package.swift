@@ -1,22 +1,39 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// The plugins run `bundlekit`. A prebuilt one (an artifact bundle from
+// Scripts/make-artifactbundle.sh, in Artifacts/ or named by BUNDLEKIT_TOOL_ARTIFACT) saves
+// every user compiling it; without one, the tool is built from source. A release of BundleKit
+// points the binary target at its published bundle instead:
+// `.binaryTarget(name: "BundleKitTool", url: ".../bundlekit.artifactbundle.zip", checksum: "...")`.
+let prebuiltTool: String? = {
+  if let path = Context.environment["BUNDLEKIT_TOOL_ARTIFACT"], !path.isEmpty { return path }
+  let local = "Artifacts/bundlekit.artifactbundle"
+  let exists = FileManager.default.fileExists(
+    atPath: Context.packageDirectory + "/" + local + "/info.json")
+  return exists ? local : nil
+}()
+let pluginTool: Target.Dependency = prebuiltTool == nil ? "bundlekit" : "BundleKitTool"
 
 let package = Package(
   name: "BundleKit",
-  platforms: [.macOS(.v13)],
+  // The runtime (Localization, PropertyList, Morse) runs on every Apple platform; the tool and
+  // the plugins on macOS and Linux.
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "bundlekit", targets: ["bundlekit"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
-    .executable(name: "bundlekit-translate", targets: ["bundlekit-translate"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
+    .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
+    .library(name: "FileSystem", targets: ["FileSystem"]),
     .library(name: "StringsTable", targets: ["StringsTable"]),
     .library(name: "Localization", targets: ["Localization"]),
     .library(name: "Versioning", targets: ["Versioning"]),
     .library(name: "Archiving", targets: ["Archiving"]),
     .library(name: "Resources", targets: ["Resources"]),
     .library(name: "Morse", targets: ["Morse"]),
-    .library(name: "Translation", targets: ["Translation"]),
-    .library(name: "TranslationServer", targets: ["TranslationServer"]),
+    .library(name: "BundleKitTestSupport", targets: ["BundleKitTestSupport"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
     .plugin(name: "BuildInfo", targets: ["BuildInfo"]),
@@ -25,16 +42,12 @@ let package = Package(
     .plugin(name: "PackageResources", targets: ["PackageResources"]),
     .plugin(name: "EmbedResources", targets: ["EmbedResources"]),
     .plugin(name: "ScanResources", targets: ["ScanResources"]),
+    .plugin(name: "Release", targets: ["Release"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
-    // The translation memory and its server only: `bundlekit` (the plugins' tool) links neither.
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
-    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
   ],
   targets: [
     // System libraries, found with pkg-config.
@@ -53,19 +66,29 @@ let package = Package(
     .target(name: "CBundleKitSystem"),
 
     // Libraries.
+
+    // Files and folders: atomic and batch writes that survive a crash, walks, locks, threads,
+    // subprocesses.
+    .target(name: "FileSystem", dependencies: ["CBundleKitSystem"]),
+
+    // The property-list codec: the value model; binary, JSON and OpenStep read and written,
+    // XML written. Pure Swift: what the runtime links.
     .target(
       name: "PropertyList",
-      dependencies: [
-        "CLibXML2",
-        "CBundleKitSystem",
-        .product(name: "OrderedCollections", package: "swift-collections"),
-      ]
+      dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+    ),
+
+    // XML property lists read with libxml2, and documents of any format read from and
+    // written to files.
+    .target(
+      name: "PropertyListXML",
+      dependencies: ["PropertyList", "FileSystem", "CLibXML2"]
     ),
 
     .target(
       name: "StringsTable",
       dependencies: [
-        "PropertyList",
+        "PropertyListXML",
         "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Mustache", package: "swift-mustache"),
@@ -74,53 +97,20 @@ let package = Package(
 
     .target(
       name: "Versioning",
-      dependencies: ["PropertyList"]
+      dependencies: ["PropertyListXML"]
     ),
 
     .target(
       name: "Archiving",
-      dependencies: ["CArchive", "PropertyList"]
+      dependencies: ["CArchive", "FileSystem", "PropertyList"]
     ),
 
     .target(
       name: "Resources",
-      dependencies: ["PropertyList", "StringsTable", "Versioning"]
+      dependencies: ["PropertyListXML", "StringsTable", "Versioning"]
     ),
 
     .target(name: "Morse"),
-
-    .target(
-      name: "Translation",
-      dependencies: [
-        "PropertyList",
-        "StringsTable",
-        "Localization",
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ]
-    ),
-
-    .target(
-      name: "TranslationServer",
-      dependencies: [
-        "Translation",
-        "PropertyList",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-      ]
-    ),
-
-    // `bundlekit translate ...` runs this tool, found beside `bundlekit`, so the plugins' tool
-    // builds without a database or a web server.
-    .executableTarget(
-      name: "bundlekit-translate",
-      dependencies: [
-        "Translation",
-        "TranslationServer",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "Sources/BundleKitTranslateCLI"
-    ),
 
     // The templates the tool ships, compiled into it (Templates/ShippedTemplates.swift is
     // generated from the files beside it), so a copied or installed binary has them.
@@ -130,7 +120,8 @@ let package = Package(
       exclude: ["strings", "bundle"]
     ),
 
-    // The runtime apps link: small, Foundation and PropertyList only.
+    // The runtime apps link: small, Foundation and the pure-Swift PropertyList codec only (no
+    // libxml2, libarchive or Process): iOS, tvOS, watchOS and visionOS too.
     .target(
       name: "Localization",
       dependencies: ["PropertyList"]
@@ -141,7 +132,8 @@ let package = Package(
     .executableTarget(
       name: "bundlekit",
       dependencies: [
-        "PropertyList",
+        "FileSystem",
+        "PropertyListXML",
         "StringsTable",
         "Localization",
         "Versioning",
@@ -158,17 +150,17 @@ let package = Package(
     .plugin(
       name: "CompileStrings",
       capability: .buildTool(),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "GenerateStrings",
       capability: .buildTool(),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "BuildInfo",
       capability: .buildTool(),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "BumpBuildNumber",
@@ -179,7 +171,7 @@ let package = Package(
           .writeToPackageDirectory(reason: "Writes the new build numbers into Info.plists")
         ]
       ),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "ScanResources",
@@ -187,12 +179,12 @@ let package = Package(
         intent: .custom(
           verb: "scan-resources", description: "Show each target's resources and what is missing")
       ),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "EmbedResources",
       capability: .buildTool(),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "PackageResources",
@@ -202,7 +194,7 @@ let package = Package(
           description: "Archive each target's resources, strings compiled"),
         permissions: [.writeToPackageDirectory(reason: "Writes the archives under dist/")]
       ),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
     ),
     .plugin(
       name: "BumpVersion",
@@ -211,48 +203,72 @@ let package = Package(
           verb: "bump-version", description: "Raise CFBundleShortVersionString in every Info.plist"),
         permissions: [.writeToPackageDirectory(reason: "Writes the new versions into Info.plists")]
       ),
-      dependencies: ["bundlekit"]
+      dependencies: [pluginTool]
+    ),
+
+    .plugin(
+      name: "Release",
+      capability: .command(
+        intent: .custom(
+          verb: "release",
+          description: "Lint, compile, bump and archive the package's resources in one go"),
+        permissions: [
+          .writeToPackageDirectory(reason: "Bumps Info.plists and writes the archives under dist/")
+        ]
+      ),
+      dependencies: [pluginTool]
     ),
 
     // Side-by-side benchmarks against the peers (release builds only).
     .executableTarget(
       name: "BundleKitBench",
-      dependencies: ["PropertyList", "StringsTable", "Localization", "Morse"]
+      dependencies: ["PropertyListXML", "StringsTable", "Localization", "Morse"]
     ),
 
     .target(
       name: "BundleKitTestSupport",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyListXML"],
       path: "Tests/Support"
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList", "BundleKitTestSupport"],
+      dependencies: ["PropertyList", "PropertyListXML", "FileSystem", "BundleKitTestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
+      name: "FileSystemTests",
+      dependencies: ["FileSystem", "PropertyListXML", "BundleKitTestSupport"]
+    ),
+    .testTarget(
       name: "StringsTableTests",
-      dependencies: ["StringsTable", "PropertyList", "BundleKitTestSupport"]
+      dependencies: ["StringsTable", "PropertyListXML", "FileSystem", "BundleKitTestSupport"]
     ),
     .testTarget(
       name: "LocalizationTests",
-      dependencies: ["Localization", "PropertyList", "BundleKitTestSupport", "bundlekit"],
+      dependencies: [
+        "Localization", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "VersioningTests",
-      dependencies: ["Versioning", "PropertyList", "BundleKitTestSupport", "bundlekit"],
+      dependencies: [
+        "Versioning", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ArchivingTests",
-      dependencies: ["Archiving", "PropertyList", "BundleKitTestSupport", "bundlekit"],
+      dependencies: [
+        "Archiving", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ResourcesTests",
       dependencies: [
-        "Resources", "StringsTable", "PropertyList", "BundleKitTestSupport", "bundlekit",
+        "Resources", "StringsTable", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+        "bundlekit",
       ]
     ),
     .testTarget(
@@ -260,16 +276,13 @@ let package = Package(
       dependencies: ["Morse", "BundleKitTestSupport"]
     ),
     .testTarget(
-      name: "TranslationTests",
-      dependencies: [
-        "Translation", "TranslationServer", "StringsTable", "BundleKitTestSupport", "bundlekit",
-        "bundlekit-translate", .product(name: "Hummingbird", package: "hummingbird"),
-      ]
-    ),
-    .testTarget(
       name: "BundleKitCLITests",
-      dependencies: ["bundlekit", "PropertyList", "BundleKitTestSupport"]
+      dependencies: ["bundlekit", "PropertyListXML", "FileSystem", "BundleKitTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]
 )
+
+if let prebuiltTool {
+  package.targets.append(.binaryTarget(name: "BundleKitTool", path: prebuiltTool))
+}

@@ -1,17 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages BundleKit needs, when they are missing.
-#   Scripts/bootstrap.sh            build dependencies (libxml2, libarchive, SQLite, pkg-config)
-#   Scripts/bootstrap.sh --oracles  also the tools the tests compare against
-#                                   (plistutil, bsdtar, python3)
+# Installs what BundleKit needs to build and test, when it is missing, and says what it does.
+#   Scripts/bootstrap.sh            build dependencies: libxml2, libarchive, SQLite (for the
+#                                   translation package), pkg-config
+#   Scripts/bootstrap.sh --oracles  also the tools the tests compare against (plistutil,
+#                                   bsdtar, python3)
 #   Scripts/bootstrap.sh --bench    also the load generator of the lookup benchmark (wrk)
+#
+# Debian and Ubuntu: apt-get (as root, or with sudo). macOS: Homebrew; libarchive is
+# keg-only there, so the script prints the PKG_CONFIG_PATH to export before `swift build`
+# (pkg-config finds libxml2 in the SDK).
 set -euo pipefail
+mode=${1:-}
 
-# libsqlite3-dev: the translation memory (GRDB) in bundlekit-translate.
+if [[ "$(uname)" == "Darwin" ]]; then
+  if ! command -v brew >/dev/null 2>&1; then
+    echo "bootstrap: Homebrew is needed (https://brew.sh) to install libarchive and pkg-config" >&2
+    exit 1
+  fi
+  formulas=(libarchive pkg-config)
+  [[ "$mode" == "--oracles" ]] && formulas+=(libplist python3)
+  [[ "$mode" == "--bench" ]] && formulas+=(wrk)
+  for formula in "${formulas[@]}"; do
+    if ! brew list --versions "$formula" >/dev/null 2>&1; then
+      echo "bootstrap: brew install $formula" >&2
+      brew install "$formula" >/dev/null
+    fi
+  done
+  prefix=$(brew --prefix libarchive)
+  echo "bootstrap: libarchive is keg-only; before building, run:" >&2
+  echo "  export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig:\${PKG_CONFIG_PATH:-}\"" >&2
+  # bsdtar ships with macOS; python3 with the Xcode command-line tools.
+  exit 0
+fi
+
 packages=(libxml2-dev libarchive-dev libsqlite3-dev pkg-config)
-if [[ "${1:-}" == "--bench" ]]; then
+if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi
-if [[ "${1:-}" == "--oracles" ]]; then
+if [[ "$mode" == "--oracles" ]]; then
   packages+=(libplist-utils libarchive-tools)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)
 fi
@@ -33,7 +59,7 @@ if [[ $(id -u) -ne 0 ]]; then
     exit 1
   fi
 fi
-echo "bootstrap: installing ${missing[*]}" >&2
+echo "bootstrap: apt-get install ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq "${missing[@]}" >/dev/null

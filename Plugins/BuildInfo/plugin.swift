@@ -34,19 +34,51 @@ struct BuildInfo: BuildToolPlugin {
         if FileManager.default.fileExists(atPath: reference.path) { inputs.append(reference) }
       }
     }
+    return [
+      Self.command(
+        tool: try context.tool(named: "bundlekit").url, arguments: arguments, inputs: inputs,
+        output: output, targetName: target.name)
+    ]
+  }
+
+  /// The command, `SOURCE_DATE_EPOCH` passed on for reproducible builds.
+  static func command(
+    tool: URL, arguments: [String], inputs: [URL], output: URL, targetName: String
+  ) -> Command {
     var environment: [String: String] = [:]
     if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] {
       environment["SOURCE_DATE_EPOCH"] = epoch
     }
-    return [
-      .buildCommand(
-        displayName: "Generating build information for \(target.name)",
-        executable: try context.tool(named: "bundlekit").url,
-        arguments: arguments,
-        environment: environment,
-        inputFiles: inputs,
-        outputFiles: [output]
-      )
-    ]
+    return .buildCommand(
+      displayName: "Generating build information for \(targetName)",
+      executable: tool,
+      arguments: arguments,
+      environment: environment,
+      inputFiles: inputs,
+      outputFiles: [output]
+    )
   }
 }
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension BuildInfo: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws
+      -> [Command]
+    {
+      let output = context.pluginWorkDirectoryURL.appending(path: "BuildInfo.swift")
+      let project = context.xcodeProject.directoryURL
+      var arguments = ["build-info", "--output", output.path, "--git-folder", project.path]
+      let plist = target.inputFiles.map(\.url).first {
+        $0.lastPathComponent.hasSuffix("Info.plist")
+      }
+      if let plist { arguments += ["--info-plist", plist.path] }
+      return [
+        Self.command(
+          tool: try context.tool(named: "bundlekit").url, arguments: arguments,
+          inputs: plist.map { [$0] } ?? [], output: output, targetName: target.displayName)
+      ]
+    }
+  }
+#endif

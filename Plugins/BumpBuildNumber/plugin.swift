@@ -2,8 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory bump-build-number [--target T ...]
-/// [bump build options]`: raises CFBundleVersion in the package's (or the targets')
-/// Info.plists with `bundlekit bump build`.
+/// [bump build options]`: raises CFBundleVersion with `bundlekit bump build`; in Xcode, on
+/// the project (its targets by their Xcode names, with what they embed).
 @main
 struct BumpBuildNumber: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -13,26 +13,21 @@ struct BumpBuildNumber: CommandPlugin {
       targets.isEmpty
       ? [context.package.directoryURL.path]
       : try context.package.targets(named: targets).map(\.directoryURL.path)
-    try run(
+    try ToolRunner.run(
       context.tool(named: "bundlekit").url,
       ["bump", "build"] + paths + extractor.remainingArguments)
   }
 }
 
-/// Runs the tool and fails the command when it fails; its output goes to the terminal.
-func run(_ tool: URL, _ arguments: [String]) throws {
-  let process = Process()
-  process.executableURL = tool
-  process.arguments = arguments
-  try process.run()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    Diagnostics.error("bundlekit \(arguments.prefix(2).joined(separator: " ")) failed")
-    throw PluginFailure(status: process.terminationStatus)
-  }
-}
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
 
-struct PluginFailure: Error, CustomStringConvertible {
-  var status: Int32
-  var description: String { "bundlekit exited with status \(status)" }
-}
+  extension BumpBuildNumber: XcodeCommandPlugin {
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+      // `--target NAME` goes to the tool, which knows Xcode's targets.
+      try ToolRunner.run(
+        context.tool(named: "bundlekit").url,
+        ["bump", "build", context.xcodeProject.directoryURL.path] + arguments)
+    }
+  }
+#endif

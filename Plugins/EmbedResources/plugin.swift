@@ -23,15 +23,47 @@ struct EmbedResources: BuildToolPlugin {
       }
     }
     guard !inputs.isEmpty else { return [] }
-    let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedResources.swift")
     return [
-      .buildCommand(
-        displayName: "Embedding \(inputs.count) files in \(target.name)",
-        executable: try context.tool(named: "bundlekit").url,
-        arguments: ["embed", folder.path, "--output", output.path],
-        inputFiles: inputs.sorted { $0.path < $1.path },
-        outputFiles: [output]
-      )
+      Self.command(
+        tool: try context.tool(named: "bundlekit").url, folder: folder, inputs: inputs,
+        into: context.pluginWorkDirectoryURL, targetName: target.name)
     ]
   }
+
+  static func command(tool: URL, folder: URL, inputs: [URL], into work: URL, targetName: String)
+    -> Command
+  {
+    let output = work.appending(path: "EmbeddedResources.swift")
+    return .buildCommand(
+      displayName: "Embedding \(inputs.count) files in \(targetName)",
+      executable: tool,
+      arguments: ["embed", folder.path, "--output", output.path],
+      inputFiles: inputs.sorted { $0.path < $1.path },
+      outputFiles: [output]
+    )
+  }
 }
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension EmbedResources: XcodeBuildToolPlugin {
+    /// The target's files inside a folder named `Embedded`.
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws
+      -> [Command]
+    {
+      let inputs = target.inputFiles.map(\.url).filter {
+        $0.pathComponents.contains("Embedded") && !$0.lastPathComponent.hasPrefix(".")
+      }
+      guard let first = inputs.first,
+        let index = first.pathComponents.lastIndex(of: "Embedded")
+      else { return [] }
+      let folder = URL(fileURLWithPath: first.pathComponents[...index].joined(separator: "/"))
+      return [
+        Self.command(
+          tool: try context.tool(named: "bundlekit").url, folder: folder, inputs: inputs,
+          into: context.pluginWorkDirectoryURL, targetName: target.displayName)
+      ]
+    }
+  }
+#endif

@@ -3,26 +3,40 @@ import PackagePlugin
 
 /// Generates typed Swift accessors (`L10n.Localizable.greeting(name)`) for a target's strings
 /// tables, calling BundleKit's Localization runtime. Attach it with CompileStrings and add
-/// the `Localization` product to the target's dependencies.
+/// the `Localization` product to the target's dependencies. A `bundlekit.json` sets the
+/// access level, enum name, template and development language.
 ///
 /// Only works out paths; `bundlekit strings generate` does the work.
 @main
 struct GenerateStrings: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     guard let target = target as? SourceModuleTarget else { return [] }
-    let tables = target.sourceFiles.map(\.url).filter {
-      ["strings", "stringsdict", "xcstrings"].contains($0.pathExtension)
-    }
+    let tables = StringsTables.tables(in: target.sourceFiles.map(\.url))
     guard !tables.isEmpty else { return [] }
-    let output = context.pluginWorkDirectoryURL.appending(path: "Strings+Generated.swift")
     return [
-      .buildCommand(
-        displayName: "Generating string accessors for \(target.name)",
-        executable: try context.tool(named: "bundlekit").url,
-        arguments: ["strings", "generate"] + tables.map(\.path) + ["--output", output.path],
-        inputFiles: tables,
-        outputFiles: [output]
-      )
+      StringsTables.generateCommand(
+        tool: try context.tool(named: "bundlekit").url, tables: tables,
+        into: context.pluginWorkDirectoryURL, targetName: target.name,
+        configuration: try .load(from: [target.directoryURL, context.package.directoryURL]))
     ]
   }
 }
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension GenerateStrings: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws
+      -> [Command]
+    {
+      let tables = StringsTables.tables(in: target.inputFiles.map(\.url))
+      guard !tables.isEmpty else { return [] }
+      return [
+        StringsTables.generateCommand(
+          tool: try context.tool(named: "bundlekit").url, tables: tables,
+          into: context.pluginWorkDirectoryURL, targetName: target.displayName,
+          configuration: try .load(from: [context.xcodeProject.directoryURL]))
+      ]
+    }
+  }
+#endif

@@ -39,25 +39,39 @@ struct PackageResources: CommandPlugin {
       if FileManager.default.fileExists(atPath: plist.path) {
         arguments += ["--version-from", plist.path]
       }
-      try run(tool, arguments + extractor.remainingArguments)
+      try ToolRunner.run(tool, arguments + extractor.remainingArguments + ["--print-path"])
       made += 1
     }
     if made == 0 { Diagnostics.warning("no target with resources") }
   }
+}
 
-  private func run(_ tool: URL, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = tool
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      Diagnostics.error("bundlekit archive create failed")
-      throw PackageResourcesFailure()
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension PackageResources: XcodeCommandPlugin {
+    /// Each target's resource files (Copy Bundle Resources), archived by target.
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+      var extractor = ArgumentExtractor(arguments)
+      let names = Set(extractor.extractOption(named: "target"))
+      let output =
+        extractor.extractOption(named: "output").last
+        ?? context.xcodeProject.directoryURL.appending(path: "dist").path
+      let format = extractor.extractOption(named: "format").last ?? "tar.gz"
+      let tool = try context.tool(named: "bundlekit").url
+      for target in context.xcodeProject.targets
+      where names.isEmpty || names.contains(target.displayName) {
+        let resources = target.inputFiles.filter { $0.type == .resource }.map(\.url.path)
+        guard !resources.isEmpty else { continue }
+        try ToolRunner.run(
+          tool,
+          ["archive", "create"] + resources.sorted()
+            + [
+              "-o", "\(output)/\(target.displayName).\(format)", "--compile-strings",
+              "--print-path",
+            ]
+            + extractor.remainingArguments)
+      }
     }
   }
-}
-
-struct PackageResourcesFailure: Error, CustomStringConvertible {
-  var description: String { "bundlekit archive create failed" }
-}
+#endif

@@ -6,15 +6,21 @@ import PackagePlugin
 @main
 struct ScanResources: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
-    let process = Process()
-    process.executableURL = try context.tool(named: "bundlekit").url
     // The package is already described to the plugin: the tool walks Sources/ and Tests/.
-    process.arguments = ["scan", context.package.directoryURL.path, "--no-describe"] + arguments
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      Diagnostics.error("bundlekit scan failed")
-      return
-    }
+    try ToolRunner.run(
+      context.tool(named: "bundlekit").url,
+      ["scan", context.package.directoryURL.path, "--no-describe"] + arguments)
   }
 }
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension ScanResources: XcodeCommandPlugin {
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+      try ToolRunner.run(
+        context.tool(named: "bundlekit").url,
+        ["scan", context.xcodeProject.directoryURL.path, "--no-describe"] + arguments)
+    }
+  }
+#endif

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Timing, peers run as processes, and the markdown table.
 enum Bench {

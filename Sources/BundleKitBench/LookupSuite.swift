@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// The `lookup` suite: exact lookups over HTTP on loopback with `wrk`, against
 /// `bundlekit translate serve` and a peer serving the same memory from Python's standard
@@ -9,12 +10,20 @@ enum LookupSuite {
 
   static func run() throws {
     print("## lookup: translation memory over HTTP (wrk, 1 thread, 32 connections, 5 s)\n")
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let tool = folder.appendingPathComponent("bundlekit-translate").path
+    // Built by its own package: Packages/BundleKitTranslate (release), or BUNDLEKIT_TRANSLATE.
+    let tool =
+      ProcessInfo.processInfo.environment["BUNDLEKIT_TRANSLATE"]
+      ?? URL(
+        fileURLWithPath: Bench.script(
+          "../Packages/BundleKitTranslate/.build/release/bundlekit-translate")
+      )
+      .standardizedFileURL.path
     guard FileManager.default.isExecutableFile(atPath: tool), let wrk = Bench.which("wrk"),
       let python = Bench.which("python3"), FileManager.default.fileExists(atPath: corpus)
     else {
-      print("needs the bundlekit-translate product, wrk, python3 and \(corpus)\n")
+      print(
+        "needs bundlekit-translate (swift build -c release --package-path Packages/BundleKitTranslate), wrk, python3 and \(corpus)\n"
+      )
       return
     }
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(

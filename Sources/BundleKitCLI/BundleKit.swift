@@ -1,6 +1,7 @@
 import Archiving
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 import Versioning
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ enum Main {
       exit(error.rawValue)
     } catch let error as CustomStringConvertible & Error
       where error is PropertyListError || error is CLIError || error is VersioningError
-      || error is ArchiveError || error is MorseInputError
+      || error is ArchiveError || error is MorseInputError || error is FileSystemError
     {
       Diagnostics.error(error.description)
       exit(1)

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 
 /// Assembles `<Name>.bundle` folders from a folder of resources: strings tables compiled,
@@ -132,13 +133,18 @@ public struct ResourceBundleBuilder: Sendable {
     } catch {
       throw .strings(error)
     }
+    let infoBytes: [UInt8]
     do {
-      try FileIO.writeAtomically(
-        try info.encoded(as: .xml1), to: Paths.join(staging.path, "Info.plist"))
+      infoBytes = try info.encoded(as: .xml1)
+    } catch {
+      throw .invalidTemplate(template: templatePath, message: error.message)
+    }
+    do {
+      try FileIO.writeAtomically(infoBytes, to: Paths.join(staging.path, "Info.plist"))
       staging.flush()
       try FileIO.replaceFolder(output, with: staging.path)
     } catch {
-      throw .file(path: error.path ?? output, message: error.message)
+      throw .file(path: error.path, message: error.message)
     }
     // The old bundle now has the scratch name: it goes with the scratch folder.
     staging.remove()

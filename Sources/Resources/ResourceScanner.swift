@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 import Versioning
 
@@ -114,7 +115,7 @@ public struct ResourceScan: Sendable {
     while let relative = walker.nextObject() as? String {
       let component = Paths.lastComponent(relative)
       let full = Paths.join(path, relative)
-      if InfoPlistDiscovery.skippedFolders.contains(component) {
+      if SkippedFolders.names.contains(component) {
         walker.skipDescendants()
         continue
       }

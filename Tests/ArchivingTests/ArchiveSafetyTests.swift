@@ -1,7 +1,8 @@
 import Archiving
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// Archives on hostile and international input: names in any language and locale, links

@@ -1,7 +1,8 @@
 import Archiving
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// A small tree with every kind of entry an archive keeps.

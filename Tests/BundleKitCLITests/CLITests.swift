@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// The `bundlekit plist` commands, run as a user runs them: the built executable, its exit

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// `bundlekit embed`, run as a user runs it, its output compiled and run by `swiftc`.

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// The CompileStrings plugin in a real package: `swift build` compiles its tables, the
@@ -35,6 +36,37 @@ struct PluginTests {
 
   func swift(_ arguments: [String]) throws -> Tool.Result {
     try Tool.run(Tool.path("swift") ?? "swift", arguments)
+  }
+
+  @Test("a user of the plugins resolves no web server, networking or database")
+  func leanResolution() throws {
+    let folder = try makePackage()
+    let package = folder.file("DemoApp")
+    let run = try swift([
+      "package", "--package-path", package, "show-dependencies", "--format", "json",
+    ])
+    try #require(run.status == 0, "\(run.stderr)")
+    let tree = try JSONSerialization.jsonObject(with: run.stdout)
+    var names: Set<String> = []
+    func collect(_ node: Any) {
+      guard let node = node as? [String: Any] else { return }
+      if let identity = node["identity"] as? String { names.insert(identity.lowercased()) }
+      for child in node["dependencies"] as? [Any] ?? [] { collect(child) }
+    }
+    collect(tree)
+    // A package given by path is named after its folder.
+    let bundleKit = Corpus.packageRoot.lastPathComponent.lowercased()
+    #expect(names.contains(bundleKit), "\(names.sorted())")
+    for heavy in [
+      "hummingbird", "swift-nio", "grdb.swift", "swift-nio-extras", "async-http-client",
+    ] {
+      #expect(!names.contains(heavy), "\(heavy) is in a plugin user's graph: \(names.sorted())")
+    }
+    // What it does resolve: BundleKit and the tool's own three dependencies, and theirs.
+    #expect(
+      names.isSubset(of: [
+        "demoapp", bundleKit, "swift-argument-parser", "swift-collections", "swift-mustache",
+      ]), "\(names.sorted())")
   }
 
   @Test("tables reach the bundle compiled; three languages print right; lint errors fail the build")

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// `bundlekit release` on a copy of Examples/DemoApp: every output checked, with bsdtar,

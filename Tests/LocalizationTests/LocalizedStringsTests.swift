@@ -1,7 +1,8 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
 import Localization
-import PropertyList
+import PropertyListXML
 import Testing
 
 struct FormatterTests {
@@ -36,7 +37,8 @@ struct FormatterTests {
     // Numbers beyond Int64 as integer arguments: held to its range, never a crash.
     #expect(
       LocalizedFormatter.format(
-        "%d %d %d %d %d", arguments: [1e400, -1e400, Double.nan, "99999999999999999999", 9.3e18])
+        "%d %d %d %d %d",
+        arguments: [Double.infinity, -Double.infinity, Double.nan, "99999999999999999999", 9.3e18])
         == "9223372036854775807 -9223372036854775808 0 9223372036854775807 9223372036854775807")
     #expect(FormatSignature("%9999$@").gaps.count == 9_998)
     #expect(

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// Binary plists crafted by hand: every size the format allows, and hostile files that must

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// The libplist test data, with the outcomes libplist's own test drivers expect, and the

@@ -1,5 +1,6 @@
 import BundleKitTestSupport
-import PropertyList
+import FileSystem
+import PropertyListXML
 import Testing
 
 struct KeyPathTests {

@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// libplist's plistutil as an independent implementation; also the size bar for our binary

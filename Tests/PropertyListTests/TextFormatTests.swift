@@ -1,6 +1,7 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Testing
 
 /// XML, OpenStep and JSON: Apple's formatting, escapes, and errors with line and column.

@@ -1,7 +1,8 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
 import Localization
-import PropertyList
+import PropertyListXML
 import StringsTable
 import Testing
 

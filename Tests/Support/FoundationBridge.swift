@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Converts between Foundation's property-list objects and `PropertyListValue`.
 public enum FoundationBridge {

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Where the shared corpus lives: `../shared/corpus` beside the package.
 public enum Corpus {

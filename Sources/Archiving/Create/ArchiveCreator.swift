@@ -1,4 +1,5 @@
 import CArchive
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -167,7 +168,7 @@ public enum ArchiveCreator {
     archive_read_disk_set_behavior(disk, behavior)
     let time =
       options.modificationTime
-      ?? ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }
+      ?? BuildEnvironment.sourceDateEpoch()
       ?? 315_532_800
     var written: Int64 = 0
     var buffer = [UInt8](repeating: 0, count: 1 << 16)

@@ -1,4 +1,5 @@
 import CArchive
+import FileSystem
 import Foundation
 import PropertyList
 

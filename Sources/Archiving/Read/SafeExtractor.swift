@@ -1,4 +1,5 @@
 import CArchive
+import FileSystem
 import Foundation
 import PropertyList
 
@@ -93,7 +94,7 @@ public enum SafeExtractor {
     do {
       try FileMoves.perform(moves, transaction: staging.transaction)
     } catch {
-      throw .file(path: error.path ?? destination, message: error.message)
+      throw .file(path: error.path, message: error.message)
     }
     staging.remove()
   }

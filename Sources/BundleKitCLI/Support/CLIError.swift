@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// Errors of the command-line layer, described in compiler style.
 enum CLIError: Error, CustomStringConvertible {

@@ -23,6 +23,12 @@ enum Diagnostics {
     }
   }
 
+  /// Whether to colour or animate what goes to `descriptor`: a terminal, and `NO_COLOR`
+  /// (no-color.org) not set.
+  static func colorsAllowed(on descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1 && (getenv("NO_COLOR").map { String(cString: $0).isEmpty } ?? true)
+  }
+
   /// Prints a line to standard output.
   static func printLine(_ line: String) {
     writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Versioning
 
 /// `bump --commit --tag`: the bump recorded in git, as agvtool and fastlane offer.

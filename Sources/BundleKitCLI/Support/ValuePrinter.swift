@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Renders values for people, in the style of `plutil -p`.
 enum ValuePrinter {

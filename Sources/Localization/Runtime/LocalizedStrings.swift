@@ -51,7 +51,8 @@ public final class LocalizedStrings: @unchecked Sendable {
   public init(path: String, developmentLanguage: String = "en") {
     var folder = path
     // A bundle's resources may sit in Contents/Resources (macOS layout).
-    let macResources = Paths.join(path, "Contents/Resources")
+    let macResources =
+      path.hasSuffix("/") ? path + "Contents/Resources" : path + "/Contents/Resources"
     if FileManager.default.fileExists(atPath: macResources) { folder = macResources }
     self.path = folder
     self.developmentLanguage = developmentLanguage
@@ -103,18 +104,15 @@ public final class LocalizedStrings: @unchecked Sendable {
   private func table(_ name: String, language: String) -> Table {
     let cacheKey = language + "/" + name
     if let table = lock.withLock({ tables[cacheKey] }) { return table }
-    let folder = Paths.join(path, "\(language).lproj")
+    let folder = (path.hasSuffix("/") ? path : path + "/") + "\(language).lproj"
     var table = Table()
-    if case .dictionary(let strings)? = try? PropertyListDocument(
-      contentsOfFile: "\(folder)/\(name).strings"
-    ).value {
+    if case .dictionary(let strings)? = TableFileReader.value(atPath: "\(folder)/\(name).strings") {
       for (key, value) in strings {
         if case .string(let text) = value { table.strings[key] = text }
       }
     }
-    if case .dictionary(let rules)? = try? PropertyListDocument(
-      contentsOfFile: "\(folder)/\(name).stringsdict"
-    ).value {
+    if case .dictionary(let rules)? = TableFileReader.value(atPath: "\(folder)/\(name).stringsdict")
+    {
       for (key, value) in rules {
         if case .dictionary(let entry) = value { table.rules[key] = entry }
       }

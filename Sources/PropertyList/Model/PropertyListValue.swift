@@ -178,6 +178,6 @@ extension PropertyListValue: ExpressibleByDictionaryLiteral {
 /// How deep containers may nest in a property list read from bytes, in every format. Values
 /// are freed, compared and written recursively, so a deeper file would overflow the stack;
 /// CoreFoundation and libplist draw similar lines.
-enum Nesting {
-  static let maximumDepth = 512
+package enum Nesting {
+  package static let maximumDepth = 512
 }

@@ -80,3 +80,27 @@ public struct ScalarParseError: Error, Sendable, CustomStringConvertible {
   /// The reason.
   public var description: String { reason }
 }
+
+/// Parses a real as CoreFoundation writes them: decimal or exponent notation, `nan`,
+/// `inf`/`infinity` with an optional sign.
+package func parseReal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Double? {
+  guard !bytes.isEmpty, bytes.count < 400 else { return nil }
+  let lowered = String(decoding: bytes, as: UTF8.self).lowercased()
+  switch lowered {
+  case "nan", "+nan", "-nan": return .nan
+  case "inf", "+inf", "infinity", "+infinity": return .infinity
+  case "-inf", "-infinity": return -.infinity
+  default: break
+  }
+  // Reject hex floats and other forms strtod would take but CoreFoundation would not.
+  for byte in bytes {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"),
+      UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+      continue
+    default:
+      return nil
+    }
+  }
+  return Double(lowered)
+}

@@ -1,5 +1,5 @@
 /// Base64 as property lists use it: the standard alphabet with `=` padding.
-enum Base64 {
+package enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -10,7 +10,7 @@ enum Base64 {
   }()
 
   /// Appends the encoding of `bytes` to `output`, with no line breaks.
-  static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
+  package static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes, into output: inout [UInt8]) {
     var iterator = bytes.makeIterator()
     while let b0 = iterator.next() {
       let b1 = iterator.next()
@@ -31,7 +31,7 @@ enum Base64 {
   }
 
   /// The encoding of `bytes` as a string.
-  static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+  package static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
     encode(bytes, into: &output)
@@ -40,7 +40,9 @@ enum Base64 {
 
   /// Decodes base64 text, skipping white space. Returns the offset of the first bad byte
   /// on failure.
-  static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Result<[UInt8], Base64Error> {
+  package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Result<
+    [UInt8], Base64Error
+  > {
     var output: [UInt8] = []
     output.reserveCapacity(text.count / 4 * 3)
     var accumulator: UInt32 = 0
@@ -78,6 +80,6 @@ enum Base64 {
 }
 
 /// A byte that is not base64, at an offset into the text.
-struct Base64Error: Error {
-  var offset: Int
+package struct Base64Error: Error {
+  package var offset: Int
 }

@@ -2,12 +2,12 @@ import Foundation
 
 /// The `YYYY-MM-DDTHH:MM:SSZ` dates of XML property lists, in UTC, without Foundation's
 /// formatters: civil-calendar arithmetic on whole seconds.
-enum ISO8601 {
+package enum ISO8601 {
   /// Seconds from 1970-01-01 to 2001-01-01, the property-list epoch.
-  static let referenceOffset: Int64 = 978_307_200
+  package static let referenceOffset: Int64 = 978_307_200
 
   /// Formats a date, dropping fractional seconds as CoreFoundation does.
-  static func format(_ date: Date, into output: inout [UInt8]) {
+  package static func format(_ date: Date, into output: inout [UInt8]) {
     let seconds = date.timeIntervalSinceReferenceDate
     let whole: Int64
     if seconds.isFinite, abs(seconds) < 1e15 {
@@ -38,7 +38,7 @@ enum ISO8601 {
   }
 
   /// The formatted date as a string.
-  static func string(from date: Date) -> String {
+  package static func string(from date: Date) -> String {
     var output: [UInt8] = []
     format(date, into: &output)
     return String(decoding: output, as: UTF8.self)
@@ -46,7 +46,7 @@ enum ISO8601 {
 
   /// Parses `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z` (the trailing `Z` optional), as CoreFoundation
   /// and plistlib accept it.
-  static func parse<Bytes: Collection<UInt8>>(_ text: Bytes) -> Date? {
+  package static func parse<Bytes: Collection<UInt8>>(_ text: Bytes) -> Date? {
     var bytes = Array(text)
     while let last = bytes.last, isSpace(last) { bytes.removeLast() }
     var index = bytes.firstIndex { !isSpace($0) } ?? 0

@@ -1,7 +1,8 @@
+import FileSystem
 import Foundation
 import Localization
 import OrderedCollections
-import PropertyList
+import PropertyListXML
 
 /// The tables a catalog compiles to in one language, as `xcstringstool compile` writes them.
 public struct CompiledTables: Sendable, Hashable {

@@ -1,5 +1,6 @@
+import FileSystem
 import OrderedCollections
-import PropertyList
+import PropertyListXML
 
 /// A String Catalog (`.xcstrings`): every key with its localizations in every language.
 public struct StringCatalog: Sendable {
@@ -64,7 +65,9 @@ public struct StringCatalog: Sendable {
 
   /// Reads a catalog file.
   public init(contentsOfFile path: String) throws(PropertyListError) {
-    try self.init(bytes: FileIO.read(path), path: path)
+    try self.init(
+      bytes: PropertyListError.file { () throws(FileSystemError) in try FileIO.read(path) },
+      path: path)
   }
 
   /// Parses a catalog's JSON; structural errors name the file and the key.

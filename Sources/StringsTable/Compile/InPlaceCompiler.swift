@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 extension StringsCompiler {
   /// Compiles every table under `folder` where it lies: `.strings` and `.stringsdict` files

@@ -1,6 +1,7 @@
+import FileSystem
 import Foundation
 import OrderedCollections
-import PropertyList
+import PropertyListXML
 
 /// Compiles strings tables to binary property lists, as Xcode's CopyStringsFile and
 /// `xcstringstool compile` do, keeping the `<lang>.lproj/` layout.
@@ -111,7 +112,7 @@ public struct StringsCompiler: Sendable {
       for file in files { try FileIO.createFolders(for: file.path) }
       try FileIO.writeAtomically(files)
     } catch {
-      throw DiagnosticsError([StringsLinter.diagnostic(for: error, path: error.path ?? folder)])
+      throw DiagnosticsError([Diagnostic(.error, .syntax, error.path, error.message)])
     }
     return (files.map(\.path), warnings)
   }

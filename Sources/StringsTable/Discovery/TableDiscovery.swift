@@ -1,13 +1,9 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Finds strings tables under files and folders.
 public enum TableDiscovery {
-  /// Folders never searched: build products, dependencies and version control.
-  public static let skippedFolders: Set<String> = [
-    ".build", ".git", ".swiftpm", "DerivedData", "Pods", "Carthage", "node_modules",
-  ]
-
   /// Every `.strings`, `.stringsdict` and `.xcstrings` file in `paths` (files are taken as
   /// they are; folders are searched), sorted and without repeats.
   public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
@@ -27,7 +23,7 @@ public enum TableDiscovery {
       }
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
-        if skippedFolders.contains(name) || (name.hasPrefix(".") && name != ".") { return .skip }
+        if SkippedFolders.skips(name) { return .skip }
         if StringsTableKind(path: name) != nil {
           let relative = entry.relativePath
           found.append(

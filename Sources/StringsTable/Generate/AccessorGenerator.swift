@@ -1,7 +1,8 @@
+import FileSystem
 import Localization
 import Mustache
 import OrderedCollections
-import PropertyList
+import PropertyListXML
 
 /// Generates typed Swift accessors for strings tables: a property per plain string, a
 /// function with typed, labelled parameters per format string (`%@` String, `%d` Int, `%u`

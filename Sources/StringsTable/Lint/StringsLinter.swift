@@ -1,7 +1,8 @@
+import FileSystem
 import Foundation
 import Localization
 import OrderedCollections
-import PropertyList
+import PropertyListXML
 
 /// Checks strings tables the way a reviewer would: syntax, duplicate keys, keys missing from
 /// or extra to the development language, empty values, placeholders that disagree across

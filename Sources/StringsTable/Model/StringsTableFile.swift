@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// The kinds of localization file.
 public enum StringsTableKind: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// One `key = value;` pair of a `.strings` file, with what tooling needs to point at it.
 public struct StringsEntry: Sendable, Hashable {
@@ -136,7 +137,9 @@ public struct StringsFile: Sendable {
 
   /// Reads and parses a `.strings` file.
   public init(contentsOfFile path: String) throws(PropertyListError) {
-    try self.init(bytes: FileIO.read(path), path: path)
+    try self.init(
+      bytes: PropertyListError.file { () throws(FileSystemError) in try FileIO.read(path) },
+      path: path)
   }
 
   static func detectEncoding(_ bytes: [UInt8]) -> StringsFileEncoding {

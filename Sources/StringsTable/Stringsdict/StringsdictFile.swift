@@ -1,5 +1,6 @@
+import FileSystem
 import Localization
-import PropertyList
+import PropertyListXML
 
 /// A `.stringsdict` file: for each key, a format with `%#@variable@` placeholders and the
 /// plural (or width, or device) rules that fill them.
@@ -16,7 +17,7 @@ public struct StringsdictFile: Sendable {
 
   /// Reads a `.stringsdict` file (XML or binary).
   public init(contentsOfFile path: String) throws(PropertyListError) {
-    let bytes = try FileIO.read(path)
+    let bytes = try PropertyListError.file { () throws(FileSystemError) in try FileIO.read(path) }
     try self.init(bytes: bytes, path: path)
   }
 

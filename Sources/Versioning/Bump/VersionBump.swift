@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// A change to versions across many bundles, planned in full before anything is written.
 public struct VersionBump: Sendable {
@@ -272,9 +273,9 @@ public struct VersionBump: Sendable {
         if let known = contents[file] {
           old = known
         } else {
-          do throws(PropertyListError) {
+          do throws(FileSystemError) {
             old = try FileIO.read(file)
-          } catch { throw .propertyList(error) }
+          } catch { throw .file(error) }
         }
         let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
         return FileChange(path: file, old: old, new: new, isBinary: isBinary)

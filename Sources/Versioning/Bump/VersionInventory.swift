@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Where one version value is written.
 public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
@@ -172,7 +173,9 @@ public struct VersionInventory: Sendable {
     let loaded = WorkerThreads.map(plists.count) {
       index in
       Result { () throws(PropertyListError) in
-        let bytes = try FileIO.read(plists[index])
+        let bytes = try PropertyListError.file { () throws(FileSystemError) in
+          try FileIO.read(plists[index])
+        }
         return (bytes, try PropertyListDocument(bytes: bytes))
       }
     }

@@ -1,12 +1,9 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// Finds Info.plists and Xcode projects under files and folders.
 public enum InfoPlistDiscovery {
-  /// Folders never searched: build products, dependencies, version control.
-  public static let skippedFolders: Set<String> = [
-    ".build", ".git", ".swiftpm", "DerivedData", "Pods", "Carthage", "node_modules",
-  ]
 
   /// What a path holds.
   public enum Found: Sendable, Hashable {
@@ -65,7 +62,7 @@ public enum InfoPlistDiscovery {
         let name = entry.name
         let relative = entry.relativePath
         let full = normalized(path == "." ? relative : path + "/" + relative)
-        if skippedFolders.contains(name) || (name.hasPrefix(".") && name.count > 1) {
+        if SkippedFolders.skips(name) {
           return .skip
         }
         if name.hasSuffix(".xcodeproj") {

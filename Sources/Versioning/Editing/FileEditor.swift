@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// Applies new values to one file, in the way its format allows: XML plists, `.xcconfig`
 /// files, OpenStep plists and Xcode projects in place (only the values' bytes change), binary

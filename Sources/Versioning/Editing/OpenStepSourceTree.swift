@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// An old-style (OpenStep) property list read with the byte range of every string, so single
 /// values can be replaced in place: Xcode's `project.pbxproj` and OpenStep Info.plists keep

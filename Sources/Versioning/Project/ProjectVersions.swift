@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// The versions of an Xcode project's targets, resolved as Xcode resolves them: for each
 /// target and build configuration, the Info.plist's value (or, for a generated Info.plist,

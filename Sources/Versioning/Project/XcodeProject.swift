@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// An Xcode project's `project.pbxproj`, read with the position of every value so build
 /// settings can be changed in place, every other byte untouched.
@@ -66,7 +67,7 @@ public struct XcodeProject: Sendable {
     do {
       bytes = try FileIO.read(file)
     } catch {
-      throw .propertyList(error.inFile(file))
+      throw .file(error)
     }
     tree = try OpenStepSourceTree.parse(bytes, path: file)
     guard case .dictionary(let entries)? = tree["objects"] else {

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// An `.xcworkspace`: the projects its `contents.xcworkspacedata` lists, groups followed.
 public enum XcodeWorkspace {
@@ -13,7 +14,7 @@ public enum XcodeWorkspace {
     do {
       bytes = try FileIO.read(file)
     } catch {
-      throw .propertyList(error)
+      throw .file(error)
     }
     let text = String(decoding: bytes, as: UTF8.self)
     let base = Paths.parent(workspace)

@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// One `SETTING = value` of a build-settings level, and where it is written.
 public struct SettingAssignment: Sendable, Hashable {

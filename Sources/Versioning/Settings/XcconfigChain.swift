@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// An `.xcconfig` file read as Xcode reads it: its assignments in order, each `#include`d
 /// file's in the include's place (paths relative to the including file), `#include?` of a
@@ -21,7 +22,7 @@ final class XcconfigChains {
     do {
       bytes = try FileIO.read(path)
     } catch {
-      throw .propertyList(error)
+      throw .file(error)
     }
     let file = XcconfigFile(path: path, bytes: bytes)
     files[path] = file

@@ -1,4 +1,5 @@
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// Why a version command could not run; nothing was written.
 public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,8 +14,10 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
   /// A property list that could not be read, parsed or written (the error names the file
   /// and, for malformed text, the line and column).
   case propertyList(PropertyListError)
+  /// A file that could not be read.
+  case file(FileSystemError)
   /// A batch whose writing failed; no file was replaced.
-  case notWritten(PropertyListError)
+  case notWritten(FileSystemError)
   /// A file that would change but is write-protected; no file was replaced.
   case writeProtected(path: String)
   /// A version whose part would reach 2^32 if raised.
@@ -41,6 +44,8 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
     case .unresolvedReference(let path, let key, let setting):
       "\(path): error: \(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
     case .propertyList(let error):
+      error.description
+    case .file(let error):
       error.description
     case .notWritten(let error):
       "\(error); no file was changed"

@@ -1,7 +1,8 @@
 import Archiving
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 import Versioning
 
@@ -55,6 +56,9 @@ struct ArchiveCreate: ParsableCommand {
   @Option(help: "Add the version and build number of this Info.plist to the archive's name.")
   var versionFrom: String?
 
+  @Flag(help: "Print the archive written, with its size and entries (what plugins show).")
+  var printPath = false
+
   func run() throws {
     guard let chosen = format ?? ArchiveFormat(fileName: output) else {
       throw CLIError.invalidValue(
@@ -81,6 +85,11 @@ struct ArchiveCreate: ParsableCommand {
       bar.update(done, total)
     }
     bar.finish()
+    if printPath {
+      var info = stat()
+      let size = stat(output, &info) == 0 ? Int64(info.st_size) : 0
+      Diagnostics.printLine("wrote \(output) (\(size) bytes, \(files.count) entries)")
+    }
     if manifest {
       var lines = ""
       for file in files where file.type == .file {
@@ -148,7 +157,7 @@ final class TemporaryStaging {
 /// A one-line progress bar on standard error, only when it is a terminal.
 final class ProgressBar {
   private let label: String
-  private let enabled = isatty(STDERR_FILENO) == 1
+  private let enabled = Diagnostics.colorsAllowed(on: STDERR_FILENO)
   private var lastPercent = -1
 
   init(label: String) { self.label = label }

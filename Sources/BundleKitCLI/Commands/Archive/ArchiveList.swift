@@ -1,7 +1,8 @@
 import Archiving
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// `bundlekit archive list ARCHIVE`.
 struct ArchiveList: ParsableCommand {

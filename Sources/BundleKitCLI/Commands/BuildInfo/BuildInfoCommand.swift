@@ -1,6 +1,7 @@
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 import Versioning
 
@@ -44,8 +45,8 @@ struct BuildInfoCommand: ParsableCommand {
       version = inventory.bundles.first?.version?.current
       build = inventory.bundles.first?.build?.current
     }
-    let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init)
-    let date = epoch.map { Date(timeIntervalSince1970: $0) } ?? Date()
+    let epoch = BuildEnvironment.sourceDateEpoch()
+    let date = epoch.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date()
     let code = Self.render(
       typeName: typeName, access: `public` ? "public" : "internal", version: version, build: build,
       commit: Self.gitCommit(in: gitFolder), date: PropertyListValue.date(date).scalarText ?? "")

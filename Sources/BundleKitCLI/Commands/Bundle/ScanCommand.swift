@@ -1,6 +1,7 @@
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Resources
 
 #if canImport(Glibc)
@@ -88,7 +89,8 @@ struct ScanCommand: ParsableCommand {
   }
 
   func text(_ scan: ResourceScan) -> String {
-    let color = isatty(STDOUT_FILENO) == 1
+    // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
+    let color = Diagnostics.colorsAllowed(on: STDOUT_FILENO)
     func paint(_ text: String, _ code: String) -> String {
       color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 
 /// `bundlekit embed FILE... -o OUT.swift`: files as Swift constants, for libraries that ship

@@ -1,7 +1,8 @@
 import ArgumentParser
+import FileSystem
 import Foundation
 import Morse
-import PropertyList
+import PropertyListXML
 
 /// `bundlekit morse decode [FILE|-]`: keying to text.
 struct MorseDecode: ParsableCommand {
@@ -26,7 +27,7 @@ struct MorseDecode: ParsableCommand {
     let bytes =
       input == "-"
       ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.read(input)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = UTF8Text.validated(bytes) else {
       throw MorseInputError.notUTF8(file: name)
     }
     // Durations always hold digits; dots and dashes never do.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist`: read, edit, convert and check property lists.
 struct PlistCommand: ParsableCommand {

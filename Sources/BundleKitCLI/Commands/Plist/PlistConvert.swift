@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist convert FILE --format F [-o OUT]`.
 struct PlistConvert: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist get FILE KEYPATH`: one value.
 struct PlistGet: ParsableCommand {

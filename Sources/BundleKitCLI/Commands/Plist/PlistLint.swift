@@ -1,6 +1,7 @@
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 
 /// `bundlekit plist lint FILE...`: check that files parse.
 struct PlistLint: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist print FILE`: the whole value, for people or as JSON.
 struct PlistPrint: ParsableCommand {

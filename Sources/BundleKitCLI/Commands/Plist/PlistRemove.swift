@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist remove FILE KEYPATH`.
 struct PlistRemove: ParsableCommand {

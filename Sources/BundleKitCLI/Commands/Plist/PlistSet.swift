@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 
 /// `bundlekit plist set FILE KEYPATH VALUE --type T`: edit one value in place.
 struct PlistSet: ParsableCommand {

@@ -1,7 +1,8 @@
 import Archiving
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Resources
 import StringsTable
 import Versioning

@@ -1,5 +1,6 @@
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Versioning
 
 #if canImport(Glibc)
@@ -77,7 +78,7 @@ struct ReleaseReport {
 
 /// Step-by-step progress on standard error, only when it is a terminal.
 final class ReleaseProgress {
-  private let enabled = isatty(STDERR_FILENO) == 1
+  private let enabled = Diagnostics.colorsAllowed(on: STDERR_FILENO)
   private let steps: Int
   private var done = 0
 

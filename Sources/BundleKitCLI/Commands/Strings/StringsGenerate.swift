@@ -1,7 +1,8 @@
 import ArgumentParser
 import BundleKitTemplates
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import StringsTable
 
 /// `bundlekit strings generate PATH... -o FILE.swift [--template NAME|PATH]`.

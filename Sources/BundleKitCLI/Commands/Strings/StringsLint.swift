@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 import StringsTable
 
 /// `bundlekit strings lint PATH...`.

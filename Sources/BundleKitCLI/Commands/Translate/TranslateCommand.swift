@@ -16,9 +16,10 @@ struct TranslateCommand: ParsableCommand {
     commandName: "translate",
     abstract: "Translation memory from your own tables: index, lookup, serve, fill.",
     discussion: """
-      Runs bundlekit-translate from the folder of this tool (build it with \
-      `swift build --product bundlekit-translate`). `bundlekit translate --help` shows its \
-      subcommands.
+      Runs bundlekit-translate from the folder of this tool, or from PATH. It lives in a \
+      package of its own, so plugin users never build its database and server: build it with \
+      `swift build -c release --package-path Packages/BundleKitTranslate` (which builds \
+      bundlekit beside it too). `bundlekit translate --help` shows its subcommands.
       """
   )
 
@@ -56,6 +57,7 @@ struct TranslateCommand: ParsableCommand {
     throw CLIError.invalidValue(
       value: helperName, type: "program",
       reason: "not found beside bundlekit or on PATH; build it with "
-        + "`swift build --product \(helperName)` (it holds the database and the server)")
+        + "`swift build -c release --package-path Packages/BundleKitTranslate` and use the "
+        + "bundlekit built beside it (the database and the server live in that package)")
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
+import FileSystem
 import Foundation
-import PropertyList
+import PropertyListXML
 import Versioning
 
 /// `bundlekit bump build|version`.
@@ -200,8 +201,9 @@ struct BumpBuild: ParsableCommand {
     if let to, let version = BundleVersion(to) {
       buildScheme = .to(version)
     } else if scheme == "timestamp" {
-      let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap(Double.init)
-      buildScheme = .timestamp(epoch.map { Date(timeIntervalSince1970: $0) } ?? Date())
+      let epoch = BuildEnvironment.sourceDateEpoch()
+      buildScheme = .timestamp(
+        epoch.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date())
     } else if scheme == "git-count" {
       buildScheme = .gitCount
     } else if scheme.hasPrefix("env:") {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import PropertyList
+import FileSystem
+import PropertyListXML
 import Versioning
 
 /// `bundlekit version [PATH...]`: every bundle's versions, as Xcode resolves them.

@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The translation memory (SQLite through GRDB) and its LibreTranslate-compatible server
+// (Hummingbird), in a package of their own: a user who attaches BundleKit's plugins resolves
+// and builds none of this. `bundlekit translate ...` runs the `bundlekit-translate` built here,
+// found beside `bundlekit` or on PATH.
+let package = Package(
+  name: "BundleKitTranslate",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "bundlekit-translate", targets: ["bundlekit-translate"]),
+    .library(name: "Translation", targets: ["Translation"]),
+    .library(name: "TranslationServer", targets: ["TranslationServer"]),
+  ],
+  dependencies: [
+    .package(name: "BundleKit", path: "../.."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+  ],
+  targets: [
+    .target(
+      name: "Translation",
+      dependencies: [
+        .product(name: "FileSystem", package: "BundleKit"),
+        .product(name: "PropertyListXML", package: "BundleKit"),
+        .product(name: "StringsTable", package: "BundleKit"),
+        .product(name: "Localization", package: "BundleKit"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .target(
+      name: "TranslationServer",
+      dependencies: [
+        "Translation",
+        .product(name: "PropertyListXML", package: "BundleKit"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+      ]
+    ),
+    .executableTarget(
+      name: "bundlekit-translate",
+      dependencies: [
+        "Translation",
+        "TranslationServer",
+        .product(name: "FileSystem", package: "BundleKit"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/BundleKitTranslateCLI"
+    ),
+    .testTarget(
+      name: "TranslationTests",
+      dependencies: [
+        "Translation", "TranslationServer", "bundlekit-translate",
+        .product(name: "StringsTable", package: "BundleKit"),
+        .product(name: "BundleKitTestSupport", package: "BundleKit"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,79 @@
+import Foundation
+
+/// `bundlekit.json`, beside a target or at the package (or Xcode project) root, the nearest
+/// winning: how the plugins run the tool.
+///
+/// ```json
+/// {
+///   "developmentLanguage": "en",
+///   "accessLevel": "public",
+///   "enumName": "L10n",
+///   "template": "Templates/strings.mustache",
+///   "warningsAsErrors": false,
+///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" }
+/// }
+/// ```
+struct PluginConfiguration: Decodable {
+  var developmentLanguage: String?
+  var accessLevel: String?
+  var enumName: String?
+  var template: String?
+  var warningsAsErrors: Bool?
+  var severities: [String: String]?
+
+  /// The file read, as a build input (an edit reruns the commands).
+  var files: [URL] = []
+
+  enum CodingKeys: String, CodingKey {
+    case developmentLanguage, accessLevel, enumName, template, warningsAsErrors, severities
+  }
+
+  /// The nearest `bundlekit.json` in `folders` (nearest first); an empty configuration when
+  /// there is none. A file that does not read is an error naming it.
+  static func load(from folders: [URL]) throws -> PluginConfiguration {
+    for folder in folders {
+      let file = folder.appending(path: "bundlekit.json")
+      guard FileManager.default.fileExists(atPath: file.path) else { continue }
+      do {
+        var configuration = try JSONDecoder().decode(
+          PluginConfiguration.self, from: Data(contentsOf: file))
+        configuration.files = [file]
+        if let template = configuration.template, !template.hasPrefix("/") {
+          configuration.template = folder.appending(path: template).path
+        }
+        return configuration
+      } catch {
+        throw ConfigurationError(file: file.path, reason: "\(error)")
+      }
+    }
+    return PluginConfiguration()
+  }
+
+  /// Options for `bundlekit strings compile`.
+  var compileArguments: [String] {
+    var arguments: [String] = []
+    if let developmentLanguage { arguments += ["--development-language", developmentLanguage] }
+    if warningsAsErrors == true { arguments.append("--warnings-as-errors") }
+    for (rule, level) in (severities ?? [:]).sorted(by: { $0.key < $1.key }) {
+      arguments += ["--severity", "\(rule)=\(level)"]
+    }
+    return arguments
+  }
+
+  /// Options for `bundlekit strings generate`.
+  var generateArguments: [String] {
+    var arguments: [String] = []
+    if let developmentLanguage { arguments += ["--development-language", developmentLanguage] }
+    if accessLevel == "public" { arguments.append("--public") }
+    if let enumName { arguments += ["--enum-name", enumName] }
+    if let template { arguments += ["--template", template] }
+    return arguments
+  }
+}
+
+/// A `bundlekit.json` that could not be read.
+struct ConfigurationError: Error, CustomStringConvertible {
+  var file: String
+  var reason: String
+  var description: String { "\(file): error: not a BundleKit configuration: \(reason)" }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package --allow-writing-to-package-directory release [bundlekit release options]`:
+/// the whole chain on the package (lint, compile, bump, archive, report) with `bundlekit
+/// release`; in Xcode, on the project's folder.
+@main
+struct Release: CommandPlugin {
+  func performCommand(context: PluginContext, arguments: [String]) async throws {
+    try ToolRunner.run(
+      context.tool(named: "bundlekit").url,
+      ["release", context.package.directoryURL.path] + arguments)
+  }
+}
+
+#if canImport(XcodeProjectPlugin)
+  import XcodeProjectPlugin
+
+  extension Release: XcodeCommandPlugin {
+    func performCommand(context: XcodePluginContext, arguments: [String]) throws {
+      try ToolRunner.run(
+        context.tool(named: "bundlekit").url,
+        ["release", context.xcodeProject.directoryURL.path] + arguments)
+    }
+  }
+#endif

@@ -1,0 +1,217 @@
+import CBundleKitSystem
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension FileIO {
+  /// Writes several files atomically as one batch: all of them or none, even when the
+  /// process is killed half-way. A journal listing the batch is written first; every
+  /// temporary file is written, all are flushed to disk together (one `syncfs` on Linux
+  /// instead of an fsync per file), the journal is committed, then each file is renamed into
+  /// place. A run killed before the commit is rolled back, one killed after it rolled
+  /// forward, by the next BundleKit run that meets the journal (`ScratchRecovery`).
+  public static func writeAtomically(_ files: [(path: String, bytes: [UInt8])])
+    throws(FileSystemError)
+  {
+    if files.count == 1, let file = files.first {
+      try writeAtomically(file.bytes, to: file.path)
+      return
+    }
+    if files.isEmpty { return }
+    let transaction = ScratchFiles.newTransaction()
+    let targets = try files.indices.map { index throws(FileSystemError) in
+      try BatchTarget(files[index].path, transaction: transaction, index: index)
+    }
+    var seen: [String: String] = [:]
+    for target in targets {
+      if let other = seen[target.target], other != target.path {
+        throw .io(path: target.path, message: "is the same file as \(other) in one batch")
+      }
+      seen[target.target] = target.path
+    }
+    let current = AbsolutePath.currentFolder()
+    let folder = AbsolutePath.commonFolder(
+      targets.map { AbsolutePath.make($0.target, from: current) })
+    ScratchRecovery.recover(in: folder)
+    var journal = try RenameJournal(
+      transaction: transaction,
+      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) },
+      folder: folder)
+    let staged: [StagedFile]
+    do {
+      staged = try stageAll(files, targets)
+      syncFileSystems(staged)
+      try journal.commit()
+    } catch {
+      for target in targets { unlink(target.temporary) }
+      journal.finish()
+      throw error
+    }
+    let failure = renameAll(staged)
+    syncFileSystems(staged)
+    journal.finish()
+    if let failure { throw failure }
+  }
+
+  /// Threads that write a large batch's temporary files: creating a file is mostly the
+  /// kernel finding a free inode, work for a core, so one thread per core (at least two,
+  /// at most four).
+  static let stagingWorkers = min(max(WorkerThreads.cores, 2), 4)
+
+  /// Threads that rename a large batch into place. Replacing a file frees the old one, and
+  /// some file systems (ext4 without a journal, mounted with `discard`) wait there for the
+  /// device to discard its blocks: the waits of several threads overlap.
+  static let renameWorkers = 8
+
+  /// Renames every staged file over its target. The journal is committed, so every rename
+  /// is tried; one that fails (an I/O error, a file system gone read-only) has its temporary
+  /// file removed and the first such failure (in `staged` order) is returned.
+  private static func renameAll(_ staged: [StagedFile]) -> FileSystemError? {
+    let outcomes = Slots<Int32>(count: staged.count)
+    let workers = staged.count >= 64 ? renameWorkers : 1
+    WorkerThreads.run(workers) { worker in
+      for index in stride(from: worker, to: staged.count, by: workers) {
+        let code = rename(staged[index].temporary, staged[index].target) == 0 ? 0 : errno
+        outcomes.set(index, code)
+      }
+    }
+    let failed = staged.indices.filter { (outcomes[$0] ?? 0) != 0 }
+    guard let first = failed.first else { return nil }
+    for index in failed { unlink(staged[index].temporary) }
+    errno = outcomes[first] ?? 0
+    return .io(
+      path: staged[first].path,
+      message: systemError(
+        "cannot replace the file (\(staged.count - failed.count) of the batch's \(staged.count) files were written)"
+      ))
+  }
+
+  /// Writes every temporary file, or none: on any failure the ones written are removed and
+  /// the first failure (in `files` order) is thrown. Large batches are written by several
+  /// threads taking alternate files.
+  private static func stageAll(
+    _ files: [(path: String, bytes: [UInt8])], _ targets: [BatchTarget]
+  ) throws(FileSystemError) -> [StagedFile] {
+    let flush = !canSyncFileSystem
+    let results = WorkerThreads.map(files.count, workers: stagingWorkers) {
+      index in
+      Result { () throws(FileSystemError) in
+        try stage(files[index].bytes, for: targets[index], flush: flush)
+      }
+    }
+    var staged: [StagedFile] = []
+    var failure: FileSystemError?
+    for result in results {
+      switch result {
+      case .success(let item): staged.append(item)
+      case .failure(let error): failure = failure ?? error
+      }
+    }
+    if let failure {
+      for item in staged { unlink(item.temporary) }
+      throw failure
+    }
+    return staged
+  }
+
+  /// A file of a batch: where it goes (symbolic links followed), what it is now, and the
+  /// name of its temporary file.
+  struct BatchTarget {
+    var path: String
+    var target: String
+    var existing: stat?
+    var temporary: String
+
+    init(_ path: String, transaction: String, index: Int) throws(FileSystemError) {
+      self.path = path
+      var info = stat()
+      var exists = lstat(path, &info) == 0
+      target = path
+      if exists, (info.st_mode & S_IFMT) == S_IFLNK {
+        target = resolvedPath(path)
+        exists = stat(target, &info) == 0
+      }
+      if exists {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .io(path: path, message: "cannot replace the file: it is a folder")
+        default:
+          throw .io(
+            path: path, message: "is not a regular file (a device, FIFO or socket): not replaced")
+        }
+      }
+      existing = exists ? info : nil
+      let (folder, name) = split(target)
+      temporary = Paths.join(
+        folder, ScratchFiles.temporaryName(for: name, transaction: transaction, index: index))
+    }
+  }
+
+  /// A temporary file written and waiting to be renamed over its target.
+  struct StagedFile {
+    var temporary: String
+    var target: String
+    var path: String
+    /// The file system it is on.
+    var device: UInt64
+  }
+
+  #if os(Linux)
+    private static let canSyncFileSystem = true
+  #else
+    private static let canSyncFileSystem = false
+  #endif
+
+  /// Flushes the file systems of the staged files (Linux: `syncfs` once per file system; else
+  /// the files were flushed one by one when staged).
+  private static func syncFileSystems(_ staged: [StagedFile]) {
+    #if os(Linux)
+      var devices: Set<UInt64> = []
+      for item in staged where devices.insert(item.device).inserted {
+        syncFolder(split(item.target).folder, wholeFileSystem: true)
+      }
+    #endif
+  }
+
+  /// Flushes a folder (its entries: a rename into it), or with `wholeFileSystem` the whole
+  /// file system holding it (`syncfs` on Linux).
+  public static func syncFolder(_ folder: String, wholeFileSystem: Bool = false) {
+    let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    if wholeFileSystem { _ = bundlekit_syncfs(descriptor) } else { _ = fsync(descriptor) }
+    close(descriptor)
+  }
+
+  /// Writes `bytes` to a batch file's temporary file, with the target's permissions and
+  /// owner. Few system calls: a bump of 1,000 files makes each count.
+  private static func stage(_ bytes: [UInt8], for target: BatchTarget, flush: Bool)
+    throws(FileSystemError) -> StagedFile
+  {
+    let path = target.path
+    let descriptor = try createTemporary(
+      target.temporary, like: target.existing, path: path, lock: false)
+    defer { close(descriptor) }
+    do throws(FileSystemError) {
+      try writeAll(bytes, to: descriptor, path: path)
+      if !flush { bundlekit_start_writeback(descriptor) }
+      if flush, fsync(descriptor) != 0 {
+        throw FileSystemError.io(path: path, message: systemError("cannot flush to disk"))
+      }
+    } catch {
+      unlink(target.temporary)
+      throw error
+    }
+    var device = target.existing.map { UInt64($0.st_dev) } ?? 0
+    if target.existing == nil {
+      var info = stat()
+      device = fstat(descriptor, &info) == 0 ? UInt64(info.st_dev) : 0
+    }
+    return StagedFile(
+      temporary: target.temporary, target: target.target, path: path, device: device)
+  }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Exclusive locks on folders (`flock` on the folder itself, no lock files), held until
+/// released. Files are replaced by rename, so a lock on a file would not survive the write;
+/// its folder's does. Folders are locked in sorted order, so runs cannot deadlock. Every
+/// command that edits files in place (`bump`, `plist set`, `plist remove`) and every batch
+/// written into one output folder (`strings compile`) takes them.
+///
+/// A folder this process already holds (here, or as a `ScratchFolder`) is not locked a second
+/// time: two `flock`s of one folder conflict even within one process. Such a nested lock
+/// does not exclude other threads of this process.
+public final class FolderLocks {
+  private var descriptors: [Int32] = []
+  private var held: [HeldFolders.ID] = []
+
+  /// Locks the folder holding `file` (as named, the folder `bump` locks for it), waiting
+  /// for other holders.
+  public convenience init(forEditing file: String) throws(FileSystemError) {
+    try self.init(folders: [Paths.parent(file)])
+  }
+
+  /// Locks every folder, waiting for other holders.
+  public init(folders: Set<String>) throws(FileSystemError) {
+    for folder in folders.sorted() {
+      let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        release()
+        throw .io(path: folder, message: FileIO.systemError("cannot open the folder to lock it"))
+      }
+      let id = HeldFolders.ID(descriptor)
+      if HeldFolders.retainIfHeld(id) {
+        close(descriptor)
+        held.append(id)
+        continue
+      }
+      while flock(descriptor, LOCK_EX) != 0 {
+        guard errno == EINTR else {
+          close(descriptor)
+          release()
+          throw .io(path: folder, message: FileIO.systemError("cannot lock the folder"))
+        }
+      }
+      HeldFolders.insert(id)
+      descriptors.append(descriptor)
+      held.append(id)
+    }
+  }
+
+  /// Releases every lock.
+  public func release() {
+    for id in held { HeldFolders.release(id) }
+    held.removeAll()
+    for descriptor in descriptors { close(descriptor) }
+    descriptors.removeAll()
+  }
+
+  deinit { release() }
+}
+
+/// The folders this process holds a `flock` on, by device and inode, with how many holders
+/// share each.
+enum HeldFolders {
+  struct ID: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ descriptor: Int32) {
+      var info = stat()
+      _ = fstat(descriptor, &info)
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+
+  private nonisolated(unsafe) static var counts: [ID: Int] = [:]
+  private nonisolated(unsafe) static var mutex = pthread_mutex_t()
+  private static let setUp: Void = { pthread_mutex_init(&mutex, nil) }()
+
+  private static func withLock<T>(_ body: () -> T) -> T {
+    _ = setUp
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return body()
+  }
+
+  /// Counts one more holder when the folder is held; false when it is not.
+  static func retainIfHeld(_ id: ID) -> Bool {
+    withLock {
+      guard let count = counts[id] else { return false }
+      counts[id] = count + 1
+      return true
+    }
+  }
+
+  /// Records a folder just locked.
+  static func insert(_ id: ID) {
+    withLock { counts[id, default: 0] += 1 }
+  }
+
+  /// One holder fewer.
+  static func release(_ id: ID) {
+    withLock {
+      if let count = counts[id] { counts[id] = count > 1 ? count - 1 : nil }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import BundleKitTestSupport
+import FileSystem
+import Foundation
+import PropertyListXML
+import Testing
+
+/// What a killed run leaves, and how the next run finishes it: journals rolled forward or
+/// back, abandoned temporary files removed, live ones left alone. The states are written by
+/// hand, byte for byte as a run killed at that moment leaves them (`Scripts/crash-test.py`
+/// kills real runs).
+@Suite("Crash recovery")
+struct CrashRecoveryTests {
+  static let header = Array("bundlekit rename journal 1\n".utf8)
+
+  /// A folder with `a/Info.plist` and `b/Info.plist` holding "old", a batch's temporary
+  /// files holding "new", and its journal, committed or not.
+  func killedBatch(committed: Bool, renamedFirst: Bool) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    let transaction = "abcz123"
+    var journal = Self.header
+    for name in ["a", "b"] {
+      let target = folder.file("\(name)/Info.plist")
+      try FileIO.createFolders(for: target)
+      try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+      let temporary =
+        "\(name)/"
+        + ScratchFiles.temporaryName(
+          for: "Info.plist", transaction: transaction, index: name == "a" ? 0 : 1)
+      try Data("new".utf8).write(to: URL(fileURLWithPath: folder.file(temporary)))
+      journal += Array(temporary.utf8) + [0] + Array("\(name)/Info.plist".utf8) + [0]
+    }
+    if renamedFirst {
+      let temporary =
+        "a/"
+        + ScratchFiles.temporaryName(
+          for: "Info.plist", transaction: transaction, index: 0)
+      rename(folder.file(temporary), folder.file("a/Info.plist"))
+    }
+    let name = ".bundlekit-\(transaction).\(committed ? "committed" : "journal")"
+    try Data(journal).write(to: URL(fileURLWithPath: folder.file(name)))
+    return folder
+  }
+
+  func contents(_ folder: TemporaryFolder) throws -> [String] {
+    try ["a", "b"].map {
+      try String(contentsOfFile: folder.file("\($0)/Info.plist"), encoding: .utf8)
+    }
+  }
+
+  func leftovers(_ folder: TemporaryFolder) throws -> [String] {
+    try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+      ($0 as NSString).lastPathComponent.hasPrefix(".")
+    }
+  }
+
+  @Test("a batch killed after its commit is rolled forward by the next walk of the tree")
+  func rollForward() throws {
+    for renamedFirst in [false, true] {
+      let folder = try killedBatch(committed: true, renamedFirst: renamedFirst)
+      var seen: [String] = []
+      DirectoryWalker.walk(folder.path) { entry in
+        seen.append(entry.relativePath)
+        return .descend
+      }
+      #expect(try contents(folder) == ["new", "new"])
+      #expect(try leftovers(folder).isEmpty)
+      // The walk never shows the scratch names.
+      #expect(seen == ["a", "a/Info.plist", "b", "b/Info.plist"])
+    }
+  }
+
+  @Test("a batch killed before its commit is rolled back")
+  func rollBack() throws {
+    let folder = try killedBatch(committed: false, renamedFirst: false)
+    _ = DirectoryWalker.names(in: folder.path)
+    #expect(try contents(folder) == ["old", "old"])
+    #expect(try leftovers(folder).isEmpty)
+  }
+
+  @Test("a run given only part of the tree finishes the journal above it")
+  func journalAbove() throws {
+    let folder = try killedBatch(committed: true, renamedFirst: true)
+    ScratchRecovery.recoverAbove([folder.file("b/Info.plist")])
+    #expect(try contents(folder) == ["new", "new"])
+    #expect(try leftovers(folder).isEmpty)
+  }
+
+  @Test("a journal killed while being written (empty, not committed) is removed")
+  func emptyJournal() throws {
+    let folder = try TemporaryFolder()
+    try Data().write(to: URL(fileURLWithPath: folder.file(".bundlekit-cutz1.journal")))
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("a.txt")))
+    #expect(DirectoryWalker.names(in: folder.path)?.names == ["a.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.txt"])
+  }
+
+  @Test("a journal that would move files other than its own temporaries is left alone")
+  func plantedJournal() throws {
+    let folder = try TemporaryFolder()
+    try Data("secret".utf8).write(to: URL(fileURLWithPath: folder.file("keep.txt")))
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.file("other.txt")))
+    let journal =
+      Self.header + Array("keep.txt".utf8) + [0] + Array("other.txt".utf8) + [0]
+    try Data(journal).write(
+      to: URL(fileURLWithPath: folder.file(".bundlekit-evilz1.committed")))
+    _ = DirectoryWalker.names(in: folder.path)
+    #expect(try String(contentsOfFile: folder.file("other.txt"), encoding: .utf8) == "mine")
+    #expect(FileManager.default.fileExists(atPath: folder.file("keep.txt")))
+  }
+
+  @Test("a temporary file of a live writer stays; one of a dead writer goes")
+  func liveAndDead() throws {
+    guard let flockTool = Tool.path("flock") else {
+      print("skipped: no flock(1) to hold a lock from another process")
+      return
+    }
+    let folder = try TemporaryFolder()
+    let live = folder.file(
+      ScratchFiles.temporaryName(for: "a.txt", transaction: "livez1", index: 0))
+    let dead = folder.file(
+      ScratchFiles.temporaryName(for: "a.txt", transaction: "deadz1", index: 0))
+    try Data("x".utf8).write(to: URL(fileURLWithPath: live))
+    try Data("x".utf8).write(to: URL(fileURLWithPath: dead))
+    // Another process holds the live one's lock, as its writer would.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: flockTool)
+    holder.arguments = [live, "sleep", "30"]
+    try holder.run()
+    defer { holder.terminate() }
+    usleep(300_000)
+    try FileIO.writeAtomically(Array("new".utf8), to: folder.file("a.txt"))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(!FileManager.default.fileExists(atPath: dead))
+    #expect(try String(contentsOfFile: folder.file("a.txt"), encoding: .utf8) == "new")
+  }
+
+  @Test("scratch names are recognised, and nothing else is")
+  func names() {
+    let temporary = ScratchFiles.temporaryName(for: "Info.plist", transaction: "k3z9", index: 12)
+    #expect(ScratchFiles.kind(of: temporary) == .temporary(transaction: "k3z9"))
+    #expect(
+      ScratchFiles.kind(of: ".bundlekit-k3z9.committed")
+        == .journal(transaction: "k3z9", committed: true))
+    for name in [
+      "Info.plist", ".gitignore", ".Info.plist.swp", "a~bundlekit-x.y", ".a~bundlekit-.1",
+      ".bundlekit-.journal", ".bundlekit-A.journal",
+    ] {
+      #expect(ScratchFiles.kind(of: name) == nil, "\(name)")
+    }
+    // A long name is cut so the temporary fits a file system's 255 bytes.
+    let long = String(repeating: "é", count: 127)
+    #expect(
+      ScratchFiles.temporaryName(for: long, transaction: "abc", index: 0).utf8.count <= 255)
+  }
+}
+
+/// Writing to what is not a regular file: into it, never over it.
+@Suite("Writes to devices and FIFOs")
+struct SpecialFileTests {
+  @Test("a FIFO is written into and stays a FIFO")
+  func fifo() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("pipe")
+    try #require(mkfifo(path, 0o644) == 0)
+    nonisolated(unsafe) var received = Data()
+    let reader = Thread {
+      let descriptor = open(path, O_RDONLY)
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[0..<count])
+      }
+      close(descriptor)
+    }
+    reader.start()
+    try FileIO.writeAtomically(Array("through the pipe".utf8), to: path)
+    while !reader.isFinished { usleep(10_000) }
+    #expect(String(decoding: received, as: UTF8.self) == "through the pipe")
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["pipe"])
+  }
+
+  @Test("a character device is written into and stays a device (root only: mknod)")
+  func characterDevice() throws {
+    guard geteuid() == 0 else {
+      print("skipped: creating a device node needs root")
+      return
+    }
+    let folder = try TemporaryFolder()
+    let path = folder.file("null")
+    // The null device's numbers (1, 3), in a folder of our own: /dev/null itself is never at risk.
+    try #require(mknod(path, S_IFCHR | 0o666, makedev(1, 3)) == 0)
+    try FileIO.writeAtomically(Array("gone".utf8), to: path)
+    try FileIO.writeIfChanged(Array("gone".utf8), to: path)
+    var info = stat()
+    #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["null"])
+  }
+
+  @Test("a folder at the output path is an error, not replaced")
+  func folder() throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.file("out"), withIntermediateDirectories: true)
+    #expect(throws: FileSystemError.self) {
+      try FileIO.writeAtomically(Array("x".utf8), to: folder.file("out"))
+    }
+  }
+}
+
+private func makedev(_ major: UInt32, _ minor: UInt32) -> dev_t {
+  dev_t((major << 8) | minor)
+}
