@@ -24,6 +24,8 @@ let package = Package(
   products: [
     .executable(name: "bundlekit", targets: ["bundlekit"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
+    .library(name: "Diagnostics", targets: ["Diagnostics"]),
+    .library(name: "CommandLineTool", targets: ["CommandLineTool"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
     .library(name: "FileSystem", targets: ["FileSystem"]),
@@ -33,6 +35,7 @@ let package = Package(
     .library(name: "Archiving", targets: ["Archiving"]),
     .library(name: "Resources", targets: ["Resources"]),
     .library(name: "Morse", targets: ["Morse"]),
+    .library(name: "Releasing", targets: ["Releasing"]),
     .library(name: "BundleKitTestSupport", targets: ["BundleKitTestSupport"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
@@ -67,15 +70,30 @@ let package = Package(
 
     // Libraries.
 
+    // What every error and finding is made of (file, line, column, severity, message) and
+    // the streams they are printed to: one model for every module and both tools.
+    .target(name: "Diagnostics"),
+
+    // The one `main` of the executables (`bundlekit`, `bundlekit-translate`): exit codes and
+    // the printing of errors.
+    .target(
+      name: "CommandLineTool",
+      dependencies: [
+        "Diagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
     // Files and folders: atomic and batch writes that survive a crash, walks, locks, threads,
     // subprocesses.
-    .target(name: "FileSystem", dependencies: ["CBundleKitSystem"]),
+    .target(name: "FileSystem", dependencies: ["CBundleKitSystem", "Diagnostics"]),
 
     // The property-list codec: the value model; binary, JSON and OpenStep read and written,
     // XML written. Pure Swift: what the runtime links.
     .target(
       name: "PropertyList",
-      dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+      dependencies: [
+        "Diagnostics", .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
     ),
 
     // XML property lists read with libxml2, and documents of any format read from and
@@ -88,6 +106,7 @@ let package = Package(
     .target(
       name: "StringsTable",
       dependencies: [
+        "Diagnostics",
         "PropertyListXML",
         "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
@@ -97,20 +116,29 @@ let package = Package(
 
     .target(
       name: "Versioning",
-      dependencies: ["PropertyListXML"]
+      dependencies: ["Diagnostics", "PropertyListXML"]
     ),
 
     .target(
       name: "Archiving",
-      dependencies: ["CArchive", "FileSystem", "PropertyList"]
+      dependencies: ["CArchive", "Diagnostics", "FileSystem", "PropertyList"]
     ),
 
     .target(
       name: "Resources",
-      dependencies: ["PropertyListXML", "StringsTable", "Versioning"]
+      dependencies: ["Diagnostics", "PropertyListXML", "StringsTable", "Versioning"]
     ),
 
-    .target(name: "Morse"),
+    .target(name: "Morse", dependencies: ["Diagnostics"]),
+
+    // The release chain (lint, compile, archive, bump) as one all-or-nothing run, for the
+    // `release` command and plugin.
+    .target(
+      name: "Releasing",
+      dependencies: [
+        "Archiving", "Diagnostics", "FileSystem", "Resources", "StringsTable", "Versioning",
+      ]
+    ),
 
     // The templates the tool ships, compiled into it (Templates/ShippedTemplates.swift is
     // generated from the files beside it), so a copied or installed binary has them.
@@ -132,6 +160,8 @@ let package = Package(
     .executableTarget(
       name: "bundlekit",
       dependencies: [
+        "CommandLineTool",
+        "Diagnostics",
         "FileSystem",
         "PropertyListXML",
         "StringsTable",
@@ -139,6 +169,7 @@ let package = Package(
         "Versioning",
         "Archiving",
         "Resources",
+        "Releasing",
         "Morse",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -229,6 +260,13 @@ let package = Package(
       name: "BundleKitTestSupport",
       dependencies: ["PropertyListXML"],
       path: "Tests/Support"
+    ),
+    .testTarget(
+      name: "DiagnosticsTests",
+      dependencies: [
+        "Diagnostics", "PropertyList", "FileSystem", "Versioning", "Archiving", "StringsTable",
+        "Morse", "BundleKitTestSupport",
+      ]
     ),
     .testTarget(
       name: "PropertyListTests",

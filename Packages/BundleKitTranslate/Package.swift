@@ -25,6 +25,7 @@ let package = Package(
     .target(
       name: "Translation",
       dependencies: [
+        .product(name: "Diagnostics", package: "BundleKit"),
         .product(name: "FileSystem", package: "BundleKit"),
         .product(name: "PropertyListXML", package: "BundleKit"),
         .product(name: "StringsTable", package: "BundleKit"),
@@ -47,6 +48,8 @@ let package = Package(
       dependencies: [
         "Translation",
         "TranslationServer",
+        .product(name: "CommandLineTool", package: "BundleKit"),
+        .product(name: "Diagnostics", package: "BundleKit"),
         .product(name: "FileSystem", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

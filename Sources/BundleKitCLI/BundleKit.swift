@@ -1,14 +1,5 @@
-import Archiving
 import ArgumentParser
-import FileSystem
-import PropertyListXML
-import Versioning
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import CommandLineTool
 
 /// `bundlekit`: Xcode's build-and-localisation chores for every SwiftPM user.
 struct BundleKit: ParsableCommand {
@@ -28,24 +19,6 @@ struct BundleKit: ParsableCommand {
 @main
 enum Main {
   static func main() {
-    do {
-      var command = try BundleKit.parseAsRoot()
-      try command.run()
-    } catch let error as ExitCode {
-      exit(error.rawValue)
-    } catch let error as CustomStringConvertible & Error
-      where error is PropertyListError || error is CLIError || error is VersioningError
-      || error is ArchiveError || error is MorseInputError || error is FileSystemError
-    {
-      Diagnostics.error(error.description)
-      exit(1)
-    } catch {
-      let code = BundleKit.exitCode(for: error)
-      if code == .validationFailure {
-        Diagnostics.printToStandardError(BundleKit.fullMessage(for: error))
-        exit(2)
-      }
-      BundleKit.exit(withError: error)
-    }
+    ToolMain.run(BundleKit.self)
   }
 }

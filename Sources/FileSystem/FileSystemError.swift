@@ -1,6 +1,8 @@
-/// Why a file or folder could not be read, written, locked or listed. The description is a
+import Diagnostics
+
+/// Why a file or folder could not be read, written, locked or listed. It prints as a
 /// compiler-style diagnostic: `path: error: message`.
-public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FileSystemError: DiagnosticConvertible, Sendable, Equatable {
   /// The file (or folder) and what went wrong with it, the system's reason included.
   case io(path: String, message: String)
 
@@ -18,6 +20,6 @@ public enum FileSystemError: Error, Sendable, Equatable, CustomStringConvertible
     }
   }
 
-  /// `path: error: message`.
-  public var description: String { "\(path): error: \(message)" }
+  /// One error naming the file.
+  public var diagnostics: [Diagnostic] { [.error(path, message)] }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -26,7 +27,7 @@ public struct ResourceBundleBuilder: Sendable {
   }
 
   /// Why a bundle could not be built.
-  public enum BuildError: Error, Sendable, CustomStringConvertible {
+  public enum BuildError: DiagnosticConvertible, Sendable {
     /// The template names variables nothing defines.
     case undefinedVariables(template: String, names: [String])
     /// The rendered template is not a valid property list.
@@ -36,15 +37,20 @@ public struct ResourceBundleBuilder: Sendable {
     /// A strings table has errors.
     case strings(DiagnosticsError)
 
-    /// A compiler-style diagnostic.
-    public var description: String {
+    /// The errors, each naming the template or file.
+    public var diagnostics: [Diagnostic] {
       switch self {
       case .undefinedVariables(let template, let names):
-        "\(template): error: no value for \(names.map { "$(\($0))" }.joined(separator: ", ")); pass --set NAME=VALUE or set it in the environment"
+        [
+          .error(
+            template,
+            "no value for \(names.map { "$(\($0))" }.joined(separator: ", ")); pass --set NAME=VALUE or set it in the environment"
+          )
+        ]
       case .invalidTemplate(let template, let message):
-        "\(template): error: the rendered Info.plist is not valid: \(message)"
-      case .file(let path, let message): "\(path): error: \(message)"
-      case .strings(let error): error.description
+        [.error(template, "the rendered Info.plist is not valid: \(message)")]
+      case .file(let path, let message): [.error(path, message)]
+      case .strings(let error): error.diagnostics
       }
     }
   }

@@ -78,8 +78,8 @@ struct PlistCommandTests {
       let document = try PropertyListDocument(contentsOfFile: path)
       #expect(document.format == format)
       var expected = value
-      try expected.setValue("42", at: KeyPath("CFBundleVersion"))
-      try expected.setValue(7, at: KeyPath("Count"))
+      try expected.setValue("42", at: PropertyListKeyPath("CFBundleVersion"))
+      try expected.setValue(7, at: PropertyListKeyPath("Count"))
       #expect(document.value == expected)
       var status = stat()
       stat(path, &status)

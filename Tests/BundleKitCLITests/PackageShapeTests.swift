@@ -44,7 +44,8 @@ struct PackageShapeTests {
   }
 
   @Test(
-    "the runtime (Localization, PropertyList, Morse) links no libxml2, libarchive or files layer")
+    "the runtime (Localization, PropertyList, Morse, Diagnostics) links no libxml2, libarchive or files layer"
+  )
   func runtimeIsPure() throws {
     guard Tool.path("swift") != nil else {
       print("skipped: swift is not on PATH")
@@ -54,7 +55,9 @@ struct PackageShapeTests {
     for product in ["Localization", "Morse", "PropertyList"] {
       let reached = Self.closure(of: product, in: graph).union([product])
       #expect(
-        reached.isSubset(of: ["Localization", "PropertyList", "Morse", "OrderedCollections"]),
+        reached.isSubset(of: [
+          "Localization", "PropertyList", "Morse", "Diagnostics", "OrderedCollections",
+        ]),
         "\(product) reaches \(reached.sorted())")
     }
     // And the sources of those modules import none of it, nor start processes.
@@ -62,7 +65,7 @@ struct PackageShapeTests {
       "import CLibXML2", "import CArchive", "import FileSystem", "import PropertyListXML",
       "import CBundleKitSystem", "Process(", "import FoundationNetworking", "import FoundationXML",
     ]
-    for module in ["Localization", "PropertyList", "Morse"] {
+    for module in ["Localization", "PropertyList", "Morse", "Diagnostics"] {
       let folder = Corpus.packageRoot.appendingPathComponent("Sources/\(module)").path
       for file in try FileManager.default.subpathsOfDirectory(atPath: folder)
       where file.hasSuffix(".swift") {

@@ -78,30 +78,3 @@ public struct ArchiveEntry: Sendable, Hashable {
     self.data = data
   }
 }
-
-/// Why an archive could not be written, read or extracted.
-public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A problem with a file on disk.
-  case file(path: String, message: String)
-  /// libarchive refused the archive or an entry.
-  case archive(path: String, message: String)
-  /// An entry refused by the safe extractor (path escape, device file ...).
-  case unsafeEntry(archive: String, entry: String, reason: String)
-  /// A limit that protects against archive bombs was reached.
-  case limit(archive: String, message: String)
-  /// An entry that could not be written out (a full disk, an I/O error).
-  case unwritable(archive: String, entry: String, message: String)
-
-  /// A compiler-style diagnostic.
-  public var description: String {
-    switch self {
-    case .file(let path, let message): "\(path): error: \(message)"
-    case .archive(let path, let message): "\(path): error: \(message)"
-    case .unsafeEntry(let archive, let entry, let reason):
-      "\(archive): error: refused entry '\(entry)': \(reason)"
-    case .limit(let archive, let message): "\(archive): error: \(message)"
-    case .unwritable(let archive, let entry, let message):
-      "\(archive): error: cannot extract '\(entry)': \(message); nothing was extracted"
-    }
-  }
-}

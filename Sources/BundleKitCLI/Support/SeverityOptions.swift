@@ -12,7 +12,7 @@ struct SeverityOptions: ParsableArguments {
     help: ArgumentHelp(
       "Set a rule's severity: RULE=error|warning|ignore (repeatable).",
       discussion: "Rules: "
-        + Diagnostic.Rule.allCases.filter { !$0.isFatal }.map(\.rawValue).joined(separator: ", ")
+        + StringsRule.allCases.filter { !$0.isFatal }.map(\.rawValue).joined(separator: ", ")
         + ". Syntax, encoding, keys defined twice with different values and two tables for one output are always errors.",
       valueName: "rule=level"))
   var severities: [String] = []

@@ -1,8 +1,10 @@
+import Diagnostics
+
 /// Why a property list could not be read, written or edited.
 ///
-/// The description is a compiler-style diagnostic (`path:line:col: error: message`), so
-/// SwiftPM and Xcode show it inline.
-public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
+/// It prints as a compiler-style diagnostic (`path:line:col: error: message`), so SwiftPM and
+/// Xcode show it inline.
+public enum PropertyListError: DiagnosticConvertible, Sendable, Equatable {
   /// Malformed text in an XML, OpenStep or JSON property list, at a 1-based line and column.
   case syntax(path: String?, line: Int, column: Int, message: String)
   /// A corrupt or hostile binary property list, at a byte offset.
@@ -37,7 +39,7 @@ public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertib
   /// The same error with `component` put in front of its key path, as an error bubbles up
   /// out of a container.
   func nested(in component: String) -> PropertyListError {
-    let escaped = KeyPath.escape(component)
+    let escaped = PropertyListKeyPath.escape(component)
     func join(_ rest: String) -> String { rest.isEmpty ? escaped : escaped + "." + rest }
     switch self {
     case .unrepresentable(let path, let keyPath, let type, let format):
@@ -82,18 +84,18 @@ public enum PropertyListError: Error, Sendable, Equatable, CustomStringConvertib
     keyPath.isEmpty ? " (the root value)" : " (at key path '\(keyPath)')"
   }
 
-  /// A compiler-style diagnostic line.
-  public var description: String {
+  /// One error, at the line and column for malformed text.
+  public var diagnostics: [Diagnostic] {
     switch self {
     case .syntax(let path, let line, let column, _):
-      "\(path ?? "<input>"):\(line):\(column): error: \(message)"
+      [.error(path ?? "<input>", line: line, column: column, message)]
     case .corruptBinary(let path, _, _):
-      "\(path ?? "<input>"): error: \(message)"
+      [.error(path ?? "<input>", message)]
     case .io(let path, _):
-      "\(path): error: \(message)"
+      [.error(path, message)]
     case .unrepresentable(let path, _, _, _), .invalidValue(let path, _, _),
       .keyPath(let path, _, _):
-      "\(path.map { "\($0): " } ?? "")error: \(message)"
+      [.error(path, message)]
     }
   }
 }

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 
 /// The scalar types that can be written as text on a command line.
@@ -74,11 +75,11 @@ extension PropertyListValue {
 }
 
 /// Why a command-line value could not be read as the type asked for.
-public struct ScalarParseError: Error, Sendable, CustomStringConvertible {
+public struct ScalarParseError: DiagnosticConvertible, Sendable {
   /// What was expected.
   public var reason: String
-  /// The reason.
-  public var description: String { reason }
+  /// One error: the reason.
+  public var diagnostics: [Diagnostic] { [.error(nil, reason)] }
 }
 
 /// Parses a real as CoreFoundation writes them: decimal or exponent notation, `nan`,

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import Localization
 import Mustache

@@ -1,3 +1,4 @@
+import Diagnostics
 import Localization
 
 /// Whether a plural rule's forms cover the numbers a language gives them: CoreFoundation

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import Foundation
 import Localization
@@ -135,7 +136,7 @@ public struct StringsLinter: Sendable {
   /// A problem within one format string.
   struct FormatProblem {
     var severity: Diagnostic.Severity
-    var rule: Diagnostic.Rule
+    var rule: StringsRule
     var message: String
   }
 
@@ -181,7 +182,7 @@ public struct StringsLinter: Sendable {
     // Lines are found only once there is something to report: most keys have nothing.
     var lines: KeyLines?
     for (key, entry) in catalog.strings {
-      func report(_ severity: Diagnostic.Severity, _ rule: Diagnostic.Rule, _ message: String) {
+      func report(_ severity: Diagnostic.Severity, _ rule: StringsRule, _ message: String) {
         if lines == nil { lines = catalog.keyLines() }
         diagnostics.append(
           Diagnostic(

@@ -1,117 +1,82 @@
-/// A finding about a strings table, printed in compiler style (`path:line:col: error: ...`)
-/// so SwiftPM and Xcode show it inline.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
-  /// How serious a finding is.
-  public enum Severity: String, Sendable, Hashable, Comparable {
-    /// Worth fixing; fails only `lint --strict`.
-    case warning
-    /// Wrong: fails lint, compile and the build.
-    case error
+import Diagnostics
 
-    /// Warnings before errors.
-    public static func < (lhs: Severity, rhs: Severity) -> Bool {
-      lhs == .warning && rhs == .error
+/// What a finding is about: each rule has an identifier users name to choose its
+/// severity (`--severity unsafe-placeholder=error`), and some make a table unreadable or
+/// ambiguous, which no severity lowers.
+public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
+  /// Unreadable: syntax, encoding, a file that cannot be read.
+  case syntax
+  /// Two tables compile to one output file.
+  case duplicateOutput = "duplicate-output"
+  /// A key defined twice with different values.
+  case conflictingDuplicate = "conflicting-duplicate"
+  /// A code-generation template that failed.
+  case template
+  /// A key defined twice with the same value.
+  case duplicateKey = "duplicate-key"
+  /// A value that is an array or dictionary where a string is expected.
+  case notAString = "not-a-string"
+  /// An empty value.
+  case emptyValue = "empty-value"
+  /// `%s`, `%c`, `%p`: placeholders Swift cannot pass safely.
+  case unsafePlaceholder = "unsafe-placeholder"
+  /// One argument used with two types in one string.
+  case placeholderTypeConflict = "placeholder-type-conflict"
+  /// An argument position no placeholder uses (often a stray `%`).
+  case unusedArgument = "unused-argument"
+  /// A translation's placeholders that take other arguments than the development language's.
+  case placeholderMismatch = "placeholder-mismatch"
+  /// A translation that leaves out an argument.
+  case missingPlaceholder = "missing-placeholder"
+  /// A plural rule dictionary Foundation cannot use (a missing format key or variable).
+  case pluralRules = "plural-rules"
+  /// Plural forms missing or unknown for the language.
+  case pluralForms = "plural-forms"
+  /// A plural variable the format does not use.
+  case unusedVariable = "unused-variable"
+  /// A key the development language has and a translation lacks.
+  case missingTranslation = "missing-translation"
+  /// A key a translation has and the development language lacks.
+  case extraKey = "extra-key"
+
+  /// Whether the finding makes the table unreadable or ambiguous: always an error, and
+  /// the only kind `strings compile` (and so the build) stops for.
+  public var isFatal: Bool {
+    switch self {
+    case .syntax, .duplicateOutput, .conflictingDuplicate, .template: true
+    default: false
     }
   }
 
-  /// What a finding is about: each rule has an identifier users name to choose its
-  /// severity (`--severity unsafe-placeholder=error`), and some make a table unreadable or
-  /// ambiguous, which no severity lowers.
-  public enum Rule: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Unreadable: syntax, encoding, a file that cannot be read.
-    case syntax
-    /// Two tables compile to one output file.
-    case duplicateOutput = "duplicate-output"
-    /// A key defined twice with different values.
-    case conflictingDuplicate = "conflicting-duplicate"
-    /// A code-generation template that failed.
-    case template
-    /// A key defined twice with the same value.
-    case duplicateKey = "duplicate-key"
-    /// A value that is an array or dictionary where a string is expected.
-    case notAString = "not-a-string"
-    /// An empty value.
-    case emptyValue = "empty-value"
-    /// `%s`, `%c`, `%p`: placeholders Swift cannot pass safely.
-    case unsafePlaceholder = "unsafe-placeholder"
-    /// One argument used with two types in one string.
-    case placeholderTypeConflict = "placeholder-type-conflict"
-    /// An argument position no placeholder uses (often a stray `%`).
-    case unusedArgument = "unused-argument"
-    /// A translation's placeholders that take other arguments than the development language's.
-    case placeholderMismatch = "placeholder-mismatch"
-    /// A translation that leaves out an argument.
-    case missingPlaceholder = "missing-placeholder"
-    /// A plural rule dictionary Foundation cannot use (a missing format key or variable).
-    case pluralRules = "plural-rules"
-    /// Plural forms missing or unknown for the language.
-    case pluralForms = "plural-forms"
-    /// A plural variable the format does not use.
-    case unusedVariable = "unused-variable"
-    /// A key the development language has and a translation lacks.
-    case missingTranslation = "missing-translation"
-    /// A key a translation has and the development language lacks.
-    case extraKey = "extra-key"
-
-    /// Whether the finding makes the table unreadable or ambiguous: always an error, and
-    /// the only kind `strings compile` (and so the build) stops for.
-    public var isFatal: Bool {
-      switch self {
-      case .syntax, .duplicateOutput, .conflictingDuplicate, .template: true
-      default: false
-      }
-    }
-  }
-
-  /// How serious it is.
-  public var severity: Severity
-  /// What it is about.
-  public var rule: Rule
-  /// The file.
-  public var path: String
-  /// The 1-based line, when known.
-  public var line: Int?
-  /// The 1-based column, when known.
-  public var column: Int?
-  /// What is wrong, and what was expected.
-  public var message: String
-
-  /// A finding at a place in a file.
-  public init(
-    _ severity: Severity, _ rule: Rule, _ path: String, line: Int? = nil, column: Int? = nil,
-    _ message: String
-  ) {
-    self.severity = rule.isFatal ? .error : severity
-    self.rule = rule
-    self.path = path
-    self.line = line
-    self.column = column
-    self.message = message
-  }
-
-  /// `path:line:col: severity: message`.
-  public var description: String {
-    var location = path
-    if let line {
-      location += ":\(line)"
-      if let column { location += ":\(column)" }
-    }
-    // The rule, as compilers name their warning flags, so users know what to configure.
-    let rule = self.rule.isFatal ? "" : " [\(self.rule.rawValue)]"
-    return "\(location): \(severity.rawValue): \(message)\(rule)"
+  /// The rule as a diagnostic carries it: configurable unless fatal.
+  public var diagnosticRule: Diagnostic.Rule {
+    Diagnostic.Rule(name: rawValue, isConfigurable: !isFatal)
   }
 }
 
+extension Diagnostic {
+  /// A finding about a strings table at a place in a file; a fatal rule is always an error.
+  public init(
+    _ severity: Severity, _ rule: StringsRule, _ path: String, line: Int? = nil,
+    column: Int? = nil, _ message: String
+  ) {
+    self.init(
+      rule.isFatal ? .error : severity, path: path, line: line, column: column, message,
+      rule: rule.diagnosticRule)
+  }
+
+  /// The strings-table rule the finding comes from, when it comes from one.
+  public var stringsRule: StringsRule? { rule.flatMap { StringsRule(rawValue: $0.name) } }
+}
+
 /// Findings that stop a command: at least one error.
-public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
+public struct DiagnosticsError: DiagnosticConvertible, Sendable {
   /// Every finding, errors and warnings.
   public var diagnostics: [Diagnostic]
 
   /// Findings that stop a command.
   public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
-  /// One line per finding.
-  public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
 /// Which severity each finding gets: the rules' own (`strings lint`), every finding that
@@ -131,7 +96,7 @@ public struct SeverityPolicy: Sendable, Hashable {
   /// Whether findings that leave a table readable are warnings whatever their rule says.
   public var readableAreWarnings = false
   /// Severities chosen per rule (fatal rules stay errors).
-  public var levels: [Diagnostic.Rule: Level] = [:]
+  public var levels: [StringsRule: Level] = [:]
   /// Whether every warning becomes an error (`--warnings-as-errors`, `lint --strict`).
   public var warningsAsErrors = false
 
@@ -149,9 +114,9 @@ public struct SeverityPolicy: Sendable, Hashable {
   /// the text is not one.
   public mutating func set(_ text: String) -> String? {
     let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-    guard parts.count == 2, let rule = Diagnostic.Rule(rawValue: parts[0]) else {
+    guard parts.count == 2, let rule = StringsRule(rawValue: parts[0]) else {
       return
-        "'\(text)' is not RULE=LEVEL with a rule of: \(Diagnostic.Rule.allCases.map(\.rawValue).joined(separator: ", "))"
+        "'\(text)' is not RULE=LEVEL with a rule of: \(StringsRule.allCases.map(\.rawValue).joined(separator: ", "))"
     }
     guard let level = Level(rawValue: parts[1]) else {
       return "'\(parts[1])' is not a level: error, warning or ignore"
@@ -167,9 +132,9 @@ public struct SeverityPolicy: Sendable, Hashable {
   public func apply(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
     diagnostics.compactMap { diagnostic in
       var result = diagnostic
-      guard !diagnostic.rule.isFatal else { return result }
+      guard let rule = diagnostic.stringsRule, !rule.isFatal else { return result }
       if readableAreWarnings { result.severity = .warning }
-      switch levels[diagnostic.rule] {
+      switch levels[rule] {
       case .error?: result.severity = .error
       case .warning?: result.severity = .warning
       case .ignore?: return nil

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import Localization
 import PropertyListXML
@@ -106,7 +107,7 @@ public struct StringsdictFile: Sendable {
   ) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     func report(
-      _ severity: Diagnostic.Severity, _ message: String, _ rule: Diagnostic.Rule = .pluralRules
+      _ severity: Diagnostic.Severity, _ message: String, _ rule: StringsRule = .pluralRules
     ) {
       diagnostics.append(Diagnostic(severity, rule, path, line: line, "\"\(key)\": \(message)"))
     }

@@ -82,7 +82,7 @@ public struct VersionBump: Sendable {
   public func plan(
     _ inventory: VersionInventory,
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) throws(VersioningError) -> (values: [ValueChange], files: [FileChange]) {
+  ) throws(VersioningError) -> Plan {
     // A value that cannot be resolved stops the bump of its key.
     let keys = changedKeys
     let problems = inventory.bundles.flatMap(\.problems).filter {
@@ -170,7 +170,7 @@ public struct VersionBump: Sendable {
         ValueChange(
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places))
     }
-    return (values, try fileChanges(values, contents: inventory.contents))
+    return Plan(values: values, files: try fileChanges(values, contents: inventory.contents))
   }
 
   /// The keys this bump changes.

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -58,14 +59,17 @@ public struct VersionValue: Sendable, Hashable {
 public struct VersionProblem: Sendable, Hashable, CustomStringConvertible {
   /// `CFBundleVersion`, `CFBundleShortVersionString`, or nil for the whole target.
   public var key: String?
-  /// A compiler-style message: `file:line: error: ...` and the chain followed.
-  public var message: String
+  /// Where and what: the file and line that set the value, and the chain followed.
+  public var diagnostic: Diagnostic
 
   /// A problem with `key`.
-  public init(key: String?, message: String) {
+  public init(key: String?, diagnostic: Diagnostic) {
     self.key = key
-    self.message = message
+    self.diagnostic = diagnostic
   }
+
+  /// The compiler-style text: `file:line: error: ...` and the chain followed.
+  public var message: String { diagnostic.description }
 
   /// The message.
   public var description: String { message }

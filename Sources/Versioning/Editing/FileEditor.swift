@@ -64,7 +64,7 @@ enum FileEditor {
     var expected = document.value
     for (place, value) in edits {
       guard case .plist(_, let key) = place else { continue }
-      try? expected.setValue(.string(value), at: KeyPath(components: [key]))
+      try? expected.setValue(.string(value), at: PropertyListKeyPath(components: [key]))
     }
     switch document.format {
     case .xml1:

@@ -1,3 +1,4 @@
+import Diagnostics
 import FileSystem
 import PropertyListXML
 
@@ -52,7 +53,7 @@ struct ProjectVersions {
         do {
           stack = try self.stack(for: target, configuration)
         } catch {
-          bundle.problems.append(VersionProblem(key: nil, message: error.description))
+          bundle.problems += error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
           continue
         }
         for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
@@ -63,7 +64,7 @@ struct ProjectVersions {
       for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
         guard let results = values[key] else { continue }
         let (value, problems) = Self.combine(key: key, results)
-        bundle.problems += problems.map { VersionProblem(key: key, message: $0) }
+        bundle.problems += problems.map { VersionProblem(key: key, diagnostic: $0) }
         if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
       }
       if bundle.build != nil || bundle.version != nil || !bundle.problems.isEmpty {
@@ -182,8 +183,8 @@ struct ProjectVersions {
   /// One value from a target's configurations: where each is defined, and what is wrong.
   static func combine(
     key: String, _ results: [(configuration: String, result: Result<ResolvedSetting, SettingError>)]
-  ) -> (VersionValue?, [String]) {
-    var problems: [String] = []
+  ) -> (VersionValue?, [Diagnostic]) {
+    var problems: [Diagnostic] = []
     var places: [VersionPlace] = []
     var byConfiguration: [String: String] = [:]
     var chain: [SettingAssignment] = []
@@ -227,12 +228,10 @@ struct ProjectVersions {
   /// `file:line: error: key (configuration): message`, then the chain of assignments.
   static func describe(
     _ message: String, key: String, configuration: String, _ chain: [SettingAssignment]
-  ) -> String {
-    let location = chain.last.map { "\($0.file):\($0.line): " } ?? ""
-    var text = "\(location)error: \(key) (\(configuration)): \(message)"
-    if !chain.isEmpty {
-      text += "\n  resolved through: " + chain.map(\.description).joined(separator: "\n    -> ")
-    }
-    return text
+  ) -> Diagnostic {
+    .error(
+      chain.last?.file, line: chain.last?.line, "\(key) (\(configuration)): \(message)",
+      notes: chain.isEmpty
+        ? [] : ["resolved through: " + chain.map(\.description).joined(separator: "\n    -> ")])
   }
 }

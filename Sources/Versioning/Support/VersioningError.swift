@@ -1,8 +1,9 @@
+import Diagnostics
 import FileSystem
 import PropertyListXML
 
 /// Why a version command could not run; nothing was written.
-public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
   /// A path given does not exist.
   case notFound(path: String)
   /// A file could not be read or parsed.
@@ -32,35 +33,59 @@ public enum VersioningError: Error, Sendable, Equatable, CustomStringConvertible
   /// A bump that would lower a value, not asked for with `--allow-lower`.
   case wouldLower(path: String, key: String, current: String, new: String)
 
-  /// A compiler-style diagnostic.
-  public var description: String {
+  /// The errors, each naming its file (and line where known); nothing was changed.
+  public var diagnostics: [Diagnostic] {
     switch self {
     case .notFound(let path):
-      "\(path): error: no such file or folder"
+      [.error(path, "no such file or folder")]
     case .unreadable(let path, let line, let message):
-      "\(path)\(line.map { ":\($0)" } ?? ""): error: \(message)"
+      [.error(path, line: line, message)]
     case .invalidVersion(let path, let key, let value):
-      "\(path): error: \(key) '\(value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)"
+      [
+        .error(
+          path,
+          "\(key) '\(value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)"
+        )
+      ]
     case .unresolvedReference(let path, let key, let setting):
-      "\(path): error: \(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
+      [
+        .error(
+          path,
+          "\(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
+        )
+      ]
     case .propertyList(let error):
-      error.description
+      error.diagnostics
     case .file(let error):
-      error.description
+      error.diagnostics
     case .notWritten(let error):
-      "\(error); no file was changed"
+      error.diagnostics.map { diagnostic in
+        var diagnostic = diagnostic
+        diagnostic.message += "; no file was changed"
+        return diagnostic
+      }
     case .writeProtected(let path):
-      "\(path): error: the file is write-protected (make it writable, or open it for edit in your version control); no file was changed"
+      [
+        .error(
+          path,
+          "the file is write-protected (make it writable, or open it for edit in your version control); no file was changed"
+        )
+      ]
     case .cannotRaise(let path, let key, let value):
-      "\(path): error: \(key) \(value) cannot be raised: a part would reach 4294967296 (2^32)"
+      [.error(path, "\(key) \(value) cannot be raised: a part would reach 4294967296 (2^32)")]
     case .scheme(let message):
-      "error: \(message)"
+      [.error(nil, message)]
     case .nothingFound(let paths):
-      "error: no Info.plist or Xcode project found in \(paths.joined(separator: ", "))"
+      [.error(nil, "no Info.plist or Xcode project found in \(paths.joined(separator: ", "))")]
     case .unresolvable(let problems):
-      problems.map(\.message).joined(separator: "\n") + "\nerror: nothing was changed"
+      problems.map(\.diagnostic) + [.error(nil, "nothing was changed")]
     case .wouldLower(let path, let key, let current, let new):
-      "\(path): error: \(key) would go down from \(current) to \(new); give --allow-lower to do that on purpose; nothing was changed"
+      [
+        .error(
+          path,
+          "\(key) would go down from \(current) to \(new); give --allow-lower to do that on purpose; nothing was changed"
+        )
+      ]
     }
   }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import Translation
+import CommandLineTool
 
 /// `bundlekit-translate`: the translation memory, its lookups and its server. `bundlekit
 /// translate ...` runs it, so the `bundlekit` tool that plugins build carries no database
@@ -20,27 +19,6 @@ struct BundleKitTranslate: AsyncParsableCommand {
 @main
 enum Main {
   static func main() async {
-    do {
-      var command = try BundleKitTranslate.parseAsRoot()
-      if var asyncCommand = command as? any AsyncParsableCommand {
-        try await asyncCommand.run()
-      } else {
-        try command.run()
-      }
-    } catch let error as ExitCode {
-      exit(error.rawValue)
-    } catch let error as TranslationError {
-      Output.error(error.description)
-      exit(1)
-    } catch let error as ToolError {
-      Output.error(error.description)
-      exit(1)
-    } catch {
-      if BundleKitTranslate.exitCode(for: error) == .validationFailure {
-        Output.printToStandardError(BundleKitTranslate.fullMessage(for: error))
-        exit(2)
-      }
-      BundleKitTranslate.exit(withError: error)
-    }
+    await ToolMain.run(BundleKitTranslate.self)
   }
 }

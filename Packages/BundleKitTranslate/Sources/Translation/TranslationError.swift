@@ -1,7 +1,11 @@
+import Diagnostics
+
 /// What can go wrong building, opening or asking a translation memory.
-public enum TranslationError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// A table could not be read; the message carries `path:line:col:` where known.
+public enum TranslationError: DiagnosticConvertible, Sendable, Hashable {
+  /// A table BundleKit cannot use, and why.
   case unreadableTable(path: String, message: String)
+  /// A table that could not be read or found, as its reader reported it (file, line, column).
+  case table([Diagnostic])
   /// The memory file is missing, not a database, or not a BundleKit memory.
   case invalidMemory(path: String, message: String)
   /// A language code that names no language.
@@ -9,14 +13,14 @@ public enum TranslationError: Error, Sendable, Hashable, CustomStringConvertible
   /// The remote provider answered with an error or not at all.
   case remote(url: String, message: String)
 
-  /// The message, in compiler style where a file is involved.
-  public var description: String {
+  /// One error, naming the table, memory or server.
+  public var diagnostics: [Diagnostic] {
     switch self {
-    case .unreadableTable(let path, let message):
-      message.hasPrefix(path) ? message : "\(path): \(message)"
-    case .invalidMemory(let path, let message): "\(path): \(message)"
-    case .invalidLanguage(let code): "\"\(code)\" is not a language code"
-    case .remote(let url, let message): "\(url): \(message)"
+    case .unreadableTable(let path, let message): [.error(path, message)]
+    case .table(let diagnostics): diagnostics
+    case .invalidMemory(let path, let message): [.error(path, message)]
+    case .invalidLanguage(let code): [.error(nil, "\"\(code)\" is not a language code")]
+    case .remote(let url, let message): [.error(url, message)]
     }
   }
 }

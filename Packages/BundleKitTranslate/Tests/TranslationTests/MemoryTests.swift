@@ -234,7 +234,7 @@ struct MemoryBuildTests {
       _ = try TranslationMemory(path: folder.file("absent.sqlite"))
       Issue.record("opened a missing memory")
     } catch {
-      #expect("\(error)".contains("absent.sqlite: no such file"))
+      #expect("\(error)".contains("absent.sqlite: error: no such file"))
     }
     try "not a database at all".write(
       toFile: folder.file("junk.sqlite"), atomically: true, encoding: .utf8)
@@ -242,7 +242,7 @@ struct MemoryBuildTests {
       _ = try TranslationMemory(path: folder.file("junk.sqlite"))
       Issue.record("opened a file that is not a memory")
     } catch {
-      #expect("\(error)".contains("junk.sqlite: not a translation memory"), "\(error)")
+      #expect("\(error)".contains("junk.sqlite: error: not a translation memory"), "\(error)")
     }
   }
 }

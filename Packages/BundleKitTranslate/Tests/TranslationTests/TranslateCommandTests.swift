@@ -57,7 +57,7 @@ struct TranslateCommandTests {
       "translate", "lookup", "x", "--to", "de", "--memory", folder.file("none.sqlite"),
     ])
     #expect(result.status == 1)
-    #expect(result.stderr.hasPrefix("error: \(folder.file("none.sqlite")): no such file"))
+    #expect(result.stderr.hasPrefix("\(folder.file("none.sqlite")): error: no such file"))
     result = try BundleKitTool.run(["translate", "lookup", "x", "--memory", folder.file("m")])
     #expect(result.status == 2)
     result = try BundleKitTool.run([

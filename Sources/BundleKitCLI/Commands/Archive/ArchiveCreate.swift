@@ -1,8 +1,10 @@
 import Archiving
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
+import Releasing
 import StringsTable
 import Versioning
 
@@ -68,9 +70,9 @@ struct ArchiveCreate: ParsableCommand {
     let output = try nameWithVersion(format: chosen)
     try FileIO.createFolders(for: output)
     var sources = paths
-    var staging: TemporaryStaging?
+    var staging: ResourceStaging?
     if compileStrings {
-      let stage = try TemporaryStaging(copying: paths)
+      let stage = try ResourceStaging(copying: paths)
       staging = stage
       sources = stage.paths
     }
@@ -88,7 +90,7 @@ struct ArchiveCreate: ParsableCommand {
     if printPath {
       var info = stat()
       let size = stat(output, &info) == 0 ? Int64(info.st_size) : 0
-      Diagnostics.printLine("wrote \(output) (\(size) bytes, \(files.count) entries)")
+      StandardStreams.printLine("wrote \(output) (\(size) bytes, \(files.count) entries)")
     }
     if manifest {
       var lines = ""
@@ -118,46 +120,10 @@ extension ArchiveCreate {
   }
 }
 
-/// Copies of the paths in a temporary folder, with their strings tables compiled in place.
-final class TemporaryStaging {
-  let folder: String
-  let paths: [String]
-  /// The tables compiled (paths in the staging copies).
-  private(set) var compiled: [String] = []
-
-  init(copying sources: [String]) throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bundlekit-stage-\(UUID().uuidString)"
-    ).path
-    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-    folder = base
-    var copies: [String] = []
-    for source in sources {
-      var trimmed = source
-      while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-      let copy = base + "/" + Paths.lastComponent(trimmed)
-      try FileManager.default.copyItem(atPath: trimmed, toPath: copy)
-      copies.append(copy)
-    }
-    paths = copies
-    // Tables of one folder compile together, where they lie.
-    for copy in copies {
-      do {
-        compiled += try StringsCompiler().compileInPlace(copy)
-      } catch {
-        error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
-        throw ExitCode(1)
-      }
-    }
-  }
-
-  func remove() { try? FileManager.default.removeItem(atPath: folder) }
-}
-
 /// A one-line progress bar on standard error, only when it is a terminal.
 final class ProgressBar {
   private let label: String
-  private let enabled = Diagnostics.colorsAllowed(on: STDERR_FILENO)
+  private let enabled = StandardStreams.colorsAllowed(on: STDERR_FILENO)
   private var lastPercent = -1
 
   init(label: String) { self.label = label }
@@ -170,10 +136,10 @@ final class ProgressBar {
     let width = 30
     let filled = width * percent / 100
     let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-    Diagnostics.writeToStandardError("\r\(label) [\(bar)] \(percent)%")
+    StandardStreams.writeToStandardError("\r\(label) [\(bar)] \(percent)%")
   }
 
   func finish() {
-    if enabled, lastPercent >= 0 { Diagnostics.writeToStandardError("\n") }
+    if enabled, lastPercent >= 0 { StandardStreams.writeToStandardError("\n") }
   }
 }

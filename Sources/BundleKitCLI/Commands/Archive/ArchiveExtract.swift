@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import Diagnostics
 
 /// `bundlekit archive extract ARCHIVE -C DIR`.
 struct ArchiveExtract: ParsableCommand {
@@ -36,7 +37,7 @@ struct ArchiveExtract: ParsableCommand {
     limits.maximumEntries = maxEntries
     limits.maximumRatio = maxRatio
     try SafeExtractor.extract(archive, to: directory, limits: limits) {
-      Diagnostics.printToStandardError($0)
+      StandardStreams.printToStandardError($0)
     }
   }
 }

@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -20,7 +21,7 @@ struct ArchiveList: ParsableCommand {
   func run() throws {
     // What could be read is shown; damage is reported after it, and fails the command.
     let (entries, damage) = try ArchiveReader.listing(archive)
-    defer { if damage != nil { Diagnostics.error("\(archive): error: \(damage ?? "")") } }
+    defer { if let damage { StandardStreams.report([.error(archive, damage)]) } }
     switch format {
     case .text:
       var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
@@ -33,7 +34,7 @@ struct ArchiveList: ParsableCommand {
           entry.path + (entry.linkTarget.map { " -> \($0)" } ?? ""),
         ])
       }
-      Diagnostics.writeToStandardOutput(Array(TextTable.render(rows).utf8))
+      StandardStreams.writeToStandardOutput(Array(TextTable.render(rows).utf8))
     case .json:
       let value = PropertyListValue.array(
         entries.map { entry in
@@ -45,7 +46,7 @@ struct ArchiveList: ParsableCommand {
           if let target = entry.linkTarget { row["linkTarget"] = .string(target) }
           return .dictionary(row)
         })
-      Diagnostics.writeToStandardOutput(try value.encoded(as: .json))
+      StandardStreams.writeToStandardOutput(try value.encoded(as: .json))
     }
     if damage != nil { throw ExitCode(1) }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleKitTemplates
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -74,11 +75,6 @@ struct BundleCreate: ParsableCommand {
     } else {
       text = BundleKitTemplates.text("bundle/Info.plist") ?? ""
     }
-    do {
-      try builder.build(from: from, to: output, template: text, templatePath: templatePath)
-    } catch {
-      Diagnostics.printToStandardError(error.description)
-      throw ExitCode(1)
-    }
+    try builder.build(from: from, to: output, template: text, templatePath: templatePath)
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -37,8 +38,8 @@ struct ScanCommand: ParsableCommand {
     let scan = ResourceScan(
       folder: folder, developmentLanguage: developmentLanguage, describe: !noDescribe)
     switch format {
-    case .json: Diagnostics.writeToStandardOutput(try json(scan).encoded(as: .json))
-    case .text: Diagnostics.writeToStandardOutput(Array(text(scan).utf8))
+    case .json: StandardStreams.writeToStandardOutput(try json(scan).encoded(as: .json))
+    case .text: StandardStreams.writeToStandardOutput(Array(text(scan).utf8))
     }
   }
 
@@ -90,7 +91,7 @@ struct ScanCommand: ParsableCommand {
 
   func text(_ scan: ResourceScan) -> String {
     // Colour only on a terminal, and never when NO_COLOR is set (no-color.org).
-    let color = Diagnostics.colorsAllowed(on: STDOUT_FILENO)
+    let color = StandardStreams.colorsAllowed(on: STDOUT_FILENO)
     func paint(_ text: String, _ code: String) -> String {
       color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

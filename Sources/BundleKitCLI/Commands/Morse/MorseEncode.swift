@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Morse
 
 /// `bundlekit morse encode TEXT`: text to keying.
@@ -35,15 +36,13 @@ struct MorseEncode: ParsableCommand {
   }
 
   func run() throws {
-    for character in text where !character.isWhitespace && MorseCode.code(for: character) == nil {
-      throw MorseInputError.noCode(character: character)
-    }
+    try MorseInput.checkEncodable(text)
     switch format {
     case .text:
-      Diagnostics.printLine(MorseEncoder.symbols(text))
+      StandardStreams.printLine(MorseEncoder.symbols(text))
     case .timings:
       let durations = MorseEncoder.durations(text, wpm: wpm, farnsworth: farnsworth)
-      Diagnostics.printLine(durations.map(Self.format).joined(separator: " "))
+      StandardStreams.printLine(durations.map(Self.format).joined(separator: " "))
     }
   }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import PropertyListXML
 
@@ -32,7 +33,7 @@ struct PlistGet: ParsableCommand {
     let document = try PropertyListDocument(contentsOfFile: file)
     let value: PropertyListValue
     do {
-      value = try document.value.value(at: KeyPath(keyPath))
+      value = try document.value.value(at: PropertyListKeyPath(keyPath))
     } catch {
       throw error.inFile(file)
     }
@@ -40,13 +41,13 @@ struct PlistGet: ParsableCommand {
       switch format {
       case .text:
         let text = value.scalarText.map { $0 + "\n" } ?? ValuePrinter.render(value)
-        Diagnostics.writeToStandardOutput(Array(text.utf8))
+        StandardStreams.writeToStandardOutput(Array(text.utf8))
       case .json:
-        Diagnostics.writeToStandardOutput(try value.encoded(as: .json))
+        StandardStreams.writeToStandardOutput(try value.encoded(as: .json))
       case .xml1:
-        Diagnostics.writeToStandardOutput(try value.encoded(as: .xml1))
+        StandardStreams.writeToStandardOutput(try value.encoded(as: .xml1))
       case .openstep:
-        Diagnostics.writeToStandardOutput(try value.encoded(as: .openstep))
+        StandardStreams.writeToStandardOutput(try value.encoded(as: .openstep))
       }
     } catch {
       throw error.inFile(file)

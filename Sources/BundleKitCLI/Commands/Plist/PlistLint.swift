@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -25,7 +26,7 @@ struct PlistLint: ParsableCommand {
       do {
         let document = try PropertyListDocument(contentsOfFile: file)
         if format == .text {
-          Diagnostics.printLine("\(file): OK")
+          StandardStreams.printLine("\(file): OK")
         } else {
           report.append([
             "path": .string(file), "ok": true, "format": .string(document.format.rawValue),
@@ -34,14 +35,14 @@ struct PlistLint: ParsableCommand {
       } catch {
         failures += 1
         if format == .text {
-          Diagnostics.error(error.description)
+          StandardStreams.report(Diagnostic.of(error))
         } else {
           report.append(["path": .string(file), "ok": false, "error": .string(error.description)])
         }
       }
     }
     if format == .json {
-      Diagnostics.writeToStandardOutput(try PropertyListValue.array(report).encoded(as: .json))
+      StandardStreams.writeToStandardOutput(try PropertyListValue.array(report).encoded(as: .json))
     }
     if failures > 0 {
       throw ExitCode(1)

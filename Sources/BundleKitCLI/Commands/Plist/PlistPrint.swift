@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import PropertyListXML
 
@@ -19,10 +20,10 @@ struct PlistPrint: ParsableCommand {
     let document = try PropertyListDocument(contentsOfFile: file)
     switch format {
     case .text:
-      Diagnostics.writeToStandardOutput(Array(ValuePrinter.render(document.value).utf8))
+      StandardStreams.writeToStandardOutput(Array(ValuePrinter.render(document.value).utf8))
     case .json:
       do {
-        Diagnostics.writeToStandardOutput(try document.value.encoded(as: .json))
+        StandardStreams.writeToStandardOutput(try document.value.encoded(as: .json))
       } catch {
         throw error.inFile(file)
       }

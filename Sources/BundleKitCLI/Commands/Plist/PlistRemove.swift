@@ -21,7 +21,7 @@ struct PlistRemove: ParsableCommand {
     defer { lock.release() }
     var document = try PropertyListDocument(contentsOfFile: file)
     do {
-      try document.value.removeValue(at: KeyPath(keyPath))
+      try document.value.removeValue(at: PropertyListKeyPath(keyPath))
     } catch {
       throw error.inFile(file)
     }

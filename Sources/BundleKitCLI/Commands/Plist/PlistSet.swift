@@ -41,7 +41,7 @@ struct PlistSet: ParsableCommand {
     let lock = try FolderLocks(forEditing: file)
     defer { lock.release() }
     var document = try PropertyListDocument(contentsOfFile: file)
-    let path = KeyPath(keyPath)
+    let path = PropertyListKeyPath(keyPath)
     let newValue = try parsedValue(existing: try? document.value.value(at: path))
     do {
       try document.value.setValue(newValue, at: path)

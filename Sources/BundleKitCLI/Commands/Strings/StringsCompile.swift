@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import PropertyListXML
 import StringsTable
@@ -44,11 +45,11 @@ struct StringsCompile: ParsableCommand {
       var compiler = StringsCompiler(developmentLanguage: developmentLanguage)
       compiler.policy = severity.policy(.compile)
       let (written, found) = try compiler.compile(locations, into: outputDir)
-      if warnings { found.forEach { Diagnostics.printToStandardError($0.description) } }
-      if verbose { written.forEach { Diagnostics.printLine($0) } }
+      if warnings { StandardStreams.report(found) }
+      if verbose { written.forEach { StandardStreams.printLine($0) } }
     } catch {
       for diagnostic in error.diagnostics where diagnostic.severity == .error || warnings {
-        Diagnostics.printToStandardError(diagnostic.description)
+        StandardStreams.printToStandardError(diagnostic.description)
       }
       throw ExitCode(1)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleKitTemplates
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -52,19 +53,14 @@ struct StringsGenerate: ParsableCommand {
     generator.enumName = enumName
     generator.accessLevel = `public` ? "public" : "internal"
     generator.bundle = bundle
-    do {
-      let locations = try TableDiscovery.tables(in: paths)
-      let loaded = StringsLinter.load(locations)
-      let errors = loaded.diagnostics
-      if !errors.isEmpty { throw DiagnosticsError(errors) }
-      let code = try generator.generate(loaded, template: main, partials: partials) {
-        Diagnostics.printToStandardError($0.description)
-      }
-      try FileIO.writeIfChanged(Array(code.utf8), to: output)
-    } catch let error as DiagnosticsError {
-      error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
-      throw ExitCode(1)
+    let locations = try TableDiscovery.tables(in: paths)
+    let loaded = StringsLinter.load(locations)
+    let errors = loaded.diagnostics
+    if !errors.isEmpty { throw DiagnosticsError(errors) }
+    let code = try generator.generate(loaded, template: main, partials: partials) {
+      StandardStreams.report([$0])
     }
+    try FileIO.writeIfChanged(Array(code.utf8), to: output)
   }
 
   /// The template and the partials beside it.

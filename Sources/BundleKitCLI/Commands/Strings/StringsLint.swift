@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import PropertyListXML
 import StringsTable
@@ -37,7 +38,7 @@ struct StringsLint: ParsableCommand {
     do {
       locations = try TableDiscovery.tables(in: paths)
     } catch {
-      error.diagnostics.forEach { Diagnostics.printToStandardError($0.description) }
+      StandardStreams.report(error.diagnostics)
       throw ExitCode(1)
     }
     var policy = severity.policy(SeverityPolicy())
@@ -46,24 +47,25 @@ struct StringsLint: ParsableCommand {
       StringsLinter(developmentLanguage: developmentLanguage).lint(locations))
     switch format {
     case .text:
-      for diagnostic in diagnostics { Diagnostics.printToStandardError(diagnostic.description) }
+      StandardStreams.report(diagnostics)
       let errors = diagnostics.filter { $0.severity == .error }.count
-      Diagnostics.printToStandardError(
+      StandardStreams.printToStandardError(
         "\(locations.count) table\(locations.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) warning\(diagnostics.count - errors == 1 ? "" : "s")"
       )
     case .json:
       let report = PropertyListValue.array(
         diagnostics.map { diagnostic in
           var entry: PropertyListDictionary = [
-            "severity": .string(diagnostic.severity.rawValue), "path": .string(diagnostic.path),
-            "rule": .string(diagnostic.rule.rawValue),
+            "severity": .string(diagnostic.severity.rawValue),
+            "path": .string(diagnostic.path ?? ""),
+            "rule": .string(diagnostic.rule?.name ?? ""),
           ]
           if let line = diagnostic.line { entry["line"] = .int(line) }
           if let column = diagnostic.column { entry["column"] = .int(column) }
           entry["message"] = .string(diagnostic.message)
           return .dictionary(entry)
         })
-      Diagnostics.writeToStandardOutput(try report.encoded(as: .json))
+      StandardStreams.writeToStandardOutput(try report.encoded(as: .json))
     }
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw ExitCode(1)

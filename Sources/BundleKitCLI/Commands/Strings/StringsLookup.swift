@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Localization
 
 /// `bundlekit strings lookup KEY --in PATH [ARG...]`: the runtime's answer, formatted.
@@ -38,7 +39,7 @@ struct StringsLookup: ParsableCommand {
       throw CLIError.invalidValue(
         value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
     }
-    Diagnostics.printLine(
+    StandardStreams.printLine(
       strings.localized(key, table: table, language: language, arguments: arguments))
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -50,23 +51,23 @@ struct BumpOptions: ParsableArguments {
   func run(_ bump: VersionBump, paths: [String]) throws {
     var bump = bump
     bump.allowLower = allowLower
-    let planned: (values: [VersionBump.ValueChange], files: [VersionBump.FileChange])
+    let planned: VersionBump.Plan
     if dryRun {
-      planned = try Self.plan(bump, paths: paths, includeTests: includeTests, targets: target)
+      planned = try bump.plan(paths: paths, includeTests: includeTests, targets: target)
       if format == .text {
         printDiff(planned.files, planned.values)
         return
       }
     } else {
-      planned = try Self.apply(bump, paths: paths, includeTests: includeTests, targets: target)
+      planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target)
     }
     switch format {
     case .text:
       for value in planned.values {
-        Diagnostics.printLine(
+        StandardStreams.printLine(
           "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
       }
-      if planned.values.isEmpty { Diagnostics.printLine("nothing to change") }
+      if planned.values.isEmpty { StandardStreams.printLine("nothing to change") }
     case .json:
       let rows = planned.values.map { value -> PropertyListValue in
         let places = VersionBump.locations(of: value, in: planned.files).map { location in
@@ -79,7 +80,7 @@ struct BumpOptions: ParsableArguments {
           "targets": .array(value.bundles.map { .string($0) }), "places": .array(places),
         ])
       }
-      Diagnostics.writeToStandardOutput(
+      StandardStreams.writeToStandardOutput(
         try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
     }
     if commit, !planned.files.isEmpty {
@@ -92,12 +93,12 @@ struct BumpOptions: ParsableArguments {
   private func printDiff(_ files: [VersionBump.FileChange], _ values: [VersionBump.ValueChange]) {
     for file in files {
       if file.isBinary {
-        Diagnostics.printLine("binary \(file.path):")
+        StandardStreams.printLine("binary \(file.path):")
         for value in values where value.places.contains(where: { $0.file == file.path }) {
-          Diagnostics.printLine("  \(value.key): \(value.old) -> \(value.new)")
+          StandardStreams.printLine("  \(value.key): \(value.old) -> \(value.new)")
         }
       } else {
-        Diagnostics.writeToStandardOutput(
+        StandardStreams.writeToStandardOutput(
           Array(UnifiedDiff.make(old: file.old, new: file.new, path: Self.relative(file.path)).utf8)
         )
       }
@@ -109,53 +110,6 @@ struct BumpOptions: ParsableArguments {
     guard path.hasPrefix("/") else { return InfoPlistDiscovery.normalized(path) }
     let current = FileManager.default.currentDirectoryPath
     return path.hasPrefix(current + "/") ? String(path.dropFirst(current.count + 1)) : path
-  }
-
-  /// What the bump would change in the Info.plists and projects found under `paths`.
-  static func plan(
-    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = [],
-    found known: [InfoPlistDiscovery.Found]? = nil
-  ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
-    let found = try known ?? InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    let inventory = try VersionInventory(
-      found: found, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests)
-    guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
-    return try bump.plan(inventory)
-  }
-
-  /// Applies the bump under folder locks, planning again once the locks are held so
-  /// concurrent runs never lose an increment. Returns what changed.
-  static func apply(
-    _ bump: VersionBump, paths: [String], includeTests: Bool, targets: [String] = []
-  ) throws -> (values: [VersionBump.ValueChange], files: [VersionBump.FileChange]) {
-    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    // Lock the folders of everything found, then read and plan: no other run can change
-    // these files between our reading and our writing. Files found through references in
-    // other folders (an .xcconfig above) widen the locks and the plan is made again.
-    var folders = Set(
-      found.map { item -> String in
-        if case .infoPlist(let path) = item { return VersionInventory.parentFolder(of: path) }
-        return item.path
-      })
-    var locks = try FolderLocks(folders: folders)
-    defer { locks.release() }
-    // The files are read under the locks; what was found stays found (a file added by
-    // someone else meanwhile is left for the next run, as it would be had it come later).
-    var planned = try plan(
-      bump, paths: paths, includeTests: includeTests, targets: targets, found: found)
-    while !Self.folders(of: planned.files).isSubset(of: folders) {
-      locks.release()
-      folders.formUnion(Self.folders(of: planned.files))
-      locks = try FolderLocks(folders: folders)
-      planned = try plan(
-        bump, paths: paths, includeTests: includeTests, targets: targets, found: found)
-    }
-    try VersionBump.write(planned.files)
-    return planned
-  }
-
-  static func folders(of files: [VersionBump.FileChange]) -> Set<String> {
-    Set(files.map { VersionInventory.parentFolder(of: $0.path) })
   }
 }
 

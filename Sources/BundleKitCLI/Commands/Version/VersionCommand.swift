@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import FileSystem
 import PropertyListXML
 import Versioning
@@ -41,7 +42,7 @@ struct VersionCommand: ParsableCommand {
     switch format {
     case .json:
       let rows = inventory.bundles.map { Self.json($0, mismatch: mismatches[$0.label]) }
-      Diagnostics.writeToStandardOutput(
+      StandardStreams.writeToStandardOutput(
         try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
     case .text:
       var table = [["PATH", "TARGET", "VERSION", "BUILD", "KIND"]]
@@ -54,13 +55,13 @@ struct VersionCommand: ParsableCommand {
           build, bundle.kind ?? bundle.format,
         ])
       }
-      Diagnostics.writeToStandardOutput(Array(TextTable.render(table).utf8))
+      StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
     for message in mismatches.values.sorted() {
-      Diagnostics.printToStandardError("warning: " + message)
+      StandardStreams.printToStandardError("warning: " + message)
     }
     let problems = inventory.bundles.flatMap(\.problems)
-    for problem in problems { Diagnostics.printToStandardError(problem.message) }
+    for problem in problems { StandardStreams.printToStandardError(problem.message) }
     if !problems.isEmpty { throw ExitCode(1) }
   }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 import Translation
 
@@ -64,7 +65,7 @@ struct TranslateFill: AsyncParsableCommand {
         var filled: [FilledEntry]
         var unfilled: [UnfilledEntry]
       }
-      Output.printLine(
+      StandardStreams.printLine(
         try Output.json(
           Report(
             written: dryRun ? [] : plan.changes.map(\.path), filled: plan.filled,
@@ -72,15 +73,15 @@ struct TranslateFill: AsyncParsableCommand {
     case .text:
       for entry in plan.filled {
         let variant = entry.variant.isEmpty ? "" : " [\(entry.variant)]"
-        Output.printLine(
+        StandardStreams.printLine(
           "\(entry.path): \(entry.key)\(variant) = \(entry.value) (\(entry.origin.rawValue))")
       }
       for entry in plan.unfilled {
-        Output.printToStandardError(
+        StandardStreams.printToStandardError(
           "\(entry.path): warning: \(entry.key) (\(entry.language)) not filled: \(entry.reason)")
       }
       let verb = dryRun ? "would fill" : "filled"
-      Output.printLine(
+      StandardStreams.printLine(
         "\(verb) \(plan.filled.count) texts in \(plan.changes.count) files; "
           + "\(plan.unfilled.count) entries left missing")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Translation
 
 /// `bundlekit translate index PATH... -o TM_FILE`.
@@ -29,9 +30,9 @@ struct TranslateIndex: ParsableCommand {
     let summary = try MemoryBuilder(developmentLanguage: developmentLanguage)
       .build(from: paths, to: output)
     switch format {
-    case .json: Output.printLine(try Output.json(summary))
+    case .json: StandardStreams.printLine(try Output.json(summary))
     case .text:
-      Output.printLine(
+      StandardStreams.printLine(
         "\(output): \(summary.translations) translations of \(summary.units) entries in "
           + "\(summary.languages.count) languages from \(summary.files) files")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 import Translation
 
@@ -57,15 +58,16 @@ struct TranslateLookup: AsyncParsableCommand {
     if key {
       let records = try await memory.records(forKey: text, table: table, language: to)
       switch format {
-      case .json: Output.printLine(try Output.json(records))
+      case .json: StandardStreams.printLine(try Output.json(records))
       case .text:
         guard !records.isEmpty else {
-          Output.printToStandardError("note: no key \"\(text)\" in \(memory.path)")
+          StandardStreams.report([Diagnostic(.note, path: memory.path, "no key \"\(text)\"")])
           throw ExitCode.failure
         }
         for record in records {
           let variant = record.variant.isEmpty ? "" : "[\(record.variant)]"
-          Output.printLine("\(record.language)\t\(record.table)\(variant)\t\(record.value)")
+          StandardStreams.printLine(
+            "\(record.language)\t\(record.table)\(variant)\t\(record.value)")
         }
       }
       return
@@ -84,7 +86,7 @@ struct TranslateLookup: AsyncParsableCommand {
       do {
         remote = try await client.translate(text, from: from ?? "auto", to: target)
       } catch {
-        Output.printToStandardError("warning: \(error)")
+        StandardStreams.report(Diagnostic.of(error).map { $0.with(severity: .warning) })
       }
     }
     switch format {
@@ -97,22 +99,24 @@ struct TranslateLookup: AsyncParsableCommand {
       }
       let best = remote ?? translated.first?.translation ?? text
       let origin = remote != nil ? "remote" : translated.isEmpty ? "untranslated" : "memory"
-      Output.printLine(
+      StandardStreams.printLine(
         try Output.json(
           Answer(text: text, translation: best, origin: origin, candidates: translated)))
     case .text:
       if let remote {
-        Output.printLine(remote)
+        StandardStreams.printLine(remote)
         return
       }
       guard let best = translated.first else {
-        Output.printLine(text)
-        Output.printToStandardError("note: no translation into \(target) in \(memory.path)")
+        StandardStreams.printLine(text)
+        StandardStreams.report([
+          Diagnostic(.note, path: memory.path, "no translation into \(target)")
+        ])
         return
       }
-      Output.printLine(best.translation)
+      StandardStreams.printLine(best.translation)
       for match in translated.dropFirst() {
-        Output.printLine(
+        StandardStreams.printLine(
           "\(match.translation)\t\(match.record.table):\(match.record.key)\t\(match.kind.rawValue) "
             + String(format: "%.2f", match.score))
       }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Translation
 import TranslationServer
 
@@ -45,7 +46,7 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.maximumBatchSize = maximumBatchSize
     let host = host
     try await TranslationServer(memory: memory, configuration: configuration).run { port in
-      Output.printLine(TranslationServer.url(host: host, port: port))
+      StandardStreams.printLine(TranslationServer.url(host: host, port: port))
     }
   }
 }

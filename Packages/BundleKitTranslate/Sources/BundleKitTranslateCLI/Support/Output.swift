@@ -1,23 +1,9 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 
-/// Standard output and error, unbuffered so lines never interleave out of order.
+/// What the commands print besides diagnostics.
 enum Output {
-  /// Prints a line to standard output.
-  static func printLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-  }
-
-  /// Prints a line to standard error.
-  static func printToStandardError(_ line: String) {
-    FileHandle.standardError.write(Data((line.hasSuffix("\n") ? line : line + "\n").utf8))
-  }
-
-  /// Prints an error in compiler style: `path:line:col: error: ...` or `error: ...`.
-  static func error(_ message: String) {
-    printToStandardError(message.contains("error: ") ? message : "error: \(message)")
-  }
-
   /// Pretty, key-sorted JSON text of an `Encodable` value.
   static func json(_ value: some Encodable) throws -> String {
     let encoder = JSONEncoder()
@@ -27,14 +13,14 @@ enum Output {
 }
 
 /// Errors of the command line itself.
-enum ToolError: Error, CustomStringConvertible {
+enum ToolError: DiagnosticConvertible {
   /// A value given on the command line that cannot be used.
   case invalidValue(value: String, option: String, reason: String)
 
-  var description: String {
+  var diagnostics: [Diagnostic] {
     switch self {
     case .invalidValue(let value, let option, let reason):
-      "error: '\(value)' is not a valid \(option): \(reason)"
+      [.error(nil, "'\(value)' is not a valid \(option): \(reason)")]
     }
   }
 }

@@ -35,9 +35,7 @@ public struct MemoryBuilder: Sendable {
     do {
       locations = try TableDiscovery.tables(in: paths)
     } catch {
-      throw TranslationError.unreadableTable(
-        path: error.diagnostics.first?.path ?? paths.joined(separator: " "),
-        message: error.description)
+      throw TranslationError.table(error.diagnostics)
     }
     let records = try readRecords(locations)
     // The memory is built in a locked temporary file beside the output, flushed to disk and

@@ -15,7 +15,7 @@ enum TableReader {
       case .catalog: return try catalog(location, bundle: bundle)
       }
     } catch let error as PropertyListError {
-      throw TranslationError.unreadableTable(path: location.path, message: error.description)
+      throw TranslationError.table(error.diagnostics)
     }
   }
 

@@ -1,32 +1,39 @@
-import FileSystem
-import Foundation
-import PropertyListXML
+import PropertyList
 import Versioning
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What a release run did, for people (text) and CI (JSON).
-struct ReleaseReport {
+public struct ReleaseReport: Sendable {
   /// One archive written (or, in a dry run, that would be).
-  struct Archive {
-    var target: String
-    var path: String
-    var size: Int?
-    var sha256: String?
+  public struct Archive: Sendable, Hashable {
+    /// The target whose resources it holds.
+    public var target: String
+    /// Where it is (or would be) written.
+    public var path: String
+    /// Its size in bytes; nil in a dry run.
+    public var size: Int?
+    /// Its SHA-256, in hexadecimal; nil in a dry run.
+    public var sha256: String?
   }
 
-  var package: String
-  var dryRun: Bool
-  var tablesChecked = 0
-  var errors = 0
-  var warnings = 0
-  var tablesCompiled = 0
-  var bumped: [VersionBump.ValueChange] = []
-  var archives: [Archive] = []
+  /// The package folder.
+  public var package: String
+  /// Whether nothing was changed.
+  public var dryRun: Bool
+  /// The strings tables linted.
+  public var tablesChecked = 0
+  /// Lint errors found (the run stops at the first step when there are any).
+  public var errors = 0
+  /// Lint warnings found.
+  public var warnings = 0
+  /// Binary property lists compiled from the tables.
+  public var tablesCompiled = 0
+  /// The values raised (or, in a dry run, that would be).
+  public var bumped: [VersionBump.ValueChange] = []
+  /// The archives written.
+  public var archives: [Archive] = []
 
-  var text: String {
+  /// The report for people, a line per fact.
+  public var text: String {
     var lines = [
       dryRun ? "release of \(package) (dry run: nothing was changed)" : "release of \(package)",
       "checked:  \(tablesChecked) strings table\(tablesChecked == 1 ? "" : "s"), \(errors) errors, \(warnings) warning\(warnings == 1 ? "" : "s")",
@@ -48,7 +55,8 @@ struct ReleaseReport {
     return lines.joined(separator: "\n")
   }
 
-  var json: PropertyListValue {
+  /// The report for CI, as a property-list value to encode as JSON.
+  public var json: PropertyListValue {
     var root: PropertyListDictionary = [
       "package": .string(package), "dryRun": .bool(dryRun),
       "checked": .dictionary([
@@ -73,24 +81,5 @@ struct ReleaseReport {
         return .dictionary(entry)
       })
     return .dictionary(root)
-  }
-}
-
-/// Step-by-step progress on standard error, only when it is a terminal.
-final class ReleaseProgress {
-  private let enabled = Diagnostics.colorsAllowed(on: STDERR_FILENO)
-  private let steps: Int
-  private var done = 0
-
-  init(steps: Int) { self.steps = steps }
-
-  func step(_ label: String) {
-    done += 1
-    guard enabled else { return }
-    Diagnostics.writeToStandardError("\r\u{1B}[2K[\(done)/\(steps)] \(label)…")
-  }
-
-  func finish() {
-    if enabled { Diagnostics.writeToStandardError("\r\u{1B}[2K") }
   }
 }

@@ -3,7 +3,7 @@
 /// Written as `plutil` writes it (`CFBundleURLTypes.0.CFBundleURLSchemes`, with `\.` for a
 /// literal dot and `\\` for a backslash) or as PlistBuddy writes it (`:CFBundleURLTypes:0`).
 /// Each component is a dictionary key or, in an array, a zero-based index.
-public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
+public struct PropertyListKeyPath: Sendable, Hashable, CustomStringConvertible {
   /// The components, unescaped.
   public var components: [String]
 
@@ -65,7 +65,8 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
 
 extension PropertyListValue {
   /// The value at `keyPath`, or an error naming the first component that does not resolve.
-  public func value(at keyPath: KeyPath) throws(PropertyListError) -> PropertyListValue {
+  public func value(at keyPath: PropertyListKeyPath) throws(PropertyListError) -> PropertyListValue
+  {
     var current = self
     for (depth, component) in keyPath.components.enumerated() {
       current = try current.child(component, keyPath: keyPath, depth: depth)
@@ -75,7 +76,7 @@ extension PropertyListValue {
 
   /// Sets the value at `keyPath`. A missing last key is added at the end of its dictionary;
   /// in an array the index may be one past the end, which appends.
-  public mutating func setValue(_ value: PropertyListValue, at keyPath: KeyPath)
+  public mutating func setValue(_ value: PropertyListValue, at keyPath: PropertyListKeyPath)
     throws(PropertyListError)
   {
     try update(keyPath, depth: 0) {
@@ -106,7 +107,7 @@ extension PropertyListValue {
   }
 
   /// Removes the value at `keyPath`; an error when there is none.
-  public mutating func removeValue(at keyPath: KeyPath) throws(PropertyListError) {
+  public mutating func removeValue(at keyPath: PropertyListKeyPath) throws(PropertyListError) {
     try update(keyPath, depth: 0) {
       (container: inout PropertyListValue, last: String) throws(PropertyListError) in
       switch container {
@@ -136,10 +137,11 @@ extension PropertyListValue {
     }
   }
 
-  private func child(_ component: String, keyPath: KeyPath, depth: Int) throws(PropertyListError)
+  private func child(_ component: String, keyPath: PropertyListKeyPath, depth: Int)
+    throws(PropertyListError)
     -> PropertyListValue
   {
-    let prefix = KeyPath(components: Array(keyPath.components[...depth])).description
+    let prefix = PropertyListKeyPath(components: Array(keyPath.components[...depth])).description
     switch self {
     case .dictionary(let dictionary):
       guard let value = dictionary[component] else {
@@ -161,7 +163,7 @@ extension PropertyListValue {
   /// `update`, returning its error instead of throwing, so callers can put the value back
   /// together first.
   private mutating func tryUpdate(
-    _ keyPath: KeyPath, depth: Int,
+    _ keyPath: PropertyListKeyPath, depth: Int,
     _ edit: (inout PropertyListValue, String) throws(PropertyListError) -> Void,
     root: (inout PropertyListValue) throws(PropertyListError) -> Void
   ) -> PropertyListError? {
@@ -176,7 +178,7 @@ extension PropertyListValue {
   /// Walks to the parent of the last component and applies `edit` there, writing back the
   /// changed containers on the way out.
   private mutating func update(
-    _ keyPath: KeyPath, depth: Int,
+    _ keyPath: PropertyListKeyPath, depth: Int,
     _ edit: (inout PropertyListValue, String) throws(PropertyListError) -> Void,
     root: (inout PropertyListValue) throws(PropertyListError) -> Void
   ) throws(PropertyListError) {

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Diagnostics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The one `main` of BundleKit's executables: parses the command line, runs the command and
+/// exits with BundleKit's codes, 0 success, 1 bad input, 2 usage error.
+///
+/// Errors that are ``DiagnosticConvertible`` print their diagnostics; argument errors print
+/// the parser's message and usage; anything else goes to swift-argument-parser.
+public enum ToolMain {
+  /// Runs `Root`'s subcommand as the command line asks, then exits.
+  ///
+  /// - Parameter root: The tool's root command.
+  public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+    do {
+      var command = try root.parseAsRoot()
+      try command.run()
+      exit(0)
+    } catch {
+      fail(error, root)
+    }
+  }
+
+  /// Runs `Root`'s subcommand, synchronous or asynchronous, as the command line asks, then
+  /// exits.
+  ///
+  /// - Parameter root: The tool's root command.
+  public static func run<Root: AsyncParsableCommand>(_ root: Root.Type) async -> Never {
+    do {
+      var command = try root.parseAsRoot()
+      if var asynchronous = command as? any AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
+      exit(0)
+    } catch {
+      fail(error, root)
+    }
+  }
+
+  private static func fail<Root: ParsableCommand>(_ error: any Error, _ root: Root.Type) -> Never {
+    if let code = error as? ExitCode { exit(code.rawValue) }
+    if let error = error as? any DiagnosticConvertible {
+      StandardStreams.report(error.diagnostics)
+      exit(1)
+    }
+    if root.exitCode(for: error) == .validationFailure {
+      StandardStreams.printToStandardError(root.fullMessage(for: error))
+      exit(2)
+    }
+    root.exit(withError: error)
+  }
+}
