@@ -121,7 +121,7 @@ let package = Package(
 
     .target(
       name: "Archiving",
-      dependencies: ["CArchive", "Diagnostics", "FileSystem", "PropertyList"]
+      dependencies: ["CArchive", "Diagnostics", "FileSystem"]
     ),
 
     .target(

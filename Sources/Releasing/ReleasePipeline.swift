@@ -69,7 +69,7 @@ public struct ReleasePipeline: Sendable {
     // a table that does not compile stops the run with every file unchanged.
     step("compiling strings tables")
     var staged: [(target: ResourceScan.Target, staging: ResourceStaging)] = []
-    defer { staged.forEach { $0.staging.remove() } }
+    defer { for stage in staged { stage.staging.remove() } }
     for target in targets {
       let roots = Self.resourceRoots(of: target)
       guard !roots.isEmpty else { continue }

@@ -4,18 +4,23 @@ import PropertyListXML
 
 /// Where the shared corpus lives: `../shared/corpus` beside the package.
 public enum Corpus {
+  /// The repository's root folder (the main package).
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+  /// `../shared/corpus` beside the repository: real files from other projects.
   public static let root: URL = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus")
 
+  /// Whether the shared corpus is present on this machine.
   public static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
 
+  /// A path inside the shared corpus.
   public static func path(_ relative: String) -> String {
     root.appendingPathComponent(relative).path
   }
 
+  /// Every file below `folder` of the corpus, sorted; empty when absent.
   public static func files(in folder: String) -> [String] {
     let url = root.appendingPathComponent(folder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
@@ -25,6 +30,7 @@ public enum Corpus {
 
 /// Tools on this machine that tests compare against.
 public enum Tool {
+  /// The tool `name` found on PATH, or nil.
   public static func path(_ name: String) -> String? {
     let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for folder in search.split(separator: ":") {
@@ -34,9 +40,13 @@ public enum Tool {
     return nil
   }
 
+  /// What a finished process left: its status and output.
   public struct Result {
+    /// The exit status.
     public var status: Int32
+    /// Standard output, as bytes.
     public var stdout: Data
+    /// Standard error, as text.
     public var stderr: String
   }
 
@@ -87,8 +97,10 @@ public enum Tool {
 
 /// A temporary folder removed when the value is released.
 public final class TemporaryFolder {
+  /// The folder.
   public let path: String
 
+  /// A new empty folder under the system's temporary folder.
   public init() throws {
     path =
       FileManager.default.temporaryDirectory
@@ -96,6 +108,7 @@ public final class TemporaryFolder {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 
+  /// The path of `name` inside the folder.
   public func file(_ name: String) -> String { "\(path)/\(name)" }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -105,8 +118,10 @@ public final class TemporaryFolder {
 public struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64
 
+  /// A generator that starts from `seed`.
   public init(seed: UInt64) { state = seed }
 
+  /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
@@ -128,12 +143,14 @@ public struct SeededGenerator: RandomNumberGenerator {
 
 /// Random property-list values for differential tests.
 public struct RandomValues {
+  /// The generator the values come from.
   public var generator: SeededGenerator
   /// UIDs exist only in the binary format.
   public var includeUIDs = false
   /// Foundation and JSON have no UID; XML writers differ on non-finite reals.
   public var includeInfinity = true
 
+  /// Values drawn from a generator seeded with `seed`.
   public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
   private static let pieces: [String] = [
@@ -141,11 +158,13 @@ public struct RandomValues {
     "é", "ß", "Å", "日本", "語", "😀", "👩‍👩‍👧", "ﬁ", "\u{0301}", "Ω", "key", "CFBundle", "%@", "%1$d",
   ]
 
+  /// A string of up to `maxPieces` pieces, from every script and escape-worthy character.
   public mutating func string(maxPieces: Int = 8) -> String {
     let count = Int.random(in: 0...maxPieces, using: &generator)
     return (0..<count).map { _ in Self.pieces.randomElement(using: &generator) ?? "" }.joined()
   }
 
+  /// A random scalar value of any type.
   public mutating func scalar() -> PropertyListValue {
     switch Int.random(in: 0..<(includeUIDs ? 8 : 7), using: &generator) {
     case 0: return .string(string())
@@ -188,6 +207,7 @@ public struct RandomValues {
     }
   }
 
+  /// A random value, with arrays and dictionaries nested up to a few levels.
   public mutating func value(depth: Int = 0) -> PropertyListValue {
     let roll = Int.random(in: 0..<10, using: &generator)
     if depth >= 4 || roll < 6 { return scalar() }

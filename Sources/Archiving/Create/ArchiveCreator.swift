@@ -1,7 +1,6 @@
 import CArchive
 import FileSystem
 import Foundation
-import PropertyList
 
 /// How to write an archive.
 public struct ArchiveCreateOptions: Sendable {

@@ -1,7 +1,6 @@
 import CArchive
 import FileSystem
 import Foundation
-import PropertyList
 
 /// Reads archives of any format libarchive knows, from a file or from memory.
 public enum ArchiveReader {
@@ -21,9 +20,9 @@ public enum ArchiveReader {
   ) {
     var entries: [ArchiveEntry] = []
     var damaged: [String] = []
-    try read(source: .file(path), name: path, withData: false, damaged: { damaged.append($0) }) {
-      entries.append($0)
-    }
+    try read(
+      source: .file(path), name: path, withData: false,
+      damaged: { damaged.append($0) }, { entries.append($0) })
     guard let first = damaged.first else { return (entries, nil) }
     return (
       entries,

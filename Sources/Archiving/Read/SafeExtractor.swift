@@ -1,7 +1,6 @@
 import CArchive
 import FileSystem
 import Foundation
-import PropertyList
 
 /// Limits that keep a hostile archive from filling the disk.
 public struct ExtractionLimits: Sendable {

@@ -39,7 +39,7 @@ enum LargeHeap {
       arguments.append(nil)
       execv("/proc/self/exe", arguments)
       // exec failed: carry on without.
-      arguments.forEach { free($0) }
+      for argument in arguments { free(argument) }
     #endif
   }
 

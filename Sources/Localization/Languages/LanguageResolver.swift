@@ -42,11 +42,11 @@ public enum LanguageResolver {
       !$0.isEmpty
     }
     if let languages = environment["LANGUAGE"], locale.flatMap(normalize) != nil || locale == nil {
-      languages.split(separator: ":").forEach { add(String($0)) }
+      for language in languages.split(separator: ":") { add(String(language)) }
     }
     add(locale)
     if locale == nil || locale.flatMap(normalize) == nil {
-      Locale.preferredLanguages.forEach { add($0) }
+      for language in Locale.preferredLanguages { add(language) }
     }
     return result
   }

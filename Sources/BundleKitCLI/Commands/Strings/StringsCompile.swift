@@ -46,7 +46,7 @@ struct StringsCompile: ParsableCommand {
       compiler.policy = severity.policy(.compile)
       let (written, found) = try compiler.compile(locations, into: outputDir)
       if warnings { StandardStreams.report(found) }
-      if verbose { written.forEach { StandardStreams.printLine($0) } }
+      if verbose { for path in written { StandardStreams.printLine(path) } }
     } catch {
       for diagnostic in error.diagnostics where diagnostic.severity == .error || warnings {
         StandardStreams.printToStandardError(diagnostic.description)

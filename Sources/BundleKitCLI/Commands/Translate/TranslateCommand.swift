@@ -34,7 +34,7 @@ struct TranslateCommand: ParsableCommand {
     let argv = [helper] + (arguments.isEmpty ? ["--help"] : arguments)
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
-    defer { cArguments.forEach { free($0) } }
+    defer { for argument in cArguments { free(argument) } }
     execv(helper, cArguments)
     // Only reached when exec failed.
     throw CLIError.invalidValue(
