@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "bundlekit", targets: ["bundlekit"]),
     .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
     .library(name: "Diagnostics", targets: ["Diagnostics"]),
+    .library(name: "CodeGeneration", targets: ["CodeGeneration"]),
     .library(name: "CommandLineTool", targets: ["CommandLineTool"]),
     .library(name: "PropertyList", targets: ["PropertyList"]),
     .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
@@ -103,9 +104,14 @@ let package = Package(
       dependencies: ["PropertyList", "FileSystem", "CLibXML2"]
     ),
 
+    // Swift source written for users' targets: identifiers and literals, build info, embedded
+    // files. Pure Swift, so every generator escapes names the same way.
+    .target(name: "CodeGeneration"),
+
     .target(
       name: "StringsTable",
       dependencies: [
+        "CodeGeneration",
         "Diagnostics",
         "PropertyListXML",
         "Localization",
@@ -160,6 +166,7 @@ let package = Package(
     .executableTarget(
       name: "bundlekit",
       dependencies: [
+        "CodeGeneration",
         "CommandLineTool",
         "Diagnostics",
         "FileSystem",
@@ -262,6 +269,11 @@ let package = Package(
       path: "Tests/Support"
     ),
     .testTarget(
+      name: "CodeGenerationTests",
+      dependencies: ["CodeGeneration", "BundleKitTestSupport"],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
       name: "DiagnosticsTests",
       dependencies: [
         "Diagnostics", "PropertyList", "FileSystem", "Versioning", "Archiving", "StringsTable",
@@ -279,7 +291,10 @@ let package = Package(
     ),
     .testTarget(
       name: "StringsTableTests",
-      dependencies: ["StringsTable", "PropertyListXML", "FileSystem", "BundleKitTestSupport"]
+      dependencies: [
+        "StringsTable", "CodeGeneration", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "LocalizationTests",

@@ -76,7 +76,13 @@ public struct PropertyListDocument: Sendable {
     }.get()
   }
 
-  /// Reads a property-list file; errors name the file.
+  /// Reads a property-list file in any format.
+  ///
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - format: The format to expect; nil to recognise it from the bytes.
+  /// - Throws: ``PropertyListError`` naming the file, with line and column for malformed
+  ///   text and the byte offset for a corrupt binary list.
   public init(contentsOfFile path: String, format: PropertyListFormat? = nil)
     throws(PropertyListError)
   {
@@ -95,7 +101,14 @@ public struct PropertyListDocument: Sendable {
     try value.encoded(as: format, options: options)
   }
 
-  /// Writes the document to `path` atomically, in its format.
+  /// Writes the document to `path` atomically, in its format: a temporary file beside it,
+  /// flushed, then renamed, with the old file's permissions.
+  ///
+  /// - Parameters:
+  ///   - path: The file to write; a character device or FIFO is written into.
+  ///   - options: Compact reals, pretty JSON.
+  /// - Throws: ``PropertyListError`` for a value the format cannot hold or a failed write;
+  ///   the file is then as it was.
   public func write(
     toFile path: String, options: PropertyListWriteOptions = PropertyListWriteOptions()
   ) throws(PropertyListError) {

@@ -7,6 +7,24 @@ import Versioning
 /// What a package's targets hold: strings tables per language, Info.plists, static bundles,
 /// asset catalogs, images and other files.
 public struct ResourceScan: Sendable {
+  /// An Info.plist of a target, with its versions.
+  public struct InfoPlist: Sendable, Hashable {
+    /// Its path below the target's folder.
+    public var path: String
+    /// CFBundleShortVersionString, resolved, when it has one.
+    public var version: String?
+    /// CFBundleVersion, resolved, when it has one.
+    public var build: String?
+  }
+
+  /// A resource file of a target.
+  public struct File: Sendable, Hashable {
+    /// Its path below the target's folder.
+    public var path: String
+    /// Its size in bytes.
+    public var size: Int64
+  }
+
   /// One target (or, without a package, the folder).
   public struct Target: Sendable {
     /// The target's name.
@@ -18,15 +36,15 @@ public struct ResourceScan: Sendable {
     /// The kinds of file each table comes in (`strings`, `stringsdict`, `xcstrings`).
     public var tableKinds: [String: Set<String>] = [:]
     /// Info.plists with their versions.
-    public var infoPlists: [(path: String, version: String?, build: String?)] = []
+    public var infoPlists: [InfoPlist] = []
     /// `.bundle` folders inside the target: invisible to the build, never compiled.
     public var staticBundles: [String] = []
     /// `.xcassets` folders.
     public var assetCatalogs: [String] = []
     /// Images with their sizes.
-    public var images: [(path: String, size: Int64)] = []
+    public var images: [File] = []
     /// Other files with their sizes.
-    public var otherFiles: [(path: String, size: Int64)] = []
+    public var otherFiles: [File] = []
     /// The target's resources as SwiftPM declares them (absolute paths), when the package
     /// was described; nil when targets were found by convention.
     public var declaredResources: [String]?
@@ -148,14 +166,13 @@ public struct ResourceScan: Sendable {
       if InfoPlistDiscovery.isInfoPlist(component) {
         let inventory = try? VersionInventory(found: [.infoPlist(full)])
         target.infoPlists.append(
-          (
-            relative, inventory?.bundles.first?.version?.current,
-            inventory?.bundles.first?.build?.current
-          ))
+          InfoPlist(
+            path: relative, version: inventory?.bundles.first?.version?.current,
+            build: inventory?.bundles.first?.build?.current))
       } else if imageExtensions.contains(ext) {
-        target.images.append((relative, size))
+        target.images.append(File(path: relative, size: size))
       } else if ext != "swift" && ext != "h" && ext != "c" && ext != "m" {
-        target.otherFiles.append((relative, size))
+        target.otherFiles.append(File(path: relative, size: size))
       }
     }
     return target

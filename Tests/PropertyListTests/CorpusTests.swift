@@ -6,7 +6,7 @@ import Testing
 
 /// The libplist test data, with the outcomes libplist's own test drivers expect, and the
 /// Cocoa-written files from CPython's plistlib tests.
-@Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
+@Suite(.enabled(if: Corpus.has("libplist-data"), "libplist-data is only in ../shared/corpus"))
 struct CorpusTests {
   func read(_ relative: String) throws -> PropertyListValue {
     try PropertyListDocument(contentsOfFile: Corpus.path(relative)).value
@@ -182,7 +182,22 @@ struct CorpusTests {
     }
     #expect(checked == 64)
   }
+}
 
+extension PropertyListValue {
+  /// Whether any value inside is something OpenStep cannot hold as itself.
+  var containsNonString: Bool {
+    switch self {
+    case .string, .data: false
+    case .array(let items): items.contains(where: \.containsNonString)
+    case .dictionary(let dictionary): dictionary.values.contains(where: \.containsNonString)
+    default: true
+    }
+  }
+}
+
+/// The Cocoa-written files from CPython's plistlib tests (in the repository's corpus subset).
+struct CocoaBytesTests {
   @Test("Cocoa's own XML and binary files: read either, write the same format, get the same bytes")
   func cocoaBytes() throws {
     let xml = try FileIO.read(Corpus.path("cpython-plistlib/apple-generated.plist"))
@@ -195,17 +210,5 @@ struct CorpusTests {
     #expect(try fromBinary.encoded(as: .xml1) == xml)
     #expect(fromXML["aBigInt2"] == .integer(PropertyListInteger(UInt64(9_223_372_036_854_775_852))))
     #expect(fromXML["aDate"] == .date(Date(timeIntervalSince1970: 1_098_786_813)))
-  }
-}
-
-extension PropertyListValue {
-  /// Whether any value inside is something OpenStep cannot hold as itself.
-  var containsNonString: Bool {
-    switch self {
-    case .string, .data: false
-    case .array(let items): items.contains(where: \.containsNonString)
-    case .dictionary(let dictionary): dictionary.values.contains(where: \.containsNonString)
-    default: true
-    }
   }
 }

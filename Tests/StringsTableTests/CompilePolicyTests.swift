@@ -55,8 +55,8 @@ struct CompilePolicyTests {
   func compileTakesWhatXcodeBuilds() throws {
     let tables = try readableButOdd()
     let output = try TemporaryFolder()
-    let (written, warnings) = try StringsCompiler().compile(
-      try tables.tables(), into: output.path)
+    let result = try StringsCompiler().compile(try tables.tables(), into: output.path)
+    let (written, warnings) = (result.paths, result.warnings)
     #expect(written.count == 3)
     #expect(warnings.allSatisfy { $0.severity == .warning })
     let rules = Set(warnings.compactMap(\.stringsRule))

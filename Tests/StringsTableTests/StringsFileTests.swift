@@ -110,7 +110,6 @@ struct StringsFileTests {
 
 /// The shared corpus, read by us and by Foundation's own parser (CoreFoundation's
 /// old-style-plist reader on Linux), must agree wherever Foundation succeeds.
-@Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is absent"))
 struct CorpusOracleTests {
   static let folders = [
     "swiftgen-strings", "bartycrouch-strings", "xcstrings-tool-fixtures", "xcstrings-tool-package",
@@ -118,7 +117,7 @@ struct CorpusOracleTests {
   ]
 
   static var tables: [TableLocation] {
-    (try? TableDiscovery.tables(in: folders.map { Corpus.path($0) })) ?? []
+    (try? TableDiscovery.tables(in: folders.filter(Corpus.has).map { Corpus.path($0) })) ?? []
   }
 
   @Test(".strings and .stringsdict files parse to what Foundation returns")
@@ -142,7 +141,8 @@ struct CorpusOracleTests {
     }
     print(
       "compared \(compared) tables with Foundation; Foundation could not read: \(foundationFailed)")
-    #expect(compared >= 160)
+    // 165 tables in the shared corpus; the repository's subset has 17.
+    #expect(compared >= (Corpus.isComplete ? 160 : 12))
   }
 
   @Test("String Catalogs parse to what JSONSerialization returns, and compile")

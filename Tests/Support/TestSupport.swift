@@ -2,20 +2,36 @@ import FileSystem
 import Foundation
 import PropertyListXML
 
-/// Where the shared corpus lives: `../shared/corpus` beside the package.
+/// Real files from other projects: the shared corpus (`../shared/corpus`) when it is present,
+/// else the permissively licensed subset kept in `Tests/Corpus`, so corpus tests always run.
 public enum Corpus {
   /// The repository's root folder (the main package).
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// `../shared/corpus` beside the repository: real files from other projects.
-  public static let root: URL = packageRoot.deletingLastPathComponent()
+  /// `../shared/corpus` beside the repository.
+  public static let shared: URL = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus")
 
-  /// Whether the shared corpus is present on this machine.
-  public static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
+  /// The subset inside the repository.
+  public static let subset: URL = packageRoot.appendingPathComponent("Tests/Corpus")
 
-  /// A path inside the shared corpus.
+  /// Whether the whole shared corpus is present on this machine (and not set aside with
+  /// `BUNDLEKIT_CORPUS=subset`, which runs the tests as a fresh clone without it would).
+  public static var isComplete: Bool {
+    ProcessInfo.processInfo.environment["BUNDLEKIT_CORPUS"] != "subset"
+      && FileManager.default.fileExists(atPath: shared.path)
+  }
+
+  /// The corpus the tests read: the shared one when present, else the subset.
+  public static var root: URL { isComplete ? shared : subset }
+
+  /// Whether `folder` is in the corpus read (the subset lacks the copyleft and large ones).
+  public static func has(_ folder: String) -> Bool {
+    FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path)
+  }
+
+  /// A path inside the corpus read.
   public static func path(_ relative: String) -> String {
     root.appendingPathComponent(relative).path
   }

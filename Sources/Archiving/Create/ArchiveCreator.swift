@@ -130,7 +130,16 @@ public enum ArchiveCreator {
   }
 
   /// Writes an archive of `paths` to `output` atomically (a temporary file beside it, renamed
-  /// when complete). `progress` is called with the bytes written so far and the total.
+  /// when complete). Names go in as UTF-8 whatever the locale.
+  ///
+  /// - Parameters:
+  ///   - paths: Files and folders to pack; folders are walked, hidden files kept.
+  ///   - output: The archive to write; a character device or FIFO is written into.
+  ///   - options: Format, compression, reproducibility, exclusions.
+  ///   - progress: Called with the bytes written so far and the total.
+  /// - Returns: The files packed, in archive order.
+  /// - Throws: ``ArchiveError`` naming the file that could not be read or written; `output`
+  ///   is then left as it was.
   @discardableResult
   public static func create(
     _ paths: [String], to output: String, options: ArchiveCreateOptions,

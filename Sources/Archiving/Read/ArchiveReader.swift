@@ -13,20 +13,27 @@ public enum ArchiveReader {
     return listing.entries
   }
 
+  /// What `listing` read: the entries, and what was wrong with the rest.
+  public struct Listing: Sendable {
+    /// The entries that could be read, in archive order.
+    public var entries: [ArchiveEntry]
+    /// Why some records could not be read (and were skipped), or nil for a sound archive.
+    public var damage: String?
+  }
+
   /// The entries that could be read, and what was wrong with the rest: for callers that
   /// show both (`archive list` prints the entries, then the error).
-  public static func listing(_ path: String) throws(ArchiveError) -> (
-    entries: [ArchiveEntry], damage: String?
-  ) {
+  public static func listing(_ path: String) throws(ArchiveError) -> Listing {
     var entries: [ArchiveEntry] = []
     var damaged: [String] = []
     try read(
       source: .file(path), name: path, withData: false,
       damaged: { damaged.append($0) }, { entries.append($0) })
-    guard let first = damaged.first else { return (entries, nil) }
-    return (
-      entries,
-      "damaged archive: \(damaged.count) record\(damaged.count == 1 ? "" : "s") could not be read and \(damaged.count == 1 ? "was" : "were") skipped (\(first))"
+    guard let first = damaged.first else { return Listing(entries: entries, damage: nil) }
+    return Listing(
+      entries: entries,
+      damage:
+        "damaged archive: \(damaged.count) record\(damaged.count == 1 ? "" : "s") could not be read and \(damaged.count == 1 ? "was" : "were") skipped (\(first))"
     )
   }
 

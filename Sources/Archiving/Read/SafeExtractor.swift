@@ -25,8 +25,18 @@ public struct ExtractionLimits: Sendable {
 /// as bsdtar does), so a failed or killed run leaves the destination as it was, or, once the
 /// batch is committed, finished by the next run.
 public enum SafeExtractor {
-  /// Extracts `archive` into `destination` (created when missing). Returns the entries;
-  /// `warning` hears what was extracted differently from the archive's word (a diagnostic).
+  /// Extracts `archive` into `destination` (created when missing) through a staging folder:
+  /// all of it or, on any error, none of it.
+  ///
+  /// - Parameters:
+  ///   - archive: The archive, in any format libarchive reads.
+  ///   - destination: The folder to extract into; existing files are replaced and folders
+  ///     merged, as bsdtar does.
+  ///   - limits: Entry count, total size (sparse entries at their full size), depth.
+  ///   - warning: Hears what was extracted differently from the archive's word.
+  /// - Returns: The entries extracted.
+  /// - Throws: ``ArchiveError`` for a refused entry (a path or link that leads out, a device),
+  ///   a limit reached or a failed write; `destination` is then as it was.
   @discardableResult
   public static func extract(
     _ archive: String, to destination: String, limits: ExtractionLimits = ExtractionLimits(),

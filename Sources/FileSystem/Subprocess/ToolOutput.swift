@@ -5,7 +5,7 @@ import Foundation
 public enum ToolOutput {
   /// Runs `arguments` (the program first) with standard error discarded. Returns the exit
   /// status and standard output, or nil when the program cannot be started.
-  public static func run(_ arguments: [String]) -> (status: Int32, output: Data)? {
+  public static func run(_ arguments: [String]) -> Result? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -15,6 +15,14 @@ public enum ToolOutput {
     do { try process.run() } catch { return nil }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, data)
+    return Result(status: process.terminationStatus, output: data)
+  }
+
+  /// How a program ended and what it printed.
+  public struct Result: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Standard output.
+    public var output: Data
   }
 }

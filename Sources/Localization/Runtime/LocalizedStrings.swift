@@ -73,7 +73,15 @@ public final class LocalizedStrings: @unchecked Sendable {
   }
 
   /// The localized, formatted string for `key`: plural rules resolved with the language's
-  /// CLDR rules, placeholders filled from `arguments`. A key found nowhere returns itself.
+  /// CLDR rules, placeholders filled from `arguments`.
+  ///
+  /// - Parameters:
+  ///   - key: The key, as in the development language's table.
+  ///   - table: The table's name (`Localizable` for `Localizable.strings`).
+  ///   - language: The language wanted; nil for the user's preferred languages.
+  ///   - arguments: Values for the placeholders, in order (`%1$@` takes the first).
+  /// - Returns: The text in the first language of the fallback chain that has the key; the
+  ///   key itself when none has it.
   public func localized(
     _ key: String, table: String = "Localizable", language: String? = nil, arguments: [Any] = []
   ) -> String {

@@ -11,7 +11,7 @@ extension StringsCompiler {
     let groups = Dictionary(grouping: tables, by: \.bundleFolder)
     for bundleFolder in groups.keys.sorted() {
       let group = groups[bundleFolder] ?? []
-      written += try compile(group, into: bundleFolder.isEmpty ? "." : bundleFolder).written
+      written += try compile(group, into: bundleFolder.isEmpty ? "." : bundleFolder).paths
       for table in group where table.kind == .catalog {
         unlinkFile(table.path)
       }

@@ -45,9 +45,7 @@ public struct StringsCompiler: Sendable {
   /// Compiles the tables in memory. An error in any table (by default: syntax, encoding, a
   /// key defined twice with different values, two tables for one output) throws, with
   /// every finding; warnings are returned.
-  public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> (
-    outputs: [Output], warnings: [Diagnostic]
-  ) {
+  public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> Compiled {
     // Each file is read once, checked, then encoded.
     let loaded = StringsLinter.load(locations)
     let diagnostics = policy.apply(
@@ -55,7 +53,7 @@ public struct StringsCompiler: Sendable {
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
-    return (try encode(loaded), diagnostics)
+    return Compiled(outputs: try encode(loaded), warnings: diagnostics)
   }
 
   private func encode(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Output] {
@@ -101,11 +99,20 @@ public struct StringsCompiler: Sendable {
   /// even when the run is killed (`FileIO.writeAtomically`), and nothing when any table has
   /// an error. The folder is locked while the batch is written, so two runs into one folder
   /// never leave a mix of their tables.
+  ///
+  /// - Parameters:
+  ///   - locations: The tables, as ``TableDiscovery`` finds them.
+  ///   - folder: Where `LANGUAGE.lproj/TABLE.strings` (and `.stringsdict`) go.
+  /// - Returns: The files written and the warnings found.
+  /// - Throws: ``DiagnosticsError`` with every finding when a table is unreadable or
+  ///   ambiguous (or a finding the policy raises); nothing is written then.
   public func compile(_ locations: [TableLocation], into folder: String) throws(DiagnosticsError)
-    -> (written: [String], warnings: [Diagnostic])
+    -> Written
   {
-    let (outputs, warnings) = try compile(locations)
-    let files = outputs.map { (path: Paths.join(folder, $0.relativePath), bytes: $0.bytes) }
+    let compiled = try compile(locations)
+    let files = compiled.outputs.map {
+      (path: Paths.join(folder, $0.relativePath), bytes: $0.bytes)
+    }
     do {
       try FileIO.createFolder(folder)
       let lock = try FolderLocks(folders: [folder])
@@ -115,6 +122,22 @@ public struct StringsCompiler: Sendable {
     } catch {
       throw DiagnosticsError([Diagnostic(.error, .syntax, error.path, error.message)])
     }
-    return (files.map(\.path), warnings)
+    return Written(paths: files.map(\.path), warnings: compiled.warnings)
+  }
+
+  /// Tables compiled in memory, and the warnings found on the way.
+  public struct Compiled: Sendable {
+    /// One output per file to write.
+    public var outputs: [Output]
+    /// Findings that did not stop the compile.
+    public var warnings: [Diagnostic]
+  }
+
+  /// Tables compiled into a folder, and the warnings found on the way.
+  public struct Written: Sendable {
+    /// The files written.
+    public var paths: [String]
+    /// Findings that did not stop the compile.
+    public var warnings: [Diagnostic]
   }
 }

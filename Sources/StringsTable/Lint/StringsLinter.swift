@@ -55,6 +55,10 @@ public struct StringsLinter: Sendable {
   }
 
   /// Everything found in the tables at `locations`, in file order.
+  ///
+  /// - Parameter locations: The tables, as ``TableDiscovery`` finds them.
+  /// - Returns: Each finding with its file, line, column and rule, at the rule's own severity
+  ///   (apply a ``SeverityPolicy`` to choose others).
   public func lint(_ locations: [TableLocation]) -> [Diagnostic] {
     lint(Self.load(locations))
   }

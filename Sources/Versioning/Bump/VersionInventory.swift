@@ -123,8 +123,14 @@ public struct VersionInventory: Sendable {
     "CFBundleVersion": "CURRENT_PROJECT_VERSION", "CFBundleShortVersionString": "MARKETING_VERSION",
   ]
 
-  /// Reads everything under `paths`. `targets` keeps those targets and what they embed
-  /// (nil: all).
+  /// Reads the versions of everything under `paths`, resolved as Xcode resolves them.
+  ///
+  /// - Parameters:
+  ///   - paths: Info.plists, `.xcodeproj` or `.xcworkspace` folders, or folders to search.
+  ///   - includeTests: Whether test bundles and test targets are read too.
+  ///   - targets: Only these targets and what they embed; nil for all.
+  /// - Throws: ``VersioningError`` for a file that cannot be read; a value that cannot be
+  ///   resolved is not an error here but a problem on its bundle's row.
   public init(paths: [String], includeTests: Bool = false, targets: Set<String>? = nil)
     throws(VersioningError)
   {

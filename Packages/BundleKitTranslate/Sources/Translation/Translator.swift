@@ -31,27 +31,15 @@ public struct Translator: Sendable {
     self.remote = remote
   }
 
-  /// Translates `text` into `target` from the memory alone (no network).
-  public func translate(_ text: String, to target: String, from source: String? = nil) -> Outcome {
-    fromMemory(text, to: target, from: source)
-  }
-
-  private func fromMemory(_ text: String, to target: String, from source: String?) -> Outcome {
-    guard let memory else { return Outcome(text: text, origin: .untranslated(reason: "no memory")) }
-    do {
-      if let match = try memory.matches(for: text, to: target, from: source, fuzzy: false, limit: 1)
-        .first, !match.translation.isEmpty,
-        memory.isTranslation(match, into: target)
-      {
-        return Outcome(text: match.translation, origin: .memory(match))
-      }
-      return Outcome(text: text, origin: .untranslated(reason: "not in the memory"))
-    } catch {
-      return Outcome(text: text, origin: .untranslated(reason: "\(error)"))
-    }
-  }
-
-  /// Translates `text` into `target`: the memory, then the remote provider, then `text`.
+  /// Translates `text` into `target`: the memory (the same rule as
+  /// ``TranslationMemory/translate(_:to:from:)``), then the remote provider when there is
+  /// one, then `text` itself. Without a remote provider nothing goes over the network.
+  ///
+  /// - Parameters:
+  ///   - text: The text, in `source` or any language the memory holds.
+  ///   - target: The language wanted (BCP 47 or Apple's `pt_BR`).
+  ///   - source: The text's language, when known.
+  /// - Returns: The translation and where it came from; never an error.
   public func translate(_ text: String, to target: String, from source: String? = nil) async
     -> Outcome
   {
@@ -64,6 +52,18 @@ public struct Translator: Sendable {
         return Outcome(text: text, origin: .untranslated(reason: "the provider gave nothing"))
       }
       return Outcome(text: translated, origin: .remote)
+    } catch {
+      return Outcome(text: text, origin: .untranslated(reason: "\(error)"))
+    }
+  }
+
+  private func fromMemory(_ text: String, to target: String, from source: String?) -> Outcome {
+    guard let memory else { return Outcome(text: text, origin: .untranslated(reason: "no memory")) }
+    do {
+      if let match = try memory.bestTranslation(of: text, to: target, from: source) {
+        return Outcome(text: match.translation, origin: .memory(match))
+      }
+      return Outcome(text: text, origin: .untranslated(reason: "not in the memory"))
     } catch {
       return Outcome(text: text, origin: .untranslated(reason: "\(error)"))
     }

@@ -143,7 +143,7 @@ struct MemoryTests {
   func async() async throws {
     let matches = try await memory.matches(for: "Cancel", to: "de")
     #expect(matches == (try await memory.matches(for: "Cancel", to: "de")))
-    #expect(try await memory.translate("Settings", to: "pt-BR") == "Ajustes")
+    #expect(try memory.translate("Settings", to: "pt-BR") == "Ajustes")
     #expect(
       try await memory.records(forKey: "greeting", language: "de").map(\.value) == ["Hallo, %@!"])
     // Many lookups at once from many tasks.

@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -15,14 +16,14 @@ struct ArchiveList: ParsableCommand {
   @Argument(help: "The archive.")
   var archive: String
 
-  @Option(help: "Output: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     // What could be read is shown; damage is reported after it, and fails the command.
-    let (entries, damage) = try ArchiveReader.listing(archive)
+    let listing = try ArchiveReader.listing(archive)
+    let (entries, damage) = (listing.entries, listing.damage)
     defer { if let damage { StandardStreams.report([.error(archive, damage)]) } }
-    switch format {
+    switch formatOptions.format {
     case .text:
       var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
       for entry in entries {

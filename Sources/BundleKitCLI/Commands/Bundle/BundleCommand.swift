@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleKitTemplates
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -47,8 +48,7 @@ struct BundleCreate: ParsableCommand {
   @Option(help: "CFBundleVersion.")
   var build = "1"
 
-  @Option(help: "CFBundleDevelopmentRegion, and the language tables are checked against.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Option(help: "An Info.plist template of your own.")
   var template: String?
@@ -60,7 +60,7 @@ struct BundleCreate: ParsableCommand {
     var builder = ResourceBundleBuilder(name: name, identifier: identifier)
     builder.version = version
     builder.build = build
-    builder.developmentLanguage = developmentLanguage
+    builder.developmentLanguage = languageOptions.developmentLanguage
     for setting in settings {
       guard let equals = setting.firstIndex(of: "=") else {
         throw ValidationError("--set takes VAR=VALUE, not '\(setting)'")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -25,19 +26,18 @@ struct ScanCommand: ParsableCommand {
   @Argument(help: "The package folder.")
   var folder = "."
 
-  @Option(help: "The language the others are compared with.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Flag(help: "Find targets from Sources/ and Tests/ instead of asking SwiftPM.")
   var noDescribe = false
 
-  @Option(help: "Output: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let scan = ResourceScan(
-      folder: folder, developmentLanguage: developmentLanguage, describe: !noDescribe)
-    switch format {
+      folder: folder, developmentLanguage: languageOptions.developmentLanguage,
+      describe: !noDescribe)
+    switch formatOptions.format {
     case .json: StandardStreams.writeToStandardOutput(try json(scan).encoded(as: .json))
     case .text: StandardStreams.writeToStandardOutput(Array(text(scan).utf8))
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -16,8 +17,7 @@ struct PlistLint: ParsableCommand {
   @Argument(help: "The property lists to check.")
   var files: [String]
 
-  @Option(help: "Output: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     var failures = 0
@@ -25,7 +25,7 @@ struct PlistLint: ParsableCommand {
     for file in files {
       do {
         let document = try PropertyListDocument(contentsOfFile: file)
-        if format == .text {
+        if formatOptions.format == .text {
           StandardStreams.printLine("\(file): OK")
         } else {
           report.append([
@@ -34,14 +34,14 @@ struct PlistLint: ParsableCommand {
         }
       } catch {
         failures += 1
-        if format == .text {
+        if formatOptions.format == .text {
           StandardStreams.report(Diagnostic.of(error))
         } else {
           report.append(["path": .string(file), "ok": false, "error": .string(error.description)])
         }
       }
     }
-    if format == .json {
+    if formatOptions.format == .json {
       StandardStreams.writeToStandardOutput(try PropertyListValue.array(report).encoded(as: .json))
     }
     if failures > 0 {

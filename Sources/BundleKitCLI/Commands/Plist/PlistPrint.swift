@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import PropertyListXML
@@ -13,12 +14,11 @@ struct PlistPrint: ParsableCommand {
   @Argument(help: "The property list to print ('-' for standard input).")
   var file: String
 
-  @Option(help: "Output: text (readable) or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let document = try PropertyListDocument(contentsOfFile: file)
-    switch format {
+    switch formatOptions.format {
     case .text:
       StandardStreams.writeToStandardOutput(Array(ValuePrinter.render(document.value).utf8))
     case .json:

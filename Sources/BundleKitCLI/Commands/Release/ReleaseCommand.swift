@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import PropertyListXML
 import Releasing
@@ -45,14 +46,12 @@ struct ReleaseCommand: ParsableCommand {
   @Option(help: "Where the archives go (default: PACKAGE_DIR/dist).")
   var output: String?
 
-  @Option(help: "The language the others are compared with.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Flag(help: "Read and check everything, print the report, change nothing.")
   var dryRun = false
 
-  @Option(help: "Report: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   @OptionGroup var severity: SeverityOptions
 
@@ -61,13 +60,13 @@ struct ReleaseCommand: ParsableCommand {
     pipeline.bump = bump.change
     pipeline.archiveFormat = archiveFormat
     pipeline.outputFolder = output
-    pipeline.developmentLanguage = developmentLanguage
+    pipeline.developmentLanguage = languageOptions.developmentLanguage
     pipeline.policy = severity.policy(.compile)
     pipeline.dryRun = dryRun
     let progress = ReleaseProgress(steps: 4)
     defer { progress.finish() }
     let report = try pipeline.run(step: progress.step, findings: StandardStreams.report)
-    switch format {
+    switch formatOptions.format {
     case .text: StandardStreams.printLine(report.text)
     case .json: StandardStreams.writeToStandardOutput(try report.json.encoded(as: .json) + [0x0A])
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import PropertyListXML
@@ -27,8 +28,7 @@ struct StringsCompile: ParsableCommand {
   @Option(help: "Where to write the compiled tables.")
   var outputDir: String
 
-  @Option(help: "The language the others are compared with.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Flag(help: "Also print warnings (missing translations, duplicates ...).")
   var warnings = false
@@ -42,11 +42,11 @@ struct StringsCompile: ParsableCommand {
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
-      var compiler = StringsCompiler(developmentLanguage: developmentLanguage)
+      var compiler = StringsCompiler(developmentLanguage: languageOptions.developmentLanguage)
       compiler.policy = severity.policy(.compile)
-      let (written, found) = try compiler.compile(locations, into: outputDir)
-      if warnings { StandardStreams.report(found) }
-      if verbose { for path in written { StandardStreams.printLine(path) } }
+      let compiled = try compiler.compile(locations, into: outputDir)
+      if warnings { StandardStreams.report(compiled.warnings) }
+      if verbose { for path in compiled.paths { StandardStreams.printLine(path) } }
     } catch {
       for diagnostic in error.diagnostics where diagnostic.severity == .error || warnings {
         StandardStreams.printToStandardError(diagnostic.description)

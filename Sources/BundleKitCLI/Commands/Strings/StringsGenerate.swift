@@ -1,5 +1,7 @@
 import ArgumentParser
 import BundleKitTemplates
+import CodeGeneration
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -30,8 +32,7 @@ struct StringsGenerate: ParsableCommand {
   @Option(help: "A shipped template name, or the path of a .mustache template.")
   var template = "swift6"
 
-  @Option(help: "The language whose values define keys and arguments.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Option(help: "The name of the top-level enum.")
   var enumName = "L10n"
@@ -49,7 +50,7 @@ struct StringsGenerate: ParsableCommand {
   func run() throws {
     let (main, partials) = try loadTemplate()
     var generator = AccessorGenerator()
-    generator.developmentLanguage = developmentLanguage
+    generator.developmentLanguage = languageOptions.developmentLanguage
     generator.enumName = enumName
     generator.accessLevel = `public` ? "public" : "internal"
     generator.bundle = bundle

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import PropertyListXML
@@ -22,16 +23,14 @@ struct StringsLint: ParsableCommand {
   @Argument(help: "Tables, or folders to search for them.")
   var paths: [String] = ["."]
 
-  @Option(help: "The language the others are compared with.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Flag(help: "Fail on warnings too (the same as --warnings-as-errors).")
   var strict = false
 
   @OptionGroup var severity: SeverityOptions
 
-  @Option(help: "Output: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let locations: [TableLocation]
@@ -44,8 +43,8 @@ struct StringsLint: ParsableCommand {
     var policy = severity.policy(SeverityPolicy())
     policy.warningsAsErrors = policy.warningsAsErrors || strict
     let diagnostics = policy.apply(
-      StringsLinter(developmentLanguage: developmentLanguage).lint(locations))
-    switch format {
+      StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
+    switch formatOptions.format {
     case .text:
       StandardStreams.report(diagnostics)
       let errors = diagnostics.filter { $0.severity == .error }.count

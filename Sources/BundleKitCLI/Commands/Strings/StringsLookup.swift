@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import Localization
 
@@ -27,14 +28,14 @@ struct StringsLookup: ParsableCommand {
   @Option(help: "The language (BCP 47 or Apple code: fr, pt-BR, pt_BR, zh-Hans).")
   var language: String?
 
-  @Option(help: "The development language, tried after the others.")
-  var developmentLanguage = "en"
+  @OptionGroup var languageOptions: LanguageOptions
 
   @Argument(help: "Values for the placeholders, in order.")
   var arguments: [String] = []
 
   func run() throws {
-    let strings = LocalizedStrings(path: path, developmentLanguage: developmentLanguage)
+    let strings = LocalizedStrings(
+      path: path, developmentLanguage: languageOptions.developmentLanguage)
     guard !strings.availableLanguages.isEmpty else {
       throw CLIError.invalidValue(
         value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -31,8 +32,7 @@ struct BumpOptions: ParsableArguments {
   @Flag(help: "Let a value go down (--to below the current number).")
   var allowLower = false
 
-  @Option(help: "Output: text, or json (old and new value, files and lines, targets).")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   @Flag(help: "After the bump, commit the changed files with git.")
   var commit = false
@@ -54,14 +54,14 @@ struct BumpOptions: ParsableArguments {
     let planned: VersionBump.Plan
     if dryRun {
       planned = try bump.plan(paths: paths, includeTests: includeTests, targets: target)
-      if format == .text {
+      if formatOptions.format == .text {
         printDiff(planned.files, planned.values)
         return
       }
     } else {
       planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target)
     }
-    switch format {
+    switch formatOptions.format {
     case .text:
       for value in planned.values {
         StandardStreams.printLine(

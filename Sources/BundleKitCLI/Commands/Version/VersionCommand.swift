@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import PropertyListXML
@@ -31,15 +32,14 @@ struct VersionCommand: ParsableCommand {
   @Option(help: "Only these targets (and what they embed; repeatable).")
   var target: [String] = []
 
-  @Option(help: "Output: text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let inventory = try VersionInventory(
       paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target))
     guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
     let mismatches = Self.mismatches(inventory.bundles)
-    switch format {
+    switch formatOptions.format {
     case .json:
       let rows = inventory.bundles.map { Self.json($0, mismatch: mismatches[$0.label]) }
       StandardStreams.writeToStandardOutput(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import Foundation
 import Translation
@@ -37,8 +38,7 @@ struct TranslateFill: AsyncParsableCommand {
   @Flag(help: "Print what would be filled; write nothing.")
   var dryRun = false
 
-  @Option(help: "text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() async throws {
     var remote: LibreTranslateClient?
@@ -58,7 +58,7 @@ struct TranslateFill: AsyncParsableCommand {
       developmentLanguage: developmentLanguage, memoryPaths: memory, remote: remote)
     let plan = try await filler.plan(package: package, languages: languages)
     if !dryRun { try TableFiller.write(plan) }
-    switch format {
+    switch formatOptions.format {
     case .json:
       struct Report: Encodable {
         var written: [String]

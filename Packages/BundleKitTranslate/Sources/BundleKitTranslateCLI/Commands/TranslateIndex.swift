@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import Translation
 
@@ -23,13 +24,12 @@ struct TranslateIndex: ParsableCommand {
   @Option(help: "The language of the source texts for <lang>.lproj tables.")
   var developmentLanguage = "en"
 
-  @Option(help: "text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let summary = try MemoryBuilder(developmentLanguage: developmentLanguage)
       .build(from: paths, to: output)
-    switch format {
+    switch formatOptions.format {
     case .json: StandardStreams.printLine(try Output.json(summary))
     case .text:
       StandardStreams.printLine(

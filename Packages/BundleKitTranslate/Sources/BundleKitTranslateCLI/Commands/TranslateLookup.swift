@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import Foundation
 import Translation
@@ -43,8 +44,7 @@ struct TranslateLookup: AsyncParsableCommand {
   @Option(help: "A LibreTranslate server to ask when the memory has no translation.")
   var provider: String?
 
-  @Option(help: "text or json.")
-  var format: OutputFormat = .text
+  @OptionGroup var formatOptions: FormatOptions
 
   func validate() throws {
     if !key, to == nil { throw ValidationError("--to is required to translate a text") }
@@ -57,7 +57,7 @@ struct TranslateLookup: AsyncParsableCommand {
     let memory = try TranslationMemory(path: memory)
     if key {
       let records = try await memory.records(forKey: text, table: table, language: to)
-      switch format {
+      switch formatOptions.format {
       case .json: StandardStreams.printLine(try Output.json(records))
       case .text:
         guard !records.isEmpty else {
@@ -89,7 +89,7 @@ struct TranslateLookup: AsyncParsableCommand {
         StandardStreams.report(Diagnostic.of(error).map { $0.with(severity: .warning) })
       }
     }
-    switch format {
+    switch formatOptions.format {
     case .json:
       struct Answer: Encodable {
         var text: String

@@ -24,9 +24,3 @@ enum ToolError: DiagnosticConvertible {
     }
   }
 }
-
-/// `text` or `json`.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-  case text
-  case json
-}

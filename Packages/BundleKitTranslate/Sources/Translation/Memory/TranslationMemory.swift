@@ -203,21 +203,24 @@ public final class TranslationMemory: Sendable {
     }
   }
 
-  /// The translation of `text` into `target`: the best exact or normalised match, else `text`
-  /// itself. Never empty unless `text` is.
+  /// The best exact or normalised match of `text` that is a translation into `target` (not
+  /// the development language's own text, unless that language was asked for), or nil.
+  public func bestTranslation(of text: String, to target: String, from source: String? = nil)
+    throws -> TranslationMatch?
+  {
+    guard
+      let match = try matches(for: text, to: target, from: source, fuzzy: false, limit: 1).first,
+      !match.translation.isEmpty, isTranslation(match, into: target)
+    else { return nil }
+    return match
+  }
+
+  /// The translation of `text` into `target`: ``bestTranslation(of:to:from:)``, else `text`
+  /// itself. Never empty unless `text` is. ``Translator`` adds a remote provider to this.
   public func translate(_ text: String, to target: String, from source: String? = nil) throws
     -> String
   {
-    let best = try matches(for: text, to: target, from: source, fuzzy: false, limit: 1).first
-    guard let translation = best?.translation, !translation.isEmpty else { return text }
-    return translation
-  }
-
-  /// Async form of ``translate(_:to:from:)``.
-  public func translate(_ text: String, to target: String, from source: String? = nil)
-    async throws -> String
-  {
-    try await offload { try self.translate(text, to: target, from: source) }
+    try bestTranslation(of: text, to: target, from: source)?.translation ?? text
   }
 
   /// The languages `text` is a value in, with the share of matching entries each has (0-1),

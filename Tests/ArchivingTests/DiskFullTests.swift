@@ -1,0 +1,136 @@
+import Archiving
+import BundleKitTestSupport
+import FileSystem
+import Foundation
+import PropertyListXML
+import Testing
+
+/// A full disk: a small tmpfs, mounted when the tests run as root.
+struct DiskFullTests {
+  /// Mounts a 1 MiB tmpfs; nil (with a message) when that is not possible here.
+  static func smallFileSystem() throws -> (TemporaryFolder, unmount: () -> Void)? {
+    guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
+      print("skipped: the disk-full tests mount a small tmpfs, which needs root")
+      return nil
+    }
+    let folder = try TemporaryFolder()
+    let run = try Tool.run(mount, ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+    guard run.status == 0 else {
+      print("skipped: cannot mount a tmpfs here: \(run.stderr)")
+      return nil
+    }
+    return (folder, { _ = try? Tool.run(umount, [folder.path]) })
+  }
+
+  static func scratchLeft(in path: String) throws -> [String] {
+    try FileManager.default.subpathsOfDirectory(atPath: path).filter {
+      ($0 as NSString).lastPathComponent.contains("bundlekit")
+    }
+  }
+
+  @Test("extract on a full disk fails, names the entry, leaves the destination untouched")
+  func extract() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    var random = SystemRandomNumberGenerator()
+    try FileIO.writeAtomically(
+      (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
+      to: source.file("big.bin"))
+    try FileIO.writeAtomically(Array("small".utf8), to: source.file("small.txt"))
+    let archive = source.file("a.tar")
+    try ArchiveCreator.create(
+      [source.file("big.bin"), source.file("small.txt")], to: archive,
+      options: ArchiveCreateOptions(format: .tar))
+    // New folder and existing folder alike.
+    try FileIO.createFolders(for: disk.file("keep/small.txt"))
+    try FileIO.writeAtomically(Array("mine".utf8), to: disk.file("keep/small.txt"))
+    for destination in [disk.file("new"), disk.file("keep")] {
+      let run = try BundleKitTool.run(["archive", "extract", archive, "-C", destination])
+      #expect(run.status == 1)
+      #expect(run.stderr.contains("cannot extract 'big.bin'"), "\(run.stderr)")
+      #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: disk.file("new")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.file("keep")) == ["small.txt"])
+    #expect(try String(contentsOfFile: disk.file("keep/small.txt"), encoding: .utf8) == "mine")
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  /// Fills the file system at `path` but for about `room` bytes.
+  static func fill(_ path: String, leaving room: Int) throws {
+    var info = statvfs()
+    try #require(statvfs(path, &info) == 0)
+    let free = Int(info.f_bavail) * Int(info.f_frsize)
+    let size = max(free - room, 0)
+    let descriptor = open(path + "/filler", O_CREAT | O_WRONLY, 0o644)
+    defer { close(descriptor) }
+    let chunk = [UInt8](repeating: 7, count: 4096)
+    var written = 0
+    while written < size {
+      let count = write(descriptor, chunk, min(chunk.count, size - written))
+      if count <= 0 { break }
+      written += count
+    }
+  }
+
+  @Test("strings compile on a full disk writes nothing and leaves no temporary file")
+  func compile() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    for language in ["en", "de", "fr"] {
+      let path = source.file("\(language).lproj/Localizable.strings")
+      try FileIO.createFolders(for: path)
+      let text = (0..<3000).map { "\"key\($0)\" = \"\(language) value \($0)\";\n" }.joined()
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+    let out = disk.file("out")
+    // A first compile fits; the second, with longer values, does not.
+    #expect(
+      try BundleKitTool.run(["strings", "compile", source.path, "--output-dir", out]).status == 0)
+    let before = try FileManager.default.subpathsOfDirectory(atPath: out).sorted().map {
+      ($0, FileManager.default.contents(atPath: out + "/" + $0))
+    }
+    try Self.fill(disk.path, leaving: 60_000)
+    for language in ["en", "de", "fr"] {
+      let path = source.file("\(language).lproj/Localizable.strings")
+      let text = (0..<3000).map { "\"key\($0)\" = \"\(language) a much longer value \($0)\";\n" }
+        .joined()
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+    let run = try BundleKitTool.run(["strings", "compile", source.path, "--output-dir", out])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    let after = try FileManager.default.subpathsOfDirectory(atPath: out).sorted().map {
+      ($0, FileManager.default.contents(atPath: out + "/" + $0))
+    }
+    #expect(after.map(\.0) == before.map(\.0))
+    #expect(after.map(\.1) == before.map(\.1))
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  @Test("bump on a full disk changes no file and leaves no temporary file")
+  func bump() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    var originals: [String: Data] = [:]
+    for index in 0..<40 {
+      let path = disk.file("Target\(index)/Info.plist")
+      try FileIO.createFolders(for: path)
+      let value = PropertyListValue.dictionary([
+        "CFBundleVersion": "7", "Padding": .string(String(repeating: "x", count: 2000)),
+      ])
+      try FileIO.writeAtomically(try value.encoded(as: .xml1), to: path)
+      originals[path] = FileManager.default.contents(atPath: path)
+    }
+    try Self.fill(disk.path, leaving: 20_000)
+    let run = try BundleKitTool.run(["bump", "build", disk.path])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    for (path, data) in originals {
+      #expect(FileManager.default.contents(atPath: path) == data, "\(path)")
+    }
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+}
