@@ -86,7 +86,7 @@ public enum PropertyListFormat: String, Sendable, CaseIterable, CustomStringConv
   }
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func isSpace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
 }

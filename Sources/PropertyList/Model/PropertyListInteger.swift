@@ -37,6 +37,9 @@ public struct PropertyListInteger: Sendable, Hashable, Comparable, CustomStringC
     isNegative ? String(Int64(bitPattern: bitPattern)) : String(bitPattern)
   }
 
+  /// ``init(text:)`` specialised for other modules' trimmed text (the XML reader's).
+  public init?(text: ArraySlice<UInt8>) { self.init(text: text.lazy) }
+
   /// Parses decimal or `0x` hexadecimal text with an optional sign, as CoreFoundation and
   /// plistlib accept it in XML `<integer>` elements. Returns nil when out of range or malformed.
   public init?<Bytes: Collection<UInt8>>(text: Bytes) {

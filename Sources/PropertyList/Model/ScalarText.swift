@@ -82,6 +82,9 @@ public struct ScalarParseError: DiagnosticConvertible, Sendable {
   public var diagnostics: [Diagnostic] { [.error(nil, reason)] }
 }
 
+/// ``parseReal(_:)`` specialised for other modules' trimmed text (the XML reader's).
+package func parseReal(_ bytes: ArraySlice<UInt8>) -> Double? { parseReal(bytes[...].lazy) }
+
 /// Parses a real as CoreFoundation writes them: decimal or exponent notation, `nan`,
 /// `inf`/`infinity` with an optional sign.
 package func parseReal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Double? {

@@ -44,6 +44,9 @@ package enum ISO8601 {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// ``parse(_:)`` specialised for other modules' byte arrays (the XML reader's text).
+  package static func parse(_ text: [UInt8]) -> Date? { parse(text[...]) }
+
   /// Parses `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z` (the trailing `Z` optional), as CoreFoundation
   /// and plistlib accept it.
   package static func parse<Bytes: Collection<UInt8>>(_ text: Bytes) -> Date? {

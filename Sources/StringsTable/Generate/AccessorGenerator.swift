@@ -12,12 +12,20 @@ import PropertyListXML
 /// with the development-language value as documentation. The code is rendered from a
 /// Mustache template and is the same, byte for byte, for the same input.
 public struct AccessorGenerator: Sendable {
+  /// The access level of generated declarations.
+  public enum AccessLevel: String, Sendable, CaseIterable {
+    /// Visible in the module only.
+    case `internal`
+    /// Visible to the module's clients.
+    case `public`
+  }
+
   /// The language whose values document the accessors and define their arguments.
   public var developmentLanguage = "en"
   /// The name of the top-level enum.
   public var enumName = "L10n"
-  /// `internal` or `public`.
-  public var accessLevel = "internal"
+  /// The access level of the generated declarations.
+  public var accessLevel = AccessLevel.internal
   /// The expression for the bundle holding the tables.
   public var bundle = "Bundle.module"
 
@@ -159,7 +167,7 @@ public struct AccessorGenerator: Sendable {
       tables.append(context)
     }
     let root: [String: Any] = [
-      "enumName": enumName, "accessLevel": accessLevel, "bundle": bundle, "tables": tables,
+      "enumName": enumName, "accessLevel": accessLevel.rawValue, "bundle": bundle, "tables": tables,
     ]
     guard let output = library.render(root, withTemplate: "main") else {
       throw DiagnosticsError([

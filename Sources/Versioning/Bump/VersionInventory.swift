@@ -77,12 +77,28 @@ public struct VersionProblem: Sendable, Hashable, CustomStringConvertible {
 
 /// One Info.plist (or one target of a project) and its versions.
 public struct VersionedBundle: Sendable, Hashable {
+  /// Where a bundle's versions are written.
+  public enum Source: Sendable, Hashable, CustomStringConvertible {
+    /// An Info.plist in this format.
+    case infoPlist(PropertyListFormat)
+    /// The build settings of an Xcode project's target.
+    case project
+
+    /// `xml1`, `binary1`, `openstep`, `json`, or `project`: as `version` prints it.
+    public var description: String {
+      switch self {
+      case .infoPlist(let format): format.rawValue
+      case .project: "project"
+      }
+    }
+  }
+
   /// The Info.plist, or the `.xcodeproj` of a project's target.
   public var path: String
   /// The target (its Xcode name) or folder name.
   public var target: String
-  /// The file's format (`xml1`, `binary1`, `openstep`) or `project`.
-  public var format: String
+  /// Where the versions are written: an Info.plist in one format, or a project.
+  public var format: Source
   /// `CFBundleShortVersionString`.
   public var version: VersionValue?
   /// `CFBundleVersion`.
@@ -97,7 +113,7 @@ public struct VersionedBundle: Sendable, Hashable {
 
   /// A bundle.
   public init(
-    path: String, target: String, format: String, version: VersionValue?, build: VersionValue?
+    path: String, target: String, format: Source, version: VersionValue?, build: VersionValue?
   ) {
     self.path = path
     self.target = target
@@ -107,7 +123,7 @@ public struct VersionedBundle: Sendable, Hashable {
   }
 
   /// How a bump names it: the Info.plist, or `App.xcodeproj (Target)`.
-  public var label: String { format == "project" ? "\(path) (\(target))" : path }
+  public var label: String { format == .project ? "\(path) (\(target))" : path }
 }
 
 /// Reads the versions of every Info.plist and project found, resolving `$(SETTING)`
@@ -199,7 +215,7 @@ public struct VersionInventory: Sendable {
         throw .propertyList(error.inFile(path))
       }
       var bundle = VersionedBundle(
-        path: path, target: Self.folderName(of: path), format: document.format.rawValue,
+        path: path, target: Self.folderName(of: path), format: .infoPlist(document.format),
         version: nil, build: nil)
       for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
         guard let raw = document.value[key]?.stringValue else { continue }

@@ -39,7 +39,7 @@ struct ProjectVersions {
     var used: Set<String> = []
     for target in targets where includeTests || !target.isTest {
       var bundle = VersionedBundle(
-        path: project.path, target: target.name, format: "project", version: nil, build: nil)
+        path: project.path, target: target.name, format: .project, version: nil, build: nil)
       bundle.kind = target.productType.map {
         $0.hasPrefix(Self.productTypePrefix)
           ? String($0.dropFirst(Self.productTypePrefix.count)) : $0

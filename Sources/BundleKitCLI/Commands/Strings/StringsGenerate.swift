@@ -52,7 +52,7 @@ struct StringsGenerate: ParsableCommand {
     var generator = AccessorGenerator()
     generator.developmentLanguage = languageOptions.developmentLanguage
     generator.enumName = enumName
-    generator.accessLevel = `public` ? "public" : "internal"
+    generator.accessLevel = `public` ? .public : .internal
     generator.bundle = bundle
     let locations = try TableDiscovery.tables(in: paths)
     let loaded = StringsLinter.load(locations)

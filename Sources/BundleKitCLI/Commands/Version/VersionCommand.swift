@@ -52,7 +52,7 @@ struct VersionCommand: ParsableCommand {
         table.append([
           bundle.path, bundle.target,
           Self.show(bundle.version, of: bundle, key: "CFBundleShortVersionString"),
-          build, bundle.kind ?? bundle.format,
+          build, bundle.kind ?? bundle.format.description,
         ])
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
@@ -112,7 +112,7 @@ struct VersionCommand: ParsableCommand {
   static func json(_ bundle: VersionedBundle, mismatch: String?) -> PropertyListValue {
     var row: PropertyListDictionary = [
       "path": .string(bundle.path), "target": .string(bundle.target),
-      "format": .string(bundle.format),
+      "format": .string(bundle.format.description),
     ]
     if let kind = bundle.kind { row["kind"] = .string(kind) }
     if let host = bundle.host { row["embeddedIn"] = .string(host) }
