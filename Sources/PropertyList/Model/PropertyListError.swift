@@ -113,12 +113,17 @@ func textLocation(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: In
     }
     index += 1
   }
-  // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+  return (line, textColumn(of: end, lineStart: lineStart, in: bytes))
+}
+
+/// The 1-based column of `offset` in the line starting at `lineStart`. Columns count
+/// characters, not bytes: UTF-8 continuation bytes are skipped.
+func textColumn(of offset: Int, lineStart: Int, in bytes: UnsafeRawBufferPointer) -> Int {
   var column = 1
-  index = lineStart
-  while index < end {
+  var index = lineStart
+  while index < offset {
     if bytes[index] & 0xC0 != 0x80 { column += 1 }
     index += 1
   }
-  return (line, column)
+  return column
 }

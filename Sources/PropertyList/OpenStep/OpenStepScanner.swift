@@ -39,13 +39,7 @@ package struct OpenStepScanner: ~Copyable {
       index += 1
     }
     countedUpTo = offset
-    var column = 1
-    index = countedLineStart
-    while index < offset {
-      if bytes[index] & 0xC0 != 0x80 { column += 1 }
-      index += 1
-    }
-    return (countedLine, column)
+    return (countedLine, textColumn(of: offset, lineStart: countedLineStart, in: bytes))
   }
 
   /// The byte at the cursor, or nil at the end.
