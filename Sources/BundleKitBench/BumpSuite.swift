@@ -18,7 +18,7 @@ enum BumpSuite {
 
   /// A tree of `fileCount` folders, each with an Info.plist at build 1, written in one batch.
   static func makeTree(_ root: String) throws {
-    var files: [(path: String, bytes: [UInt8])] = []
+    var files: [FileWrite] = []
     for index in 0..<fileCount {
       let value: PropertyListValue = [
         "CFBundleIdentifier": .string("com.example.target\(index)"),
@@ -28,7 +28,8 @@ enum BumpSuite {
       ]
       let path = "\(root)/Target\(index)/Info.plist"
       try FileIO.createFolders(for: path)
-      files.append((path, try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1)))
+      files.append(
+        FileWrite(path: path, bytes: try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1)))
     }
     try FileIO.writeAtomically(files)
   }

@@ -110,7 +110,7 @@ public struct ReleasePipeline: Sendable {
     if let versionBump, !plists.isEmpty, !dryRun {
       report.bumped = try versionBump.apply(paths: plists).values
     }
-    var moves: [(source: String, target: String)] = []
+    var moves: [FileMoves.FileMove] = []
     for (target, _) in staged {
       let plist = target.infoPlists.first.map { Paths.join(target.path, $0.path) }
       let name = try Self.archiveName(
@@ -121,7 +121,7 @@ public struct ReleasePipeline: Sendable {
         report.archives.append(.init(target: target.name, path: path, size: nil, sha256: nil))
         continue
       }
-      moves.append((Paths.join(scratch.path, target.name), path))
+      moves.append(FileMoves.FileMove(source: Paths.join(scratch.path, target.name), target: path))
     }
     // Every archive into place at once (all or none, across a crash too).
     if let scratch { try FileMoves.perform(moves, transaction: scratch.transaction) }

@@ -33,7 +33,7 @@ struct FileIOTests {
     let link = folder.file("Folder0/link.txt")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "file0.txt")
     var batch = paths.enumerated().map {
-      (path: $0.element, bytes: Array("new \($0.offset)\n".utf8))
+      FileWrite(path: $0.element, bytes: Array("new \($0.offset)\n".utf8))
     }
     batch[0].path = link
     try FileIO.writeAtomically(batch)
@@ -50,7 +50,7 @@ struct FileIOTests {
   @Test("One file that cannot be written: no file changes and no temporary file stays")
   func failureChangesNothing() throws {
     let (folder, paths) = try tree()
-    var batch = paths.map { (path: $0, bytes: Array("new\n".utf8)) }
+    var batch = paths.map { FileWrite(path: $0, bytes: Array("new\n".utf8)) }
     // A folder that does not exist, in the middle of the batch.
     batch[137].path = folder.file("Missing/file.txt")
     #expect(throws: FileSystemError.self) { try FileIO.writeAtomically(batch) }
@@ -65,7 +65,7 @@ extension FileIOTests {
   @Test("A rename that fails: the error names its file, no temporary stays, no file is torn")
   func renameFailure() throws {
     let (folder, paths) = try tree()
-    var batch = paths.map { (path: $0, bytes: Array("new\n".utf8)) }
+    var batch = paths.map { FileWrite(path: $0, bytes: Array("new\n".utf8)) }
     // A folder where a file should be: its temporary file is written, the rename fails.
     let blocked = folder.file("Folder7/blocked")
     try FileManager.default.createDirectory(

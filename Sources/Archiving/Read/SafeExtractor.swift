@@ -98,7 +98,7 @@ public enum SafeExtractor {
     }
     defer { close(lock) }
     while flock(lock, LOCK_EX) != 0, errno == EINTR {}
-    var moves: [(source: String, target: String)] = []
+    var moves: [FileMoves.FileMove] = []
     try planMoves(from: staging.path, into: destination, &moves)
     do {
       try FileMoves.perform(moves, transaction: staging.transaction)
@@ -109,14 +109,14 @@ public enum SafeExtractor {
   }
 
   private static func planMoves(
-    from source: String, into target: String, _ moves: inout [(source: String, target: String)]
+    from source: String, into target: String, _ moves: inout [FileMoves.FileMove]
   ) throws(ArchiveError) {
     for name in (DirectoryWalker.names(in: source)?.names ?? []).sorted() {
       let from = Paths.join(source, name)
       let to = Paths.join(target, name)
       var existing = stat()
       guard lstat(to, &existing) == 0 else {
-        moves.append((from, to))
+        moves.append(FileMoves.FileMove(source: from, target: to))
         continue
       }
       var incoming = stat()
@@ -127,7 +127,7 @@ public enum SafeExtractor {
       case (true, true):
         try planMoves(from: from, into: to, &moves)
       case (false, false):
-        moves.append((from, to))
+        moves.append(FileMoves.FileMove(source: from, target: to))
       case (true, false):
         throw .file(
           path: to,

@@ -8,6 +8,20 @@ import CBundleKitSystem
   import Darwin
 #endif
 
+/// One file of a batch: where, and what to write there.
+public struct FileWrite: Sendable, Hashable {
+  /// The file to replace or create; a link is followed, as a single write follows it.
+  public var path: String
+  /// Its new contents.
+  public var bytes: [UInt8]
+
+  /// A write of `bytes` to `path`.
+  public init(path: String, bytes: [UInt8]) {
+    self.path = path
+    self.bytes = bytes
+  }
+}
+
 extension FileIO {
   /// Writes several files atomically as one batch: all of them or none, even when the
   /// process is killed half-way. A journal listing the batch is written first; every
@@ -15,9 +29,7 @@ extension FileIO {
   /// instead of an fsync per file), the journal is committed, then each file is renamed into
   /// place. A run killed before the commit is rolled back, one killed after it rolled
   /// forward, by the next BundleKit run that meets the journal (`ScratchRecovery`).
-  public static func writeAtomically(_ files: [(path: String, bytes: [UInt8])])
-    throws(FileSystemError)
-  {
+  public static func writeAtomically(_ files: [FileWrite]) throws(FileSystemError) {
     if files.count == 1, let file = files.first {
       try writeAtomically(file.bytes, to: file.path)
       return
@@ -95,7 +107,7 @@ extension FileIO {
   /// the first failure (in `files` order) is thrown. Large batches are written by several
   /// threads taking alternate files.
   private static func stageAll(
-    _ files: [(path: String, bytes: [UInt8])], _ targets: [BatchTarget]
+    _ files: [FileWrite], _ targets: [BatchTarget]
   ) throws(FileSystemError) -> [StagedFile] {
     let flush = !canSyncFileSystem
     let results = WorkerThreads.map(files.count, workers: stagingWorkers) {

@@ -72,12 +72,24 @@ public final class ScratchFolder {
 /// renames are journaled and committed first (`RenameJournal`), so a run killed half-way is
 /// rolled forward by the next run that meets the journal.
 public enum FileMoves {
+  /// One rename of a batch.
+  public struct FileMove: Sendable, Hashable {
+    /// The scratch path that holds the new contents.
+    public var source: String
+    /// Where they go.
+    public var target: String
+
+    /// A move of `source` over `target`.
+    public init(source: String, target: String) {
+      self.source = source
+      self.target = target
+    }
+  }
+
   /// Renames each `source` (a path inside a scratch file or folder of `transaction`, its
   /// contents already on disk) over its `target`. Throws, naming the first target that could
   /// not be replaced, when a rename fails.
-  public static func perform(_ moves: [(source: String, target: String)], transaction: String)
-    throws(FileSystemError)
-  {
+  public static func perform(_ moves: [FileMove], transaction: String) throws(FileSystemError) {
     guard !moves.isEmpty else { return }
     var journal = try RenameJournal(
       transaction: transaction,

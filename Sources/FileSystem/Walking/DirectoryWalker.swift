@@ -34,14 +34,24 @@ public enum DirectoryWalker {
   /// each bad byte as `\xFF`: such a file cannot be reached through a `String` path.
   /// BundleKit's scratch files are never listed: what a killed run left is finished or
   /// removed first (`ScratchRecovery`), and a live run's are skipped.
-  public static func names(in folder: String) -> (names: [String], undecodable: [String])? {
+  public static func names(in folder: String) -> FolderNames? {
     guard var listing = read(folder) else { return nil }
-    if listing.scratch.isEmpty { return (listing.names, listing.undecodable) }
+    if listing.scratch.isEmpty {
+      return FolderNames(names: listing.names, undecodable: listing.undecodable)
+    }
     if recoverScratch(listing.scratch, in: folder) {
       guard let again = read(folder) else { return nil }
       listing = again
     }
-    return (listing.names, listing.undecodable)
+    return FolderNames(names: listing.names, undecodable: listing.undecodable)
+  }
+
+  /// What ``names(in:)`` found in a folder.
+  public struct FolderNames: Sendable, Hashable {
+    /// The names that are valid UTF-8.
+    public var names: [String]
+    /// The others, each bad byte shown as `\xFF`.
+    public var undecodable: [String]
   }
 
   /// Every valid UTF-8 name in `folder`, scratch names included, with no recovery: for

@@ -279,13 +279,23 @@ public struct FormatSignature: Sendable, Hashable {
     }
   }
 
-  /// Positions whose placeholders disagree on the argument type (`%1$lld or %1$@`).
-  public var conflicts: [(position: Int, FormatSpecifier, FormatSpecifier)] {
-    var result: [(Int, FormatSpecifier, FormatSpecifier)] = []
+  /// Two placeholders that take one argument as different types (`%1$lld` and `%1$@`).
+  public struct Conflict: Sendable, Hashable {
+    /// The argument's 1-based position.
+    public var position: Int
+    /// Its first use.
+    public var first: FormatSpecifier
+    /// The first use that disagrees with it.
+    public var other: FormatSpecifier
+  }
+
+  /// Positions whose placeholders disagree on the argument type, in position order.
+  public var conflicts: [Conflict] {
+    var result: [Conflict] = []
     for position in arguments.keys.sorted() {
       guard let uses = arguments[position], let first = uses.first else { continue }
       if let other = uses.dropFirst().first(where: { !$0.isCompatible(with: first) }) {
-        result.append((position, first, other))
+        result.append(Conflict(position: position, first: first, other: other))
       }
     }
     return result

@@ -111,7 +111,7 @@ public struct StringsCompiler: Sendable {
   {
     let compiled = try compile(locations)
     let files = compiled.outputs.map {
-      (path: Paths.join(folder, $0.relativePath), bytes: $0.bytes)
+      FileWrite(path: Paths.join(folder, $0.relativePath), bytes: $0.bytes)
     }
     do {
       try FileIO.createFolder(folder)

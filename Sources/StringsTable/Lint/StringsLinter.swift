@@ -96,7 +96,8 @@ public struct StringsLinter: Sendable {
 
   func check(_ file: StringsFile) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
-    for (key, repeats) in file.duplicates {
+    for duplicate in file.duplicates {
+      let (key, repeats) = (duplicate.key, duplicate.entries)
       let first = repeats[0]
       for entry in repeats.dropFirst() {
         // The same value twice is harmless; two values leave the table ambiguous.
@@ -166,7 +167,8 @@ public struct StringsLinter: Sendable {
             + (specifier.text.contains(" ") ? literalPercentHint : "")))
     }
     let signature = FormatSignature(specifiers: specifiers)
-    for (position, first, other) in signature.conflicts {
+    for conflict in signature.conflicts {
+      let (position, first, other) = (conflict.position, conflict.first, conflict.other)
       problems.append(
         FormatProblem(
           severity: .error, rule: .placeholderTypeConflict,

@@ -46,8 +46,16 @@ public struct StringsFile: Sendable {
   /// of its first appearance. Built once, while parsing.
   public private(set) var dictionary: PropertyListDictionary
 
+  /// A key that appears more than once, with every entry for it in file order.
+  public struct Duplicate: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// Its entries, the first one first.
+    public var entries: [StringsEntry]
+  }
+
   /// Keys that appear more than once, with every entry for each.
-  public var duplicates: [(key: String, entries: [StringsEntry])] {
+  public var duplicates: [Duplicate] {
     // Every key hashed once already: no repeats unless the counts differ.
     guard dictionary.count != entries.count else { return [] }
     var seen: [String: Int] = [:]
@@ -60,7 +68,7 @@ public struct StringsFile: Sendable {
         groups.append([entry])
       }
     }
-    return groups.filter { $0.count > 1 }.map { ($0[0].key, $0) }
+    return groups.filter { $0.count > 1 }.map { Duplicate(key: $0[0].key, entries: $0) }
   }
 
   /// The comment text that marks the next key's value as text, not a format string, so

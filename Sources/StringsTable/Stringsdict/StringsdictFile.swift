@@ -189,7 +189,8 @@ public struct StringsdictFile: Sendable {
       }
     }
     let signature = FormatSignature(specifiers: effective)
-    for (position, first, other) in signature.conflicts {
+    for conflict in signature.conflicts {
+      let (position, first, other) = (conflict.position, conflict.first, conflict.other)
       report(
         .error, "argument \(position) is used as \(first.typeName) and as \(other.typeName)",
         .placeholderTypeConflict)

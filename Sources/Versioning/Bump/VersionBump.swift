@@ -297,7 +297,7 @@ public struct VersionBump: Sendable {
       throw .writeProtected(path: locked.path)
     }
     do {
-      try FileIO.writeAtomically(changes.map { ($0.path, $0.new) })
+      try FileIO.writeAtomically(changes.map { FileWrite(path: $0.path, bytes: $0.new) })
     } catch {
       throw .notWritten(error)
     }

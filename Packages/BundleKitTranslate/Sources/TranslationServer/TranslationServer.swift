@@ -257,11 +257,11 @@ struct Handlers: Sendable {
     return found.isEmpty ? [text] : found
   }
 
-  private func detection(of text: String) -> (language: String, confidence: Double)? {
+  private func detection(of text: String) -> TranslationMemory.DetectedLanguage? {
     (try? memory.detectLanguages(of: text))?.first
   }
 
-  private func detectedMember(_ detection: (language: String, confidence: Double)?) -> String {
+  private func detectedMember(_ detection: TranslationMemory.DetectedLanguage?) -> String {
     JSONText.object([
       ("confidence", JSONText.number(((detection?.confidence ?? 0) * 100).rounded())),
       ("language", JSONText.string(detection?.language ?? memory.developmentLanguage)),

@@ -103,7 +103,7 @@ public struct TableFiller: Sendable {
     for change in plan.changes where change.before == nil {
       try FileIO.createFolders(for: change.path)
     }
-    try FileIO.writeAtomically(plan.changes.map { ($0.path, $0.after) })
+    try FileIO.writeAtomically(plan.changes.map { FileWrite(path: $0.path, bytes: $0.after) })
   }
 }
 

@@ -223,9 +223,17 @@ public final class TranslationMemory: Sendable {
     try bestTranslation(of: text, to: target, from: source)?.translation ?? text
   }
 
+  /// A language a text is written in, as far as the memory can tell.
+  public struct DetectedLanguage: Sendable, Hashable {
+    /// The language code.
+    public var language: String
+    /// The share of matching entries that hold the text in it, 0 to 1.
+    public var confidence: Double
+  }
+
   /// The languages `text` is a value in, with the share of matching entries each has (0-1),
   /// most likely first.
-  public func detectLanguages(of text: String) throws -> [(language: String, confidence: Double)] {
+  public func detectLanguages(of text: String) throws -> [DetectedLanguage] {
     var rows = try store.translations(withText: text, normalized: false, languages: nil)
     if rows.isEmpty {
       let normalized = TextNormalizer.normalize(text)
@@ -244,7 +252,7 @@ public final class TranslationMemory: Sendable {
       weights[row.language, default: 0] += copy ? 0.5 : 1
     }
     let total = Double(units.count)
-    return weights.map { (language: $0.key, confidence: min($0.value / total, 1)) }
+    return weights.map { DetectedLanguage(language: $0.key, confidence: min($0.value / total, 1)) }
       .sorted {
         ($1.confidence, $0.language == developmentLanguage ? 0 : 1, $0.language)
           < ($0.confidence, $1.language == developmentLanguage ? 0 : 1, $1.language)
