@@ -127,16 +127,13 @@ struct MorseDecoderTests {
     return out
   }
 
-  @Test("clean keying at 5, 20, 60 WPM; the first letter is not lost")
-  func clean() {
-    for wpm in [5.0, 20, 60] {
-      #expect(
-        decode(MorseEncoder.durations("PARIS PARIS HELLO WORLD", wpm: wpm))
-          == "PARIS PARIS HELLO WORLD", "\(wpm)")
-      #expect(
-        decode(MorseEncoder.durations("OTM MOT", wpm: wpm)) == "OTM MOT", "dashes only, \(wpm)")
-      #expect(decode(MorseEncoder.durations("EISH 5", wpm: wpm)) == "EISH 5", "dots only, \(wpm)")
-    }
+  @Test("clean keying at 5, 20, 60 WPM; the first letter is not lost", arguments: [5.0, 20, 60])
+  func clean(wpm: Double) {
+    #expect(
+      decode(MorseEncoder.durations("PARIS PARIS HELLO WORLD", wpm: wpm))
+        == "PARIS PARIS HELLO WORLD")
+    #expect(decode(MorseEncoder.durations("OTM MOT", wpm: wpm)) == "OTM MOT", "dashes only")
+    #expect(decode(MorseEncoder.durations("EISH 5", wpm: wpm)) == "EISH 5", "dots only")
   }
 
   @Test("key events with timestamps, streaming output, idle flush, spikes, error signal")

@@ -43,7 +43,7 @@ struct EmbedCommand: ParsableCommand {
       }
       if isFolder.boolValue {
         if let bad = DirectoryWalker.firstUndecodableName(under: path) {
-          throw PropertyListError.io(path: bad, message: DirectoryWalker.undecodableMessage)
+          throw FileSystemError.io(path: bad, message: DirectoryWalker.undecodableMessage)
         }
         let walker = FileManager.default.enumerator(atPath: path)
         while let relative = walker?.nextObject() as? String {
