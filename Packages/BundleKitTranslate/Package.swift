@@ -59,6 +59,7 @@ let package = Package(
       name: "TranslationTests",
       dependencies: [
         "Translation", "TranslationServer", "bundlekit-translate",
+        .product(name: "FileSystem", package: "BundleKit"),
         .product(name: "StringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -141,13 +141,7 @@ final class Server {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return nil }
-    var line = Data()
-    while !line.contains(0x0A) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line += chunk
-    }
-    let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let url = ToolOutput.firstLine(of: output)
     guard url.hasPrefix("http") else {
       process.terminate()
       return nil

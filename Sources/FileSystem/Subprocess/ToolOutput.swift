@@ -18,6 +18,19 @@ public enum ToolOutput {
     return Result(status: process.terminationStatus, output: data)
   }
 
+  /// The first line a running program prints to `output`, without its line break (a
+  /// server's URL): read as it arrives, so the program may go on running. Empty when the
+  /// program closes its output first.
+  public static func firstLine(of output: Pipe) -> String {
+    var line = Data()
+    while !line.contains(0x0A) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line += chunk
+    }
+    return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// How a program ended and what it printed.
   public struct Result: Sendable {
     /// The exit status.

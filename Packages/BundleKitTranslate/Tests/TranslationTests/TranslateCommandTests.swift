@@ -1,4 +1,5 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
 import Testing
 
@@ -86,13 +87,7 @@ struct TranslateCommandTests {
       process.terminate()
       process.waitUntilExit()
     }
-    var line = Data()
-    while !line.contains(0x0A) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line += chunk
-    }
-    let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let url = ToolOutput.firstLine(of: output)
     #expect(url.hasPrefix("http://127.0.0.1:"))
     let answer = try await http(
       "POST", try #require(URL(string: url + "/translate")),
