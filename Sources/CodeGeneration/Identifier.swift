@@ -2,7 +2,7 @@
 /// SwiftGen forms them.
 public enum Identifier {
   /// Swift's keywords, which a generated name must not be without backticks.
-  public static let keywords: Set<String> = [
+  static let keywords: Set<String> = [
     "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
     "init",
     "inout", "internal", "let", "open", "operator", "private", "protocol", "public", "static",
@@ -15,7 +15,7 @@ public enum Identifier {
   ]
 
   /// Words of a key segment: split at anything not a letter or digit.
-  public static func words(_ text: String) -> [String] {
+  static func words(_ text: String) -> [String] {
     var words: [String] = []
     var current = ""
     for character in text {

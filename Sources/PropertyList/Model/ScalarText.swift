@@ -83,7 +83,7 @@ public struct ScalarParseError: DiagnosticConvertible, Sendable {
 }
 
 /// ``parseReal(_:)`` specialised for other modules' trimmed text (the XML reader's).
-package func parseReal(_ bytes: ArraySlice<UInt8>) -> Double? { parseReal(bytes[...].lazy) }
+package func parseReal(_ bytes: ArraySlice<UInt8>) -> Double? { parseReal(bytes.lazy) }
 
 /// Parses a real as CoreFoundation writes them: decimal or exponent notation, `nan`,
 /// `inf`/`infinity` with an optional sign.
