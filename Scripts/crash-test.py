@@ -8,9 +8,16 @@ survives that run.
 
 For each command, one normal run is timed; then each kill starts the command on the current
 state and sends SIGKILL after a random delay in [0, 1.3 x that time], so the kill lands
-before, during and after the writes. After each kill a later BundleKit run that reads the
-tree (the checker named below) must find the files either all as they were or all as the
-command would have left them, and no scratch file (`~bundlekit-`, `.bundlekit-`) anywhere:
+before, during and after the writes. After each kill, `bundlekit recover` on the tree (read-
+only commands never finish a killed write; a writer of the same folder, or `recover`, does),
+then the checker named below must find the files either all as they were or all as the
+command would have left them, and no scratch file (`~bundlekit-`, `.bundlekit-`) anywhere.
+
+Hostile neighbours are planted beside every tree and must survive every kill untouched:
+inside the tree, a committed journal in the old unsigned format, one with a forged MAC, and
+a scratch file, all aimed through a link `h` at a canary folder outside; above the tree, a
+journal signed with this user's own key (as a run on a bigger tree would leave it), which a
+run on the tree below must never act on.
 
   bump     60 Info.plists in 30 folders; checker `bundlekit version`: one CFBundleVersion
            for all (old or old + 1), every file a valid plist (plistlib).
@@ -43,6 +50,70 @@ import tempfile
 import time
 
 SCRATCH = ("~bundlekit-", ".bundlekit-")
+PLANTED = "planted"  # the hostile neighbours' folder inside each tree
+DEAD = "yyyyyyz1k"  # a transaction whose process cannot exist
+
+
+def journal_key():
+    base = (os.environ.get("BUNDLEKIT_STATE_DIR")
+            or os.path.join(os.environ.get("XDG_STATE_HOME")
+                            or os.path.expanduser("~/.local/state"), "bundlekit"))
+    path = os.path.join(base, "journal-key")
+    if not os.path.exists(path):  # made as bundlekit makes it on first use
+        os.makedirs(base, mode=0o700, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(descriptor, os.urandom(32))
+        os.close(descriptor)
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def signed_journal(folder, renames):
+    """A journal as this user's runs write it (format 2, HMAC-SHA-256 under the user's key)."""
+    import hashlib
+    import hmac
+    body = b"".join(source.encode() + b"\0" + target.encode() + b"\0" for source, target in renames)
+    message = os.path.realpath(folder).encode() + b"\0" + DEAD.encode() + b"\0" + body
+    mac = hmac.new(journal_key(), message, hashlib.sha256).hexdigest().encode()
+    return b"bundlekit rename journal 2\n" + mac + b"\n" + body
+
+
+def plant(h, root):
+    """Hostile journals in the tree and a genuine one above it; returns what to check."""
+    canary = os.path.join(h.work, "canary-" + os.path.basename(root))
+    os.makedirs(canary, exist_ok=True)
+    with open(os.path.join(canary, ".bashrc"), "w") as file:
+        file.write("precious\n")
+    planted = os.path.join(root, PLANTED)
+    os.makedirs(planted, exist_ok=True)
+    os.symlink(canary, os.path.join(planted, "h"))
+    scratch = f".x~bundlekit-{DEAD}.0"
+    with open(os.path.join(planted, scratch), "w") as file:
+        file.write("attacker\n")
+    body = scratch.encode() + b"\0h/.bashrc\0"
+    with open(os.path.join(planted, f".bundlekit-{DEAD}.committed"), "wb") as file:
+        file.write(b"bundlekit rename journal 1\n" + body)
+    with open(os.path.join(planted, f".bundlekit-yyyyyyz2k.committed"), "wb") as file:
+        file.write(b"bundlekit rename journal 2\n" + b"0" * 64 + b"\n" + body)
+    # Above the tree: a real, signed journal rolling a file of the tree back to "ancestor".
+    parent = os.path.dirname(root)
+    name = os.path.basename(root)
+    above = os.path.join(parent, f".bundlekit-{DEAD}.committed")
+    if not os.path.exists(above):
+        with open(os.path.join(parent, f".a~bundlekit-{DEAD}.0"), "w") as file:
+            file.write("ancestor\n")
+        with open(above, "wb") as file:
+            file.write(signed_journal(parent, [(f".a~bundlekit-{DEAD}.0", f"{name}/ancestor")]))
+        os.chmod(above, 0o600)
+    return canary, above
+
+
+def check_planted(h, name, kill, root, canary, above):
+    with open(os.path.join(canary, ".bashrc")) as file:
+        if file.read() != "precious\n" or os.listdir(canary) != [".bashrc"]:
+            h.fail(name, kill, "the canary outside the tree was written")
+    if not os.path.exists(above) or os.path.exists(os.path.join(root, "ancestor")):
+        h.fail(name, kill, "the journal above the tree was acted on")
 
 
 def scratch_files(root):
@@ -50,6 +121,8 @@ def scratch_files(root):
     temporary file of any naming that a run left behind."""
     found = []
     for folder, dirs, files in os.walk(root):
+        if os.path.basename(folder) == PLANTED:
+            continue
         for name in dirs + files:
             if name.startswith(".") or any(marker in name for marker in SCRATCH):
                 found.append(os.path.join(folder, name))
@@ -103,6 +176,7 @@ def bump_setup(h):
 
 
 def bump_state(h, root):
+    h.run(["recover", root])
     result = h.run(["version", root, "--format", "json"])
     rows = json.loads(result.stdout)
     values = set()
@@ -148,6 +222,7 @@ def compile_setup(h):
 
 def compile_state(h, root):
     out = os.path.join(root, "out")
+    h.run(["recover", out])
     h.run(["strings", "lint", out], check=False)
     variants = set()
     for folder, _, files in os.walk(out):
@@ -218,6 +293,7 @@ def extract_setup(h):
 
 def extract_state(h, root):
     parent = os.path.join(root, "parent")
+    h.run(["recover", parent])
     h.run(["strings", "lint", parent], check=False)
     contents = {}
     for folder, _, files in os.walk(os.path.join(parent, "dest")):
@@ -308,6 +384,7 @@ def main():
         for position, name in enumerate(commands):
             setup, timing_args, kill = COMMANDS[name]
             root = setup(harness)
+            canary, above = plant(harness, root)
             duration = harness.timed(timing_args(root))
             # Each command gets its share of the time that is left.
             share = (deadline - time.monotonic()) / (len(commands) - position)
@@ -321,6 +398,7 @@ def main():
                     kill(harness, root, duration, number)
                 except Exception as error:  # a torn file, a checker that failed
                     harness.fail(name, number, f"{type(error).__name__}: {error}")
+                check_planted(harness, name, number, root, canary, above)
                 leftovers = scratch_files(root)
                 if leftovers:
                     harness.fail(name, number, f"scratch files survived the next run: {leftovers[:3]}")

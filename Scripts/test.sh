@@ -10,6 +10,20 @@ Scripts/check-availability.sh
 swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Packages/BundleKitTranslate/Sources \
   Packages/BundleKitTranslate/Tests
-swift test "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift test "$@" 2>&1 | tee "$log"
+# One line for what did not run: corpus tests skip (with their reason) when ../shared/corpus
+# is not beside the clone.
+skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
+if [[ "$skipped" -gt 0 ]]; then
+  echo "test.sh: $skipped corpus tests or suites skipped: ../shared/corpus is not beside this clone"
+else
+  echo "test.sh: no corpus test skipped (../shared/corpus is beside this clone)"
+fi
 swift build --package-path Packages/BundleKitTranslate --product bundlekit
-swift test --package-path Packages/BundleKitTranslate "$@"
+swift test --package-path Packages/BundleKitTranslate "$@" 2>&1 | tee "$log"
+skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
+if [[ "$skipped" -gt 0 ]]; then
+  echo "test.sh: BundleKitTranslate: $skipped corpus tests skipped: ../shared/corpus is not beside this clone"
+fi

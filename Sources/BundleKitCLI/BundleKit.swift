@@ -11,6 +11,7 @@ struct BundleKit: ParsableCommand {
       PlistCommand.self, StringsCommand.self, VersionCommand.self, BumpCommand.self,
       BuildInfoCommand.self, ArchiveCommand.self, EmbedCommand.self, BundleCommand.self,
       ScanCommand.self, ReleaseCommand.self, MorseCommand.self, TranslateCommand.self,
+      RecoverCommand.self,
     ]
   )
 }
@@ -19,6 +20,6 @@ struct BundleKit: ParsableCommand {
 @main
 enum Main {
   static func main() {
-    ToolMain.run(BundleKit.self)
+    ToolMain.run(BundleKit.self, epilogue: RecoverCommand.reportPending)
   }
 }

@@ -17,13 +17,19 @@ import Diagnostics
 public enum ToolMain {
   /// Runs `Root`'s subcommand as the command line asks, then exits.
   ///
-  /// - Parameter root: The tool's root command.
-  public static func run<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+  /// - Parameters:
+  ///   - root: The tool's root command.
+  ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings).
+  public static func run<Root: ParsableCommand>(
+    _ root: Root.Type, epilogue: () -> Void = {}
+  ) -> Never {
     do {
       var command = try root.parseAsRoot()
       try command.run()
+      epilogue()
       exit(0)
     } catch {
+      epilogue()
       fail(error, root)
     }
   }

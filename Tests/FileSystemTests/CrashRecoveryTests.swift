@@ -1,23 +1,33 @@
 import BundleKitTestSupport
-import FileSystem
 import Foundation
 import PropertyListXML
 import Testing
 
-/// What a killed run leaves, and how the next run finishes it: journals rolled forward or
-/// back, abandoned temporary files removed, live ones left alone. The states are written by
-/// hand, byte for byte as a run killed at that moment leaves them (`Scripts/crash-test.py`
-/// kills real runs).
+@testable import FileSystem
+
+/// What a killed run leaves, and how the next run that writes the tree finishes it: journals
+/// rolled forward or back, abandoned temporary files removed, live ones left alone. The states
+/// are written by hand, byte for byte as a run killed at that moment leaves them
+/// (`Scripts/crash-test.py` kills real runs).
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-  static let header = Array("bundlekit rename journal 1\n".utf8)
+  /// A transaction of a process that cannot exist (beyond any pid_max).
+  static let dead = "yyyyyyz1k"
+
+  /// A journal as this user's runs write it: signed with the user's key for `folder`.
+  static func journal(_ renames: [(String, String)], folder: String, transaction: String = dead)
+    -> [UInt8]
+  {
+    RenameJournal.encode(
+      renames.map { (source: $0.0, target: $0.1) }, folder: FileIO.realPath(folder) ?? folder,
+      transaction: transaction)
+  }
 
   /// A folder with `a/Info.plist` and `b/Info.plist` holding "old", a batch's temporary
   /// files holding "new", and its journal, committed or not.
   func killedBatch(committed: Bool, renamedFirst: Bool) throws -> TemporaryFolder {
     let folder = try TemporaryFolder()
-    let transaction = "abcz123"
-    var journal = Self.header
+    var renames: [(String, String)] = []
     for name in ["a", "b"] {
       let target = folder.file("\(name)/Info.plist")
       try FileIO.createFolders(for: target)
@@ -25,19 +35,16 @@ struct CrashRecoveryTests {
       let temporary =
         "\(name)/"
         + ScratchFiles.temporaryName(
-          for: "Info.plist", transaction: transaction, index: name == "a" ? 0 : 1)
+          for: "Info.plist", transaction: Self.dead, index: name == "a" ? 0 : 1)
       try Data("new".utf8).write(to: URL(fileURLWithPath: folder.file(temporary)))
-      journal += Array(temporary.utf8) + [0] + Array("\(name)/Info.plist".utf8) + [0]
+      renames.append((temporary, "\(name)/Info.plist"))
     }
     if renamedFirst {
-      let temporary =
-        "a/"
-        + ScratchFiles.temporaryName(
-          for: "Info.plist", transaction: transaction, index: 0)
-      rename(folder.file(temporary), folder.file("a/Info.plist"))
+      rename(folder.file(renames[0].0), folder.file("a/Info.plist"))
     }
-    let name = ".bundlekit-\(transaction).\(committed ? "committed" : "journal")"
-    try Data(journal).write(to: URL(fileURLWithPath: folder.file(name)))
+    let name = ".bundlekit-\(Self.dead).\(committed ? "committed" : "journal")"
+    try Data(Self.journal(renames, folder: folder.path)).write(
+      to: URL(fileURLWithPath: folder.file(name)))
     return folder
   }
 
@@ -53,10 +60,11 @@ struct CrashRecoveryTests {
     }
   }
 
-  @Test("a batch killed after its commit is rolled forward by the next walk of the tree")
+  @Test("a batch killed after its commit is rolled forward by the next run that writes the tree")
   func rollForward() throws {
     for renamedFirst in [false, true] {
       let folder = try killedBatch(committed: true, renamedFirst: renamedFirst)
+      RecoveryScope.permit(under: [folder.path])
       var seen: [String] = []
       DirectoryWalker.walk(folder.path) { entry in
         seen.append(entry.relativePath)
@@ -69,43 +77,124 @@ struct CrashRecoveryTests {
     }
   }
 
+  @Test("a read-only walk leaves a killed batch as it is and reports it")
+  func readOnlyWalk() throws {
+    let folder = try killedBatch(committed: true, renamedFirst: true)
+    var seen: [String] = []
+    DirectoryWalker.walk(folder.path) { entry in
+      seen.append(entry.relativePath)
+      return .descend
+    }
+    #expect(try contents(folder) == ["new", "old"])
+    #expect(try leftovers(folder).count == 2)
+    #expect(seen == ["a", "a/Info.plist", "b", "b/Info.plist"])
+    #expect(RecoveryScope.pendingFolders.contains(folder.path))
+  }
+
   @Test("a batch killed before its commit is rolled back")
   func rollBack() throws {
     let folder = try killedBatch(committed: false, renamedFirst: false)
+    RecoveryScope.permit(under: [folder.path])
     _ = DirectoryWalker.names(in: folder.path)
     #expect(try contents(folder) == ["old", "old"])
     #expect(try leftovers(folder).isEmpty)
   }
 
-  @Test("a run given only part of the tree finishes the journal above it")
+  @Test("a run given part of the tree never acts on a journal above it")
   func journalAbove() throws {
     let folder = try killedBatch(committed: true, renamedFirst: true)
-    ScratchRecovery.recoverAbove([folder.file("b/Info.plist")])
-    #expect(try contents(folder) == ["new", "new"])
-    #expect(try leftovers(folder).isEmpty)
+    RecoveryScope.permit(under: [folder.file("b")])
+    ScratchRecovery.recover(atRoots: [folder.file("b/Info.plist")])
+    DirectoryWalker.walk(folder.file("b")) { _ in .descend }
+    #expect(try contents(folder) == ["new", "old"])
+    #expect(try leftovers(folder).count == 2)
+  }
+
+  @Test("a locked journal above the tree is not waited for")
+  func lockedAncestor() throws {
+    let folder = try TemporaryFolder()
+    let tree = folder.file("Project")
+    try FileIO.createFolders(for: tree + "/Info.plist")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: tree + "/Info.plist"))
+    let journal = folder.file(".bundlekit-\(Self.dead).committed")
+    try Data(Self.journal([], folder: folder.path)).write(to: URL(fileURLWithPath: journal))
+    let descriptor = open(journal, O_RDONLY)
+    defer { close(descriptor) }
+    try #require(flock(descriptor, LOCK_EX) == 0)
+    let start = Date()
+    RecoveryScope.permit(under: [tree])
+    ScratchRecovery.recover(atRoots: [tree])
+    DirectoryWalker.walk(tree) { _ in .descend }
+    #expect(Date().timeIntervalSince(start) < 5)
+    #expect(FileManager.default.fileExists(atPath: journal))
   }
 
   @Test("a journal killed while being written (empty, not committed) is removed")
   func emptyJournal() throws {
     let folder = try TemporaryFolder()
-    try Data().write(to: URL(fileURLWithPath: folder.file(".bundlekit-cutz1.journal")))
+    RecoveryScope.permit(under: [folder.path])
+    try Data().write(
+      to: URL(fileURLWithPath: folder.file(".bundlekit-\(Self.dead).journal")))
     try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("a.txt")))
     #expect(DirectoryWalker.names(in: folder.path)?.names == ["a.txt"])
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.txt"])
   }
 
-  @Test("a journal that would move files other than its own temporaries is left alone")
-  func plantedJournal() throws {
+  @Test(
+    "a journal that is not this user's run's is left alone: unsigned, old format, signed for another folder, paths out of the folder"
+  )
+  func plantedJournals() throws {
     let folder = try TemporaryFolder()
-    try Data("secret".utf8).write(to: URL(fileURLWithPath: folder.file("keep.txt")))
-    try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.file("other.txt")))
-    let journal =
-      Self.header + Array("keep.txt".utf8) + [0] + Array("other.txt".utf8) + [0]
-    try Data(journal).write(
-      to: URL(fileURLWithPath: folder.file(".bundlekit-evilz1.committed")))
-    _ = DirectoryWalker.names(in: folder.path)
-    #expect(try String(contentsOfFile: folder.file("other.txt"), encoding: .utf8) == "mine")
-    #expect(FileManager.default.fileExists(atPath: folder.file("keep.txt")))
+    RecoveryScope.permit(under: [folder.path])
+    let scratch = ScratchFiles.temporaryName(for: "other.txt", transaction: Self.dead, index: 0)
+    let elsewhere = try TemporaryFolder()
+    let cases: [[UInt8]] = [
+      Array("bundlekit rename journal 1\n".utf8) + Array(scratch.utf8) + [0]
+        + Array("other.txt".utf8) + [0],
+      Array("bundlekit rename journal 2\n".utf8) + Array(String(repeating: "0", count: 64).utf8)
+        + [0x0A] + Array(scratch.utf8) + [0] + Array("other.txt".utf8) + [0],
+      Self.journal([(scratch, "other.txt")], folder: elsewhere.path),
+      Self.journal([(scratch, "../other.txt")], folder: folder.path),
+      Self.journal([(scratch, elsewhere.file("other.txt"))], folder: folder.path),
+      Self.journal([("../" + scratch, "other.txt")], folder: folder.path),
+      Self.journal([("other.txt", "keep.txt")], folder: folder.path),
+    ]
+    for (index, bytes) in cases.enumerated() {
+      try Data("mine".utf8).write(to: URL(fileURLWithPath: folder.file("other.txt")))
+      try Data("mine".utf8).write(to: URL(fileURLWithPath: elsewhere.file("other.txt")))
+      try Data("attack".utf8).write(to: URL(fileURLWithPath: folder.file(scratch)))
+      try Data(bytes).write(
+        to: URL(fileURLWithPath: folder.file(".bundlekit-\(Self.dead).committed")))
+      _ = DirectoryWalker.names(in: folder.path)
+      #expect(
+        try String(contentsOfFile: folder.file("other.txt"), encoding: .utf8) == "mine",
+        "case \(index)")
+      #expect(
+        try String(contentsOfFile: elsewhere.file("other.txt"), encoding: .utf8) == "mine",
+        "case \(index)")
+      #expect(!FileManager.default.fileExists(atPath: folder.path + "/../other.txt"))
+    }
+  }
+
+  @Test("a signed journal whose path goes through a link out of the tree moves nothing there")
+  func linkOutOfTree() throws {
+    let folder = try TemporaryFolder()
+    let outside = try TemporaryFolder()
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: outside.file(".bashrc")))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("h"), withDestinationPath: outside.path)
+    let scratch = ScratchFiles.temporaryName(for: "x", transaction: Self.dead, index: 0)
+    try Data("attack".utf8).write(to: URL(fileURLWithPath: folder.file(scratch)))
+    // Even a journal that verifies (as if the attacker knew the key) cannot go through `h`.
+    for (source, target) in [(scratch, "h/.bashrc"), ("h/" + scratch, "h/.bashrc")] {
+      try Data(Self.journal([(source, target)], folder: folder.path)).write(
+        to: URL(fileURLWithPath: folder.file(".bundlekit-\(Self.dead).committed")))
+      RecoveryScope.permit(under: [folder.path])
+      _ = DirectoryWalker.names(in: folder.path)
+      #expect(
+        try String(contentsOfFile: outside.file(".bashrc"), encoding: .utf8) == "precious")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == [".bashrc"])
+    }
   }
 
   @Test("a temporary file of a live writer stays; one of a dead writer goes")
@@ -116,9 +205,9 @@ struct CrashRecoveryTests {
     }
     let folder = try TemporaryFolder()
     let live = folder.file(
-      ScratchFiles.temporaryName(for: "a.txt", transaction: "livez1", index: 0))
+      ScratchFiles.temporaryName(for: "a.txt", transaction: "yyyyyxz1", index: 0))
     let dead = folder.file(
-      ScratchFiles.temporaryName(for: "a.txt", transaction: "deadz1", index: 0))
+      ScratchFiles.temporaryName(for: "a.txt", transaction: Self.dead, index: 0))
     try Data("x".utf8).write(to: URL(fileURLWithPath: live))
     try Data("x".utf8).write(to: URL(fileURLWithPath: dead))
     // Another process holds the live one's lock, as its writer would.

@@ -227,20 +227,16 @@ struct PluralResolutionTests {
   func catalogSubstitutions() throws {
     let output = try TemporaryFolder()
     let compile = try BundleKitTool.run([
-      "strings", "compile", Corpus.path("xcstrings-tool-fixtures/Substitution.xcstrings"),
+      "strings", "compile", Fixture.catalog("Inbox"),
       "--output-dir", output.path,
     ])
     try #require(compile.status == 0, "\(compile.stderr)")
     let strings = LocalizedStrings(path: output.path)
     #expect(
-      strings.localized(
-        "substitutions_example.string", table: "Substitution", language: "en",
-        arguments: ["Ada", 1, 3])
-        == "Ada! There is 1 string and you have 3 remaining")
+      strings.localized("inbox.summary", table: "Inbox", language: "en", arguments: ["Ada", 1, 3])
+        == "Ada, you have 1 unread message in 3 folders")
     #expect(
-      strings.localized(
-        "substitutions_example.string", table: "Substitution", language: "en",
-        arguments: ["Ada", 2, 1])
-        == "Ada! There are 2 strings and you have 1 remaining")
+      strings.localized("inbox.summary", table: "Inbox", language: "en", arguments: ["Ada", 2, 1])
+        == "Ada, you have 2 unread messages in one folder")
   }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// The libplist test data, with the outcomes libplist's own test drivers expect, and the
 /// Cocoa-written files from CPython's plistlib tests.
-@Suite(.enabled(if: Corpus.has("libplist-data"), "libplist-data is only in ../shared/corpus"))
+@Suite(.enabled(if: Corpus.has("libplist-data"), Corpus.reason("libplist-data")))
 struct CorpusTests {
   func read(_ relative: String) throws -> PropertyListValue {
     try PropertyListDocument(contentsOfFile: Corpus.path(relative)).value

@@ -119,7 +119,7 @@ struct ScanTests {
 
   @Test(
     "the home-assistant corpus: 35 languages, counts as parsed, fast",
-    .enabled(if: Corpus.has("home-assistant-ios"), "home-assistant-ios is only in ../shared/corpus")
+    .enabled(if: Corpus.has("home-assistant-ios"), Corpus.reason("home-assistant-ios"))
   )
   func corpus() throws {
     let start = ContinuousClock.now

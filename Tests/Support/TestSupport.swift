@@ -1,46 +1,59 @@
 import FileSystem
 import Foundation
 import PropertyListXML
+import Testing
 
-/// Real files from other projects: the shared corpus (`../shared/corpus`) when it is present,
-/// else the permissively licensed subset kept in `Tests/Corpus`, so corpus tests always run.
+/// Real files from other projects, read where they are: `../shared/corpus` beside the
+/// repository (CI has it beside every clone). The repository holds none of them; tests that
+/// need the corpus are gated with `.enabled(if: Corpus.has(...), Corpus.reason(...))` and skip
+/// visibly on a clone without it.
 public enum Corpus {
   /// The repository's root folder (the main package).
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// `../shared/corpus` beside the repository.
-  public static let shared: URL = packageRoot.deletingLastPathComponent()
+  public static let root: URL = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/corpus")
 
-  /// The subset inside the repository.
-  public static let subset: URL = packageRoot.appendingPathComponent("Tests/Corpus")
-
-  /// Whether the whole shared corpus is present on this machine (and not set aside with
-  /// `BUNDLEKIT_CORPUS=subset`, which runs the tests as a fresh clone without it would).
-  public static var isComplete: Bool {
-    ProcessInfo.processInfo.environment["BUNDLEKIT_CORPUS"] != "subset"
-      && FileManager.default.fileExists(atPath: shared.path)
+  /// Whether the shared corpus is present on this machine (and not set aside with
+  /// `BUNDLEKIT_CORPUS=absent`, which runs the tests as a fresh clone without it would).
+  public static var isPresent: Bool {
+    ProcessInfo.processInfo.environment["BUNDLEKIT_CORPUS"] != "absent"
+      && FileManager.default.fileExists(atPath: root.path)
   }
 
-  /// The corpus the tests read: the shared one when present, else the subset.
-  public static var root: URL { isComplete ? shared : subset }
-
-  /// Whether `folder` is in the corpus read (the subset lacks the copyleft and large ones).
+  /// Whether `folder` of the shared corpus can be read.
   public static func has(_ folder: String) -> Bool {
-    FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path)
+    isPresent && FileManager.default.fileExists(atPath: root.appendingPathComponent(folder).path)
   }
 
-  /// A path inside the corpus read.
+  /// The reason a test gated on `folder` gives when it skips.
+  public static func reason(_ folder: String) -> Comment {
+    "corpus: ../shared/corpus/\(folder) is not beside this clone"
+  }
+
+  /// A path inside the shared corpus.
   public static func path(_ relative: String) -> String {
     root.appendingPathComponent(relative).path
   }
 
   /// Every file below `folder` of the corpus, sorted; empty when absent.
   public static func files(in folder: String) -> [String] {
+    guard isPresent else { return [] }
     let url = root.appendingPathComponent(folder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     return names.sorted().map { url.appendingPathComponent($0).path }
+  }
+}
+
+/// Fixtures this project wrote, shared by several test targets.
+public enum Fixture {
+  /// The path of the String Catalog `name` in `Tests/StringsTableTests/Fixtures/Catalogs`.
+  public static func catalog(_ name: String) -> String {
+    Corpus.packageRoot.appendingPathComponent(
+      "Tests/StringsTableTests/Fixtures/Catalogs/\(name).xcstrings"
+    ).path
   }
 }
 

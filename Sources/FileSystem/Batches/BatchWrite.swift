@@ -52,8 +52,7 @@ extension FileIO {
     ScratchRecovery.recover(in: folder)
     var journal = try RenameJournal(
       transaction: transaction,
-      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) },
-      folder: folder)
+      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) })
     let staged: [StagedFile]
     do {
       staged = try stageAll(files, targets)

@@ -30,34 +30,36 @@ struct RenameJournal {
   private let descriptor: Int32
   private var committed = false
 
-  private static let header = Array("bundlekit rename journal 1\n".utf8)
+  /// Version 2: the header, the MAC of the body under the user's ``JournalKey`` (64 hex
+  /// digits and a newline), then the body: relative source and target paths, each ended by
+  /// a NUL byte.
+  private static let header = Array("bundlekit rename journal 2\n".utf8)
+  private static let macLength = 65
 
-  /// Writes and flushes the journal of `renames`, locked. `folder` (absolute, holding every
-  /// path) is worked out when not given.
-  init(transaction: String, renames: [Rename], folder known: String? = nil)
-    throws(FileSystemError)
-  {
+  /// The largest journal recovery reads (a million renames of long paths fit).
+  static let maximumSize = 256 << 20
+
+  /// Writes and flushes the journal of `renames`, locked. Paths are made real (links in
+  /// their folders resolved), so that recovery can reach each one below the journal's folder
+  /// without following a link.
+  init(transaction: String, renames: [Rename]) throws(FileSystemError) {
     self.transaction = transaction
     let current = AbsolutePath.currentFolder()
-    let sources = renames.map { AbsolutePath.make($0.source, from: current) }
-    let targets = renames.map { AbsolutePath.make($0.target, from: current) }
-    let base = known ?? AbsolutePath.commonFolder(sources + targets)
+    var real = AbsolutePath.RealFolders()
+    let sources = renames.map { real.path(AbsolutePath.make($0.source, from: current)) }
+    let targets = renames.map { real.path(AbsolutePath.make($0.target, from: current)) }
+    let base = AbsolutePath.commonFolder(sources + targets)
     folder = base
-    var bytes = Self.header
-    bytes.reserveCapacity(
-      Self.header.count + sources.reduce(0) { $0 + 2 * $1.utf8.count - 2 * base.utf8.count + 2 })
-    for (source, target) in zip(sources, targets) {
-      bytes.append(contentsOf: AbsolutePath.relative(source, to: base).utf8)
-      bytes.append(0)
-      bytes.append(contentsOf: AbsolutePath.relative(target, to: base).utf8)
-      bytes.append(0)
-    }
+    let bytes = Self.encode(
+      zip(sources, targets).map {
+        (AbsolutePath.relative($0.0, to: base), AbsolutePath.relative($0.1, to: base))
+      }, folder: base, transaction: transaction)
     let path = Paths.join(folder, ScratchFiles.journalName(transaction, committed: false))
-    descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
       throw .io(path: path, message: FileIO.systemError("cannot create the write journal"))
     }
-    // Nobody else can have it yet: the lock is taken at once.
+    // A recovery that opens it before this lock sees its writer alive and leaves it.
     _ = flock(descriptor, LOCK_EX)
     do throws(FileSystemError) {
       try FileIO.writeAll(bytes, to: descriptor, path: path)
@@ -70,6 +72,30 @@ struct RenameJournal {
       close(descriptor)
       throw error
     }
+  }
+
+  /// A journal's bytes: the header, the MAC (zeros when the user has no key: recovery then
+  /// leaves the journal to the user), then each source and target relative to `folder`.
+  static func encode(
+    _ renames: [(source: String, target: String)], folder: String, transaction: String
+  ) -> [UInt8] {
+    var body: [UInt8] = []
+    body.reserveCapacity(renames.reduce(0) { $0 + $1.source.utf8.count + $1.target.utf8.count + 2 })
+    for (source, target) in renames {
+      body.append(contentsOf: source.utf8)
+      body.append(0)
+      body.append(contentsOf: target.utf8)
+      body.append(0)
+    }
+    let mac = JournalKey.current.map {
+      SHA256.hexString(
+        JournalKey.mac(key: $0, folder: folder, transaction: transaction, body: body[...]))
+    }
+    var bytes = header
+    bytes.append(contentsOf: (mac ?? String(repeating: "0", count: 64)).utf8)
+    bytes.append(0x0A)
+    bytes.append(contentsOf: body)
+    return bytes
   }
 
   private func path(committed: Bool) -> String {
@@ -97,12 +123,23 @@ struct RenameJournal {
 
   // MARK: Reading a journal back
 
-  /// The renames of a journal file's bytes, as full paths below `folder`; nil when the bytes
-  /// are not a journal, or name a path that leaves `folder` or a source that is not one of
+  /// The renames of a journal file's bytes, as paths relative to `folder` (its real path);
+  /// nil when the bytes are not a journal, do not carry this user's MAC for this folder and
+  /// transaction, or name a path that leaves `folder` or a source that is not one of
   /// `transaction`'s scratch paths (a journal planted in a tree must not move other files).
   static func renames(in bytes: [UInt8], folder: String, transaction: String) -> [Rename]? {
-    guard bytes.starts(with: header) else { return nil }
-    let fields = bytes[header.count...].split(separator: 0, omittingEmptySubsequences: false)
+    guard bytes.starts(with: header), bytes.count >= header.count + macLength,
+      bytes[header.count + macLength - 1] == 0x0A, let key = JournalKey.current
+    else { return nil }
+    let body = bytes[(header.count + macLength)...]
+    let expected = SHA256.hexString(
+      JournalKey.mac(key: key, folder: folder, transaction: transaction, body: body))
+    // Compared in full, whatever differs first.
+    let given = bytes[header.count..<(header.count + macLength - 1)]
+    guard given.count == expected.utf8.count,
+      zip(given, expected.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+    else { return nil }
+    let fields = body.split(separator: 0, omittingEmptySubsequences: false)
     guard fields.count % 2 == 1, fields.last?.isEmpty == true else { return nil }
     var renames: [Rename] = []
     var index = fields.startIndex
@@ -112,8 +149,7 @@ struct RenameJournal {
         isInside(source), isInside(target),
         scratchRoot(of: source, transaction: transaction) != nil
       else { return nil }
-      renames.append(
-        Rename(source: Paths.join(folder, source), target: Paths.join(folder, target)))
+      renames.append(Rename(source: source, target: target))
       index += 2
     }
     return renames
@@ -208,4 +244,19 @@ enum AbsolutePath {
 
   /// The folder's real path, links followed.
   static func realFolder(_ path: String) -> String? { FileIO.realPath(path) }
+
+  /// Absolute paths with their folders made real, each folder resolved once.
+  struct RealFolders {
+    private var known: [String: String] = [:]
+
+    /// `path` (absolute) with its folder's links resolved; as it is when the folder does not
+    /// exist.
+    mutating func path(_ path: String) -> String {
+      let parent = Paths.parent(path)
+      if let real = known[parent] { return Paths.join(real, Paths.lastComponent(path)) }
+      let real = FileIO.realPath(parent) ?? parent
+      known[parent] = real
+      return Paths.join(real, Paths.lastComponent(path))
+    }
+  }
 }

@@ -63,9 +63,25 @@ public enum ScratchFiles {
       && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
   }
 
-  /// A new transaction identifier: the process and a random number, in base 36.
+  /// A new transaction identifier: the process in base 35 (so it holds no `z`), `z`, and a
+  /// random number in base 36. Recovery reads the process back to leave a live run alone.
   public static func newTransaction() -> String {
-    String(UInt64(getpid()), radix: 36) + "z" + String(UInt64.random(in: 0..<(1 << 52)), radix: 36)
+    String(UInt64(getpid()), radix: 35) + "z" + String(UInt64.random(in: 0..<(1 << 52)), radix: 36)
+  }
+
+  /// Whether the process that started `transaction` still runs (on this machine): its
+  /// scratch files are its own business. A transaction that names no process counts as dead.
+  public static func writerIsAlive(_ transaction: String) -> Bool {
+    guard let separator = transaction.firstIndex(of: "z"),
+      let pid = Int32(transaction[..<separator], radix: 35), pid > 0
+    else { return false }
+    if pid == getpid() { return true }
+    return kill(pid, 0) == 0 || errno == EPERM
+  }
+
+  /// Whether `transaction` is this process's own.
+  static func isOwn(_ transaction: String) -> Bool {
+    transaction.hasPrefix(String(UInt64(getpid()), radix: 35) + "z")
   }
 
   /// The name of temporary number `index` of `transaction`, for a file or folder called

@@ -8,13 +8,19 @@
 
 /// Finishes what a killed run left: a journal is rolled forward (committed) or back (not
 /// yet), an abandoned temporary file or staging folder is removed. Scratch files of a run
-/// that is still going are left alone: its journal, or the temporary itself, is locked
-/// (`flock`) while it lives, and the lock dies with the process.
+/// that is still going are left alone: its transaction names its process, and its journal or
+/// temporary is locked (`flock`) while it lives.
 ///
-/// Directory walkers call this for every scratch name they meet, so whatever BundleKit
-/// command next reads the tree (bump, version, lint, archive ...) sees every batch whole and
-/// no temporary file, and a writer calls it for its target's folder before it writes.
+/// A checkout is input from strangers, so recovery trusts nothing it finds: it acts only in
+/// folders this run writes (``RecoveryScope``), never above them; only on journals that are
+/// regular files of this user, not writable by others, carrying a MAC under the user's
+/// ``JournalKey`` bound to their folder; it reaches every path of a journal below the
+/// journal's folder one component at a time without following links; and it waits for a
+/// live writer's lock a bounded time only.
 public enum ScratchRecovery {
+  /// How long recovery waits for a live run's journal before leaving it.
+  static let lockWait: Double = 20
+
   /// Deals with the scratch entry `name` in `folder`. Returns whether the folder changed in
   /// a way a listing taken before does not show (a journal rolled forward).
   @discardableResult
@@ -30,26 +36,25 @@ public enum ScratchRecovery {
   }
 
   /// Finishes the journals in the folder of each path (the path itself when it is a folder)
-  /// and in every folder above: a batch may have spanned more than the part of the tree a
-  /// later run is given. Each folder is read once.
-  public static func recoverAbove(_ paths: [String]) {
+  /// that this run may write (``RecoveryScope``); nothing above. Walks below finish the rest.
+  public static func recover(atRoots paths: [String]) {
     var visited: Set<String> = []
     for path in paths {
       var info = stat()
       let isFolder = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-      guard var folder = AbsolutePath.realFolder(isFolder ? path : Paths.parent(path)) else {
-        continue
-      }
-      while visited.insert(folder).inserted {
+      let folder = isFolder ? path : Paths.parent(path)
+      guard visited.insert(folder).inserted else { continue }
+      if RecoveryScope.permits(folder) {
         recover(in: folder)
-        if folder == "/" { break }
-        folder = Paths.parent(folder)
+      } else {
+        notePendingJournals(in: folder)
       }
     }
   }
 
   /// Finishes the journals in `folder` and removes the scratch entries of earlier, dead runs
-  /// there whose names start like `name` (what a killed write of `name` leaves).
+  /// there whose names start like `name` (what a killed write of `name` leaves). Writers call
+  /// it for the folder they write into.
   public static func recover(in folder: String, beside name: String = "") {
     let prefix = "." + name.prefix(8)
     guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
@@ -60,77 +65,137 @@ public enum ScratchRecovery {
     }
   }
 
-  /// Rolls `transaction`'s journal in `folder` forward or back, waiting for its writer when
-  /// it is still running. Returns whether renames were done.
+  /// Records `folder` as pending when it holds a journal.
+  static func notePendingJournals(in folder: String) {
+    guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
+    if listing.contains(where: {
+      if case .journal? = ScratchFiles.kind(of: $0) { return true }
+      return false
+    }) {
+      RecoveryScope.notePending(folder)
+    }
+  }
+
+  /// Rolls `transaction`'s journal in `folder` forward or back, waiting a bounded time for
+  /// its writer when it is still running. Returns whether renames were done.
   @discardableResult
   static func finishJournal(in folder: String, transaction: String) -> Bool {
-    let committedPath = Paths.join(folder, ScratchFiles.journalName(transaction, committed: true))
-    let preparedPath = Paths.join(folder, ScratchFiles.journalName(transaction, committed: false))
+    let committedName = ScratchFiles.journalName(transaction, committed: true)
+    let preparedName = ScratchFiles.journalName(transaction, committed: false)
+    // This process's own batch is live: never recovered from under it.
+    if ScratchFiles.isOwn(transaction) { return false }
+    guard let real = FileIO.realPath(folder), let base = BeneathFolder(real) else { return false }
+    defer { base.release() }
     // The writer renames the journal when it commits: a few tries find it under one name.
     for _ in 0..<8 {
-      var descriptor = open(committedPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-      if descriptor < 0 { descriptor = open(preparedPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+      var descriptor = openat(
+        base.descriptor, committedName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+      if descriptor < 0 {
+        descriptor = openat(
+          base.descriptor, preparedName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+      }
       guard descriptor >= 0 else {
-        if errno == ENOENT, !exists(committedPath), !exists(preparedPath) { return false }
         if errno != ENOENT { return false }
+        if !base.exists(committedName), !base.exists(preparedName) { return false }
         continue
       }
       defer { close(descriptor) }
-      while flock(descriptor, LOCK_EX) != 0 {
-        if errno != EINTR { return false }
-      }
       var info = stat()
+      // Only a regular file of this user that no one else may write can be one of its
+      // journals; anything else is left where it is, untouched.
+      guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+        info.st_uid == geteuid(), info.st_mode & 0o022 == 0,
+        info.st_size <= RenameJournal.maximumSize
+      else {
+        RecoveryScope.notePending(folder)
+        return false
+      }
+      guard lock(descriptor, transaction: transaction) else {
+        RecoveryScope.notePending(folder)
+        return false
+      }
       guard fstat(descriptor, &info) == 0 else { return false }
       // Its writer (or another recovery) finished while we waited.
       if info.st_nlink == 0 { return false }
+      // A live writer that does not hold its lock has just created the journal and is about
+      // to take it.
+      if ScratchFiles.writerIsAlive(transaction) { return false }
       var named = stat()
       let committed =
-        stat(committedPath, &named) == 0 && named.st_ino == info.st_ino
-        && named.st_dev == info.st_dev
-      guard let bytes = try? FileIO.readAll(descriptor, path: committedPath),
-        let renames = RenameJournal.renames(in: bytes, folder: folder, transaction: transaction)
+        fstatat(base.descriptor, committedName, &named, AT_SYMLINK_NOFOLLOW) == 0
+        && named.st_ino == info.st_ino && named.st_dev == info.st_dev
+      guard let bytes = try? FileIO.readAll(descriptor, path: Paths.join(folder, committedName)),
+        let renames = RenameJournal.renames(in: bytes, folder: real, transaction: transaction)
       else {
         // A journal not yet committed whose writer died while writing it (empty or cut
-        // short): no temporary file was created before it was complete, so it goes. A
-        // committed one that does not read is not BundleKit's: left alone.
-        if !committed { unlink(preparedPath) }
+        // short): no rename can have been made, and no temporary written before it was
+        // complete, so it goes. A committed one that does not verify is not this user's
+        // run's: left alone, and reported.
+        if !committed {
+          unlinkat(base.descriptor, preparedName, 0)
+        } else {
+          RecoveryScope.notePending(folder)
+        }
         return false
       }
       var renamed = false
       if committed {
-        for item in renames where exists(item.source) {
-          if rename(item.source, item.target) == 0 { renamed = true }
+        for item in renames where base.exists(item.source) {
+          if base.rename(item.source, item.target) { renamed = true }
         }
       }
       // What is left of the transaction's scratch files: temporaries of a rolled-back batch,
       // emptied staging folders.
       var roots: Set<String> = []
       for item in renames {
-        let relative = AbsolutePath.relative(item.source, to: folder)
-        if let root = RenameJournal.scratchRoot(of: relative, transaction: transaction) {
-          roots.insert(Paths.join(folder, root))
+        if let root = RenameJournal.scratchRoot(of: item.source, transaction: transaction) {
+          roots.insert(root)
         }
       }
-      for root in roots.sorted() { removeTree(root) }
-      FileIO.syncFolder(folder, wholeFileSystem: true)
-      unlink(committed ? committedPath : preparedPath)
+      for root in roots.sorted() { base.removeTree(root) }
+      FileIO.syncFolder(real, wholeFileSystem: true)
+      unlinkat(base.descriptor, committed ? committedName : preparedName, 0)
       return renamed
     }
     return false
   }
 
-  /// Removes a temporary file or staging folder whose run is over: a journal of its
-  /// transaction above it decides for the whole batch; otherwise it goes when no live
-  /// process holds its lock.
+  /// Takes the journal's lock: at once when its writer is dead, else waiting for it a
+  /// bounded time (``lockWait``). False when the writer still holds it.
+  private static func lock(_ descriptor: Int32, transaction: String) -> Bool {
+    var waited = 0.0
+    var pause = 0.001
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      guard errno == EWOULDBLOCK, waited < lockWait else { return false }
+      usleep(useconds_t(pause * 1_000_000))
+      waited += pause
+      pause = min(pause * 2, 0.1)
+    }
+    return true
+  }
+
+  /// Removes a temporary file or staging folder whose run is over. A journal of its
+  /// transaction in an enclosing folder decides for the whole batch: finished when this run
+  /// may recover there, else left alone. Without a journal it goes when its process is gone
+  /// and no one holds its lock.
   @discardableResult
   static func removeIfAbandoned(_ path: String, transaction: String) -> Bool {
-    if let real = AbsolutePath.realFolder(Paths.parent(path)) {
+    if ScratchFiles.writerIsAlive(transaction) { return false }
+    if let real = FileIO.realPath(Paths.parent(path)) {
       var folder = real
       while true {
         for committed in [true, false] {
           let journal = Paths.join(
             folder, ScratchFiles.journalName(transaction, committed: committed))
-          if exists(journal) { return finishJournal(in: folder, transaction: transaction) }
+          var info = stat()
+          if lstat(journal, &info) == 0 {
+            if folder == real || RecoveryScope.permits(folder) {
+              return finishJournal(in: folder, transaction: transaction)
+            }
+            RecoveryScope.notePending(folder)
+            return false
+          }
         }
         if folder == "/" { break }
         folder = Paths.parent(folder)
@@ -162,6 +227,23 @@ public enum ScratchRecovery {
       close(descriptor)
     }
     rmdir(path)
+  }
+
+  /// Removes the entry `name` of the open folder `folder`: a file or link, or a folder with
+  /// everything in it; links are removed, not followed.
+  static func removeEntry(_ name: String, in folder: Int32) {
+    var info = stat()
+    guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      unlinkat(folder, name, 0)
+      return
+    }
+    let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    if child >= 0 {
+      removeContents(of: child)
+      close(child)
+    }
+    unlinkat(folder, name, AT_REMOVEDIR)
   }
 
   private static func removeContents(of folder: Int32) {

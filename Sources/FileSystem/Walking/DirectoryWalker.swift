@@ -33,7 +33,7 @@ public enum DirectoryWalker {
   /// be read. A name that is not valid UTF-8 comes as its bytes in `undecodable`, shown with
   /// each bad byte as `\xFF`: such a file cannot be reached through a `String` path.
   /// BundleKit's scratch files are never listed: what a killed run left is finished or
-  /// removed first (`ScratchRecovery`), and a live run's are skipped.
+  /// removed first where this run may write (`RecoveryScope`), and skipped elsewhere.
   public static func names(in folder: String) -> FolderNames? {
     guard var listing = read(folder) else { return nil }
     if listing.scratch.isEmpty {
@@ -61,8 +61,16 @@ public enum DirectoryWalker {
     return listing.names + listing.scratch
   }
 
-  /// Recovers scratch entries, journals first. Returns whether the folder must be read again.
+  /// Recovers scratch entries, journals first, where this run may (``RecoveryScope``); else
+  /// leaves them and notes an unfinished journal. Returns whether the folder must be read
+  /// again.
   private static func recoverScratch(_ scratch: [String], in folder: String) -> Bool {
+    guard RecoveryScope.permits(folder) else {
+      if scratch.contains(where: { $0.hasPrefix(ScratchFiles.journalPrefix) }) {
+        RecoveryScope.notePending(folder)
+      }
+      return false
+    }
     var changed = false
     let journalsFirst =
       scratch.filter { $0.hasPrefix(ScratchFiles.journalPrefix) }

@@ -10,9 +10,9 @@ public enum TableDiscovery {
   public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
     var found: [String] = []
     let manager = FileManager.default
-    // A batch a killed run left half-written at or above these paths is finished first (the
-    // walk below finishes those inside), so every file is read whole.
-    ScratchRecovery.recoverAbove(paths)
+    // A batch a killed run left half-written in these folders is finished first when this
+    // run writes them (the walk below finishes those inside); never above them.
+    ScratchRecovery.recover(atRoots: paths)
     for path in paths {
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {

@@ -58,6 +58,8 @@ extension VersionBump {
   public func apply(paths: [String], includeTests: Bool = false, targets: [String] = [])
     throws(VersioningError) -> Plan
   {
+    // The trees this run writes: what killed runs left there is finished before reading.
+    RecoveryScope.permit(under: paths.isEmpty ? ["."] : paths)
     let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
     var folders = Set(
       found.map { item -> String in

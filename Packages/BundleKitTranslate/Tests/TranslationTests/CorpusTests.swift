@@ -11,7 +11,7 @@ struct CorpusTests {
 
   @Test(
     "home-assistant: every key in every language, and every English text into German",
-    .enabled(if: Corpus.has("home-assistant-ios"), "home-assistant-ios is only in ../shared/corpus")
+    .enabled(if: Corpus.has("home-assistant-ios"), Corpus.reason("home-assistant-ios"))
   )
   func homeAssistant() throws {
     let folder = try TemporaryFolder()
@@ -94,7 +94,7 @@ struct CorpusTests {
 
   @Test(
     "IceCubes catalog: every string unit in every language, plural forms included",
-    .enabled(if: Corpus.has("icecubes-xcstrings"), "icecubes-xcstrings is only in ../shared/corpus")
+    .enabled(if: Corpus.has("icecubes-xcstrings"), Corpus.reason("icecubes-xcstrings"))
   )
   func iceCubes() throws {
     let folder = try TemporaryFolder()

@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4), for archive manifests. Written here so the tool the plugins build
+/// SHA-256 (FIPS 180-4), for archive manifests and the MAC of write journals. Written here so the tool the plugins build
 /// stays free of a cryptography package; checked against `sha256sum` in the tests.
 public struct SHA256: Sendable {
   private var state: [UInt32] = [
@@ -61,11 +61,16 @@ public struct SHA256: Sendable {
     }
   }
 
-  /// The digest as lower-case hex.
+  /// The digest of `bytes` as lower-case hex.
   public static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
     var hash = SHA256()
     hash.update(bytes)
-    return hash.finalize().map {
+    return hexString(hash.finalize())
+  }
+
+  /// A digest's bytes as lower-case hex.
+  public static func hexString(_ digest: [UInt8]) -> String {
+    digest.map {
       String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
     }.joined()
   }
@@ -112,5 +117,25 @@ public struct SHA256: Sendable {
     state[5] &+= f
     state[6] &+= g
     state[7] &+= h
+  }
+}
+
+extension SHA256 {
+  /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
+  public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    var block = key
+    if block.count > 64 {
+      var hash = SHA256()
+      hash.update(block)
+      block = hash.finalize()
+    }
+    block += [UInt8](repeating: 0, count: 64 - block.count)
+    var inner = SHA256()
+    inner.update(block.map { $0 ^ 0x36 })
+    inner.update(message)
+    var outer = SHA256()
+    outer.update(block.map { $0 ^ 0x5C })
+    outer.update(inner.finalize())
+    return outer.finalize()
   }
 }
