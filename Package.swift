@@ -330,7 +330,8 @@ let package = Package(
     ),
     .testTarget(
       name: "BundleKitCLITests",
-      dependencies: ["bundlekit", "PropertyListXML", "FileSystem", "BundleKitTestSupport"]
+      dependencies: ["bundlekit", "PropertyListXML", "FileSystem", "BundleKitTestSupport"],
+      exclude: ["Hostile/make-hostile.py"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -38,7 +38,7 @@ if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi
 if [[ "$mode" == "--oracles" ]]; then
-  packages+=(libplist-utils libarchive-tools)
+  packages+=(libplist-utils libarchive-tools unzip)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)
 fi
 

@@ -8,8 +8,10 @@ contradicts: plistlib (property lists, stringsdicts, compiled tables), the toolc
 for Morse (decode(encode(text)) == text). Each such input is kept in the work folder.
 
 Usage: Scripts/fuzz-cli.py [KIND ...] [--seed N] [--runs N]
-KIND: text (plists and strings tables), archives, projects, catalogs, stringsdicts, morse;
-all when none is given. Needs a release build: swift build -c release --product bundlekit
+KIND: text (plists and strings tables), archives, zips (CRC and size fields corrupted,
+checked against Python's zipfile, unzip -t and bsdtar), projects, catalogs, badutf8
+(catalogs with bytes that are not UTF-8, checked against Python's json), stringsdicts,
+morse; all when none is given. Needs a release build: swift build -c release --product bundlekit
 (or BUNDLEKIT=path of another build)."""
 import argparse
 import copy
@@ -28,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.environ.get('BUNDLEKIT', os.path.join(ROOT, '.build/release/bundlekit'))
 PLUTIL = shutil.which('plutil')
 BSDTAR = shutil.which('bsdtar')
+UNZIP = shutil.which('unzip')
 CORPUS = os.path.join(ROOT, '../shared/corpus')
 
 
@@ -45,6 +48,7 @@ class Fuzzer:
         self.work = work
         self.failures = 0
         self.oracle_checks = 0
+        self.tally = __import__('collections').Counter()
 
     def mutate(self, data, alphabet=None):
         data = bytearray(data or b'x')
@@ -250,6 +254,88 @@ class Fuzzer:
             if extracted is not None and reference.returncode == 0:
                 self.check(self.same_tree(ours, theirs), 'bsdtar -x', arguments, path)
 
+    def zips(self, runs):
+        """Zips whose data, CRC-32 or size fields are changed: whatever Python's zipfile,
+        `unzip -t` or bsdtar finds damaged must not extract with exit 0; what they all take
+        must extract to what bsdtar extracts."""
+        import zipfile
+        for index in range(runs):
+            path = os.path.join(self.work, 'case.zip')
+            method = self.rng.choice([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])
+            with zipfile.ZipFile(path, 'w', method) as archive:
+                for number in range(self.rng.randint(1, 3)):
+                    text = ''.join(self.rng.choice('abc \n') for _ in range(self.rng.randint(1, 4000)))
+                    archive.writestr(f'dir/file{number}.txt', text)
+            data = bytearray(open(path, 'rb').read())
+            local = data.find(b'PK\x03\x04')
+            central = data.find(b'PK\x01\x02')
+            choice = self.rng.randrange(4)
+            if choice == 0:
+                # A byte of the first entry's data.
+                start = local + 30 + int.from_bytes(data[local + 26:local + 28], 'little')
+                end = central if central > start else len(data)
+                if end > start:
+                    data[self.rng.randrange(start, end)] ^= 1 << self.rng.randrange(8)
+            elif choice == 1:
+                # The CRC-32, in the local header, the central directory or both.
+                for header, offset in self.rng.sample([(local, 14), (central, 16)], self.rng.randint(1, 2)):
+                    data[header + offset + self.rng.randrange(4)] ^= 0xFF
+            else:
+                # A size: compressed or not, local or central.
+                header, offset = self.rng.choice([(local, 18), (local, 22), (central, 20), (central, 24)])
+                value = int.from_bytes(data[header + offset:header + offset + 4], 'little')
+                value = max(0, value + self.rng.choice([-1, 1, -7, 100, 1 << 20]))
+                data[header + offset:header + offset + 4] = (value & 0xFFFFFFFF).to_bytes(4, 'little')
+            with open(path, 'wb') as file:
+                file.write(data)
+            damaged = False
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    damaged = archive.testzip() is not None
+            except Exception:
+                damaged = True
+            if UNZIP:
+                damaged |= subprocess.run([UNZIP, '-tqq', path], capture_output=True, timeout=20).returncode != 0
+            theirs = self.fresh('bsdtar')
+            if BSDTAR:
+                damaged |= subprocess.run([BSDTAR, '-xf', path, '-C', theirs], capture_output=True, timeout=20).returncode != 0
+            ours = self.fresh('extracted')
+            arguments = ['archive', 'extract', path, '-C', ours]
+            extracted = self.run(arguments, path)
+            self.tally['zips damaged' if damaged else 'zips intact'] += 1
+            if damaged:
+                self.check(extracted is None, 'damaged zip extracted with exit 0 (zipfile/unzip -t/bsdtar refuse it)', arguments, path)
+            elif extracted is not None and BSDTAR:
+                self.check(self.same_tree(ours, theirs), 'bsdtar -x', arguments, path)
+
+    def badutf8(self, runs):
+        """Catalogs with bytes that are not UTF-8 put into a string: Python's json refuses
+        them, so lint and compile must fail with a located error, never replace them."""
+        sources = corpus('*.xcstrings')
+        bad = [b'\xff', b'\xc3', b'\xe2\x82', b'\xed\xa0\x80', b'\xc0\xaf', b'\xf5\x80\x80\x80']
+        for _ in range(runs):
+            with open(self.rng.choice(sources), 'rb') as file:
+                data = bytearray(file.read())
+            quotes = [at for at, byte in enumerate(data) if byte == 0x22]
+            if not quotes:
+                continue
+            at = self.rng.choice(quotes) + 1
+            data[at:at] = self.rng.choice(bad)
+            try:
+                json.loads(bytes(data).decode('utf-8'))
+                refused = False
+            except Exception:
+                refused = True
+            self.tally['catalogs json refuses' if refused else 'catalogs json takes'] += 1
+            folder = self.fresh('badutf8')
+            path = os.path.join(folder, 'Catalog.xcstrings')
+            with open(path, 'wb') as file:
+                file.write(data)
+            for arguments in (['strings', 'lint', folder], ['strings', 'compile', folder, '--output-dir', os.path.join(self.work, 'out')]):
+                result = self.run(arguments, path)
+                if refused:
+                    self.check(result is None, 'invalid UTF-8 accepted (Python json refuses it)', arguments, path)
+
     @staticmethod
     def same_tree(a, b):
         def listing(root):
@@ -351,7 +437,7 @@ class Fuzzer:
 
 
 def main():
-    kinds = ['text', 'archives', 'projects', 'catalogs', 'stringsdicts', 'morse']
+    kinds = ['text', 'archives', 'zips', 'projects', 'catalogs', 'badutf8', 'stringsdicts', 'morse']
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('kinds', nargs='*', choices=kinds + [[]], default=[])
     parser.add_argument('--seed', type=int, default=random.randrange(1 << 30))
@@ -369,6 +455,8 @@ def main():
         getattr(fuzzer, kind)(options.runs)
         print(f'{kind}: {fuzzer.failures - before} failures')
     print(f'{fuzzer.oracle_checks} outputs compared with an independent implementation')
+    for name, count in sorted(fuzzer.tally.items()):
+        print(f'  {name}: {count}')
     sys.exit(1 if fuzzer.failures else 0)
 
 

@@ -19,6 +19,9 @@ public struct ResourceBundleBuilder: Sendable {
   public var developmentLanguage = "en"
   /// Extra `$(VAR)` values for the template, over the environment.
   public var variables: [String: String] = [:]
+  /// Whether an output that is not an earlier bundle of this identifier (a folder of other
+  /// files, a regular file) may be replaced.
+  public var force = false
 
   /// A builder for a bundle called `name`.
   public init(name: String, identifier: String? = nil) {
@@ -96,6 +99,53 @@ public struct ResourceBundleBuilder: Sendable {
     return output
   }
 
+  /// Refuses an output that is not the place for this bundle: a device, FIFO, socket or
+  /// link; the source itself, a folder holding it or one inside it; and, without ``force``, a
+  /// regular file or a folder that is not empty and not an earlier bundle of ``identifier``.
+  func checkReplaceable(_ output: String, source: String) throws(BuildError) {
+    var info = stat()
+    guard lstat(output, &info) == 0 else { return }
+    switch info.st_mode & S_IFMT {
+    case S_IFDIR:
+      break
+    case S_IFREG:
+      if force { return }
+      throw .file(
+        path: output,
+        message: "is a file, not an earlier bundle: give --force to replace it; nothing was changed"
+      )
+    default:
+      throw .file(
+        path: output,
+        message:
+          "is a link, device, FIFO or socket, which bundle create never replaces; nothing was changed"
+      )
+    }
+    if let real = FileIO.realPath(output), let from = FileIO.realPath(source),
+      real == from || from.hasPrefix(real + "/") || real.hasPrefix(from + "/")
+    {
+      throw .file(
+        path: output,
+        message:
+          "is the source folder \(source), holds it or is inside it: choose another output; nothing was changed"
+      )
+    }
+    if force { return }
+    let names = (DirectoryWalker.names(in: output)?.names ?? []).filter { $0 != ".DS_Store" }
+    if names.isEmpty { return }
+    let plist = Paths.join(output, "Info.plist")
+    if let document = try? PropertyListDocument(contentsOfFile: plist),
+      document.value["CFBundleIdentifier"]?.stringValue == identifier
+    {
+      return
+    }
+    throw .file(
+      path: output,
+      message:
+        "holds files and is not an earlier bundle of \(identifier) (no Info.plist with that CFBundleIdentifier): give --force to replace it; nothing was changed"
+    )
+  }
+
   /// Builds `output` (a `.bundle` folder) from the files in `source`, replacing it atomically
   /// when it exists. Returns the files written.
   @discardableResult
@@ -112,6 +162,7 @@ public struct ResourceBundleBuilder: Sendable {
     if let path = DirectoryWalker.firstUndecodableName(under: source) {
       throw .file(path: path, message: DirectoryWalker.undecodableMessage)
     }
+    try checkReplaceable(output, source: source)
     let manager = FileManager.default
     // Built in a locked scratch folder beside the output, then swapped into place in one
     // atomic step: a failed or killed run leaves the old bundle (or none) as it was, and the
@@ -131,7 +182,7 @@ public struct ResourceBundleBuilder: Sendable {
           atPath: Paths.join(source, name), toPath: Paths.join(staging.path, name))
       }
     } catch {
-      throw .file(path: source, message: "cannot copy: \(error.localizedDescription)")
+      throw Self.copyFailure(error, source: source, staging: staging.path, output: output)
     }
     do {
       _ = try StringsCompiler(developmentLanguage: developmentLanguage).compileInPlace(
@@ -158,5 +209,25 @@ public struct ResourceBundleBuilder: Sendable {
     var files: [String] = []
     while let relative = walker?.nextObject() as? String { files.append(relative) }
     return files.sorted()
+  }
+
+  /// Whom a failed copy blames: the output when the disk there is full or read-only (or the
+  /// file named is being written), the source file otherwise, with the system's reason.
+  static func copyFailure(_ error: any Error, source: String, staging: String, output: String)
+    -> BuildError
+  {
+    let failure = error as NSError
+    let underlying = failure.userInfo[NSUnderlyingErrorKey] as? NSError
+    let code = underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying?.code ?? 0) : 0
+    let full = [ENOSPC, EDQUOT, EROFS].contains(code) || failure.code == NSFileWriteOutOfSpaceError
+    var reason = failure.localizedDescription
+    if code != 0 || full { reason = String(cString: strerror(code != 0 ? code : ENOSPC)) }
+    if reason.hasSuffix(".") { reason.removeLast() }
+    let named = failure.userInfo[NSFilePathErrorKey] as? String ?? ""
+    if full || named.hasPrefix(staging + "/") || named == staging {
+      return .file(path: output, message: "cannot write the bundle: \(reason); nothing was changed")
+    }
+    return .file(
+      path: named.isEmpty ? source : named, message: "cannot copy: \(reason); nothing was changed")
   }
 }

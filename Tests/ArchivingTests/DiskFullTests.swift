@@ -7,14 +7,17 @@ import Testing
 
 /// A full disk: a small tmpfs, mounted when the tests run as root.
 struct DiskFullTests {
-  /// Mounts a 1 MiB tmpfs; nil (with a message) when that is not possible here.
-  static func smallFileSystem() throws -> (TemporaryFolder, unmount: () -> Void)? {
+  /// Mounts a 1 MiB tmpfs (with `options` added); nil (with a message) when that is not
+  /// possible here.
+  static func smallFileSystem(_ options: String = "") throws -> (
+    TemporaryFolder, unmount: () -> Void
+  )? {
     guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
       print("skipped: the disk-full tests mount a small tmpfs, which needs root")
       return nil
     }
     let folder = try TemporaryFolder()
-    let run = try Tool.run(mount, ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+    let run = try Tool.run(mount, ["-t", "tmpfs", "-o", "size=1m" + options, "tmpfs", folder.path])
     guard run.status == 0 else {
       print("skipped: cannot mount a tmpfs here: \(run.stderr)")
       return nil
@@ -132,5 +135,44 @@ struct DiskFullTests {
       #expect(FileManager.default.contents(atPath: path) == data, "\(path)")
     }
     #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  @Test("extract with no inode left is a write failure naming the entry, not a refused entry")
+  func inodes() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem(",nr_inodes=24") else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    let files = (0..<60).map { "f\($0).txt" }
+    for file in files { try FileIO.writeAtomically(Array("x".utf8), to: source.file(file)) }
+    let archive = source.file("many.tar")
+    try ArchiveCreator.create(
+      files.map { source.file($0) }, to: archive, options: ArchiveCreateOptions(format: .tar))
+    let run = try BundleKitTool.run(["archive", "extract", archive, "-C", disk.file("out")])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("cannot extract '"), "\(run.stderr)")
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    #expect(!run.stderr.contains("refused entry"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: disk.file("out")))
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
+  }
+
+  @Test("bundle create on a full disk blames the output, not the source, and changes nothing")
+  func bundle() throws {
+    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    defer { unmount() }
+    let source = try TemporaryFolder()
+    var random = SystemRandomNumberGenerator()
+    try FileIO.writeAtomically(
+      (0..<2_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
+      to: source.file("big.bin"))
+    let output = disk.file("Res.bundle")
+    let run = try BundleKitTool.run([
+      "bundle", "create", "Res", "--from", source.path, "-o", output,
+    ])
+    #expect(run.status == 1)
+    #expect(run.stderr.hasPrefix("\(output): error: cannot write the bundle"), "\(run.stderr)")
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    #expect(!run.stderr.contains(source.path + ": "), "\(run.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
   }
 }

@@ -256,6 +256,20 @@ struct TextFormatTests {
     #expect(throws: PropertyListError.self) { try dated.encoded(as: .json) }
   }
 
+  @Test("JSON and OpenStep: bytes that are not UTF-8 are an error at their line and column")
+  func invalidUTF8() {
+    // CoreFoundation refuses them, and Python's json too; replacing them with U+FFFD would
+    // make a key that is never found.
+    let json = Array("{\n  \"k\u{e9}y\": 1\n}".utf8).replacing([0xC3, 0xA9], with: [0xE9])
+    #expect(
+      error(json, format: .json).hasPrefix("<input>:2:5: error:"), "\(error(json, format: .json))")
+    let openStep = Array("{\n a = \"x\";\n b = \"\u{e9}\";\n}".utf8).replacing(
+      [0xC3, 0xA9], with: [0xFF])
+    #expect(
+      error(openStep, format: .openstep).hasPrefix("<input>:3:7: error:"),
+      "\(error(openStep, format: .openstep))")
+  }
+
   @Test("format detection")
   func detection() {
     #expect(PropertyListFormat.detect(Array("bplist00".utf8)) == .binary1)

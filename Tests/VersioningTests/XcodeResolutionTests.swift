@@ -135,8 +135,18 @@ struct XcodeResolutionTests {
         "../Configuration/Project.xcconfig", "../Configuration/Shared/Versions.xcconfig",
       ])
     let before = try fixtures.snapshot()
-    #expect(try fixtures.run(["bump", "build"], in: "Configured").status == 0)
-    #expect(try fixtures.run(["bump", "version", "minor"], in: "Configured").status == 0)
+    // The team keeps its xcconfigs beside the project folder, outside the tree given: a
+    // checkout may point anywhere, so writing there takes --allow-outside, and the refusal
+    // names the file and changes nothing.
+    let refused = try fixtures.run(["bump", "build"], in: "Configured")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("../Configuration/Shared/Versions.xcconfig: error: is outside"))
+    #expect(Self.changes(before, try fixtures.snapshot()).isEmpty)
+    #expect(
+      try fixtures.run(["bump", "build", "--allow-outside"], in: "Configured").status == 0)
+    #expect(
+      try fixtures.run(["bump", "version", "minor", "--allow-outside"], in: "Configured").status
+        == 0)
     // CURRENT_PROJECT_VERSION = $(APP_BUILD) (Shared/Base.xcconfig, included by Shop.xcconfig)
     // and APP_BUILD = 41 (Versions.xcconfig, included by Base.xcconfig): the 41 is the one
     // place to raise. MARKETING_VERSION = $(inherited) in Shop.xcconfig falls through the
@@ -287,15 +297,18 @@ struct XcodeResolutionTests {
     #expect(lines.allSatisfy { text[$0 - 1].contains("CURRENT_PROJECT_VERSION = 5;") }, "\(lines)")
   }
 
+  /// Who commits in the tests' repositories.
+  static let gitIdentity = [
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+  ]
+
   @Test("--dry-run prints a diff git apply takes; --commit and --tag record the bump")
   func gitIntegration() throws {
     guard let git = Tool.path("git") else { return }
     let fixtures = try Fixtures()
     let repo = fixtures.path("Family")
-    let environment = [
-      "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-      "GIT_COMMITTER_EMAIL": "t@t",
-    ]
+    let environment = Self.gitIdentity
     func gitRun(_ arguments: [String], input: Data? = nil) throws -> Tool.Result {
       try Tool.run(git, ["-C", repo] + arguments, input: input, environment: environment)
     }
@@ -323,5 +336,76 @@ struct XcodeResolutionTests {
     #expect(String(decoding: tags.stdout, as: UTF8.self) == "build-13\n")
     let status = try gitRun(["status", "--porcelain"])
     #expect(status.stdout.isEmpty)
+  }
+
+  @Test(
+    "--commit asks git first: no repository, a detached HEAD, an existing tag, a bumped file with edits of its own, a merge in progress; nothing written"
+  )
+  func gitPreflight() throws {
+    guard let git = Tool.path("git") else { return }
+    let fixtures = try Fixtures()
+    let repo = fixtures.path("Family")
+    let environment = Self.gitIdentity
+    func gitRun(_ arguments: [String]) throws -> Tool.Result {
+      try Tool.run(git, ["-C", repo] + arguments, environment: environment)
+    }
+    func bump(_ extra: [String] = []) throws -> CommandResult {
+      let run = try Tool.run(
+        BundleKitTool.path ?? "bundlekit", ["bump", "build", "--commit"] + extra,
+        environment: environment, in: repo)
+      return CommandResult(
+        status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self),
+        stderr: run.stderr)
+    }
+    let pristine = try fixtures.snapshot()
+    func unchanged() throws -> Bool {
+      try fixtures.snapshot().filter { !$0.key.contains("/.git") }
+        == pristine.filter { !$0.key.contains("/.git") }
+    }
+    // Not a repository: refused before writing.
+    var run = try bump()
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("is not in a git repository"), "\(run.stderr)")
+    #expect(try unchanged())
+    _ = try gitRun(["init", "-q", "-b", "main"])
+    _ = try gitRun(["add", "."])
+    _ = try gitRun(["commit", "-q", "-m", "start"])
+    // Work in progress in a file the bump writes would be committed with it.
+    let project = fixtures.path(
+      try #require(pristine.keys.first { $0.hasSuffix("project.pbxproj") && $0.contains("Family") })
+    )
+    let original = try String(contentsOfFile: project, encoding: .utf8)
+    try (original + "\n").write(toFile: project, atomically: true, encoding: .utf8)
+    run = try bump()
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("has changes of its own"), "\(run.stderr)")
+    try original.write(toFile: project, atomically: true, encoding: .utf8)
+    #expect(try unchanged())
+    // An existing tag.
+    _ = try gitRun(["tag", "build-13"])
+    run = try bump(["--tag"])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("the tag build-13 exists already"), "\(run.stderr)")
+    #expect(try unchanged())
+    _ = try gitRun(["tag", "-d", "build-13"])
+    // A merge stopped half-way: `git commit -- paths` would refuse after the write.
+    let head = try gitRun(["rev-parse", "HEAD"]).stdout
+    try head.write(to: URL(fileURLWithPath: repo + "/.git/MERGE_HEAD"))
+    run = try bump()
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("a merge is in progress"), "\(run.stderr)")
+    #expect(try unchanged())
+    try FileManager.default.removeItem(atPath: repo + "/.git/MERGE_HEAD")
+    // A detached HEAD, unless allowed.
+    _ = try gitRun(["checkout", "-q", "--detach"])
+    run = try bump()
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("HEAD is detached"), "\(run.stderr)")
+    #expect(try unchanged())
+    run = try bump(["--allow-detached"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let log = try gitRun(["log", "--oneline", "-1"])
+    #expect(String(decoding: log.stdout, as: UTF8.self).contains("Bump build 13"))
+    #expect(try gitRun(["status", "--porcelain"]).stdout.isEmpty)
   }
 }

@@ -107,6 +107,13 @@ public enum ArchiveReader {
       guard status >= ARCHIVE_WARN, let entry else {
         throw .archive(path: name, message: ArchiveCreator.errorText(reader))
       }
+      // A warning (a malformed pax header, a name that cannot be read) is said, never passed
+      // over in silence.
+      if status == ARCHIVE_WARN {
+        let message = ArchiveCreator.errorText(reader)
+        guard let damaged else { throw .archive(path: name, message: message) }
+        damaged(message)
+      }
       var item = describe(entry)
       if withData, item.type == .file {
         var bytes: [UInt8] = []
@@ -130,11 +137,9 @@ public enum ArchiveReader {
 
   /// An entry's fields.
   static func describe(_ entry: OpaquePointer) -> ArchiveEntry {
-    let path =
-      archive_entry_pathname_utf8(entry).map { String(cString: $0) }
-      ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    let path = (archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry)).map(name) ?? ""
     let kind: ArchiveEntryType
-    let hardlink = archive_entry_hardlink(entry).map { String(cString: $0) }
+    let hardlink = (archive_entry_hardlink_utf8(entry) ?? archive_entry_hardlink(entry)).map(name)
     switch archive_entry_filetype(entry) {
     // AE_IFREG, AE_IFDIR, AE_IFLNK (macros with casts, which Swift does not import).
     case 0o100000: kind = hardlink == nil ? .file : .hardlink
@@ -142,10 +147,42 @@ public enum ArchiveReader {
     case 0o120000: kind = .symlink
     default: kind = hardlink == nil ? .other : .hardlink
     }
-    let symlink = archive_entry_symlink(entry).map { String(cString: $0) }
+    let symlink = (archive_entry_symlink_utf8(entry) ?? archive_entry_symlink(entry)).map(name)
     return ArchiveEntry(
       path: path, type: kind, size: archive_entry_size(entry),
       mode: UInt32(archive_entry_perm(entry)),
       modificationTime: Int64(archive_entry_mtime(entry)), linkTarget: symlink ?? hardlink)
+  }
+
+  /// A name as the archive holds it. Bytes that are not UTF-8 (an old zip's CP-437 or
+  /// Latin-1 names) are escaped as `%XX`, never replaced by U+FFFD: two such names would
+  /// otherwise collapse into one, and one entry would be lost.
+  static func name(_ pointer: UnsafePointer<CChar>) -> String {
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var position = 0
+    var result = ""
+    result.reserveCapacity(bytes.count)
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        result.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+        position += encoded.count
+      case .error(let length):
+        for byte in bytes[position..<position + length] {
+          result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        position += length
+      case .emptyInput:
+        return result
+      }
+    }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

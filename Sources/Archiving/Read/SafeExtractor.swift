@@ -11,6 +11,10 @@ public struct ExtractionLimits: Sendable {
   public var maximumEntries = 200_000
   /// The most bytes extracted per byte of archive, checked once 64 MiB are out (zip bombs).
   public var maximumRatio: Double = 200
+  /// Whether set-user-ID, set-group-ID and world-writable bits are kept. Off by default: an
+  /// archive from a stranger extracted as root must not plant a setuid program or a file
+  /// anyone can change.
+  public var preservePermissions = false
 
   /// The defaults: 8 GiB, 200,000 entries, 200:1.
   public init() {}
@@ -64,6 +68,11 @@ public enum SafeExtractor {
     let root = FileIO.realPath(staging.path) ?? staging.path
     let extracted = try extractEntries(
       archive, into: root, archiveSize: archiveSize, limits: limits)
+    // Links are judged once more on the tree as it will be: what was extracted, over what
+    // the destination already holds. A link checked before the link it goes through, or one
+    // an entry of the same name did not replace on disk, is caught here.
+    try LinkAudit.check(
+      staging: root, destination: destinationExists ? destination : nil, archive: archive)
     staging.flush()
     if !destinationExists {
       // An entry `.` gives the new folder its mode, as bsdtar does; else the umask decides.
@@ -188,8 +197,11 @@ public enum SafeExtractor {
           message:
             "damaged archive: \(ArchiveCreator.errorText(reader)); nothing was extracted")
       }
-      guard status >= ARCHIVE_WARN, let entry else {
-        throw .archive(path: archive, message: ArchiveCreator.errorText(reader))
+      // A warning on a header (a malformed pax header, a name that cannot be read) is an
+      // archive that is not what it claims.
+      guard status == ARCHIVE_OK, let entry else {
+        throw .archive(
+          path: archive, message: "\(ArchiveCreator.errorText(reader)); nothing was extracted")
       }
       let item = ArchiveReader.describe(entry)
       entries.append(item)
@@ -209,10 +221,24 @@ public enum SafeExtractor {
       if item.type == .hardlink, let target = item.linkTarget {
         archive_entry_set_hardlink_utf8(entry, staging + "/" + LinkResolver.normalized(target))
       }
+      // A link's target as it was judged: a name that is not UTF-8 escaped as its file is.
+      if item.type == .symlink, let target = item.linkTarget {
+        archive_entry_set_symlink_utf8(entry, target)
+      }
+      if !limits.preservePermissions {
+        archive_entry_set_perm(entry, mode_t(item.mode & 0o1775))
+      }
       // The logical size, holes of a sparse file included, counts against the limits.
       var declared = archive_entry_size_is_set(entry) != 0 ? max(item.size, 0) : 0
       if item.type == .file { try count(declared) }
       guard archive_write_header(writer, entry) == ARCHIVE_OK else {
+        // A file system that cannot take the entry (no space, no inode left, read-only) is
+        // not an entry refused for what it is.
+        let code = archive_errno(writer)
+        if [ENOSPC, EDQUOT, EIO, EROFS, EMFILE, ENFILE, ENOMEM].contains(code) {
+          throw .unwritable(
+            archive: archive, entry: item.path, message: ArchiveCreator.errorText(writer))
+        }
         throw .unsafeEntry(
           archive: archive, entry: item.path, reason: ArchiveCreator.errorText(writer))
       }
@@ -222,8 +248,13 @@ public enum SafeExtractor {
       while true {
         let result = archive_read_data_block(reader, &block, &size, &offset)
         if result == ARCHIVE_EOF { break }
-        guard result >= ARCHIVE_WARN else {
-          throw .archive(path: archive, message: ArchiveCreator.errorText(reader))
+        // A warning on data is a damaged entry (a zip's CRC or sizes that do not match, as
+        // `unzip -t` and bsdtar refuse): nothing is extracted.
+        guard result == ARCHIVE_OK else {
+          throw .archive(
+            path: archive,
+            message:
+              "\(item.path): \(ArchiveCreator.errorText(reader)); nothing was extracted")
         }
         let end = offset + Int64(size)
         if end > declared {
@@ -322,6 +353,18 @@ struct LinkResolver {
 
   private static let maximumHops = 40
 
+  /// A resolver over links known already (the final tree's).
+  init(links: [String: String] = [:]) { self.links = links }
+
+  /// Whether the link at `path` with `target` stays inside the top once every link of the
+  /// resolver is in place.
+  func staysInside(_ path: String, target: String) -> Bool {
+    if target.hasPrefix("/") { return false }
+    var hops = 0
+    let base = path.split(separator: "/").dropLast().map(String.init)
+    return resolve(target, from: base, hops: &hops) != nil
+  }
+
   /// Where `path` leads from the folder `base`, following the links seen so far; nil when it
   /// leaves the top.
   private func resolve(_ path: String, from base: [String], hops: inout Int) -> [String]? {
@@ -342,5 +385,52 @@ struct LinkResolver {
       }
     }
     return current
+  }
+}
+
+/// The symbolic links of an extraction's final tree, judged together: those of the staging
+/// folder over those the destination already holds (a second archive's link may lead out
+/// through a link the first one left).
+enum LinkAudit {
+  /// The most links judged; a tree with more is refused.
+  static let maximumLinks = 100_000
+
+  static func check(staging: String, destination: String?, archive: String) throws(ArchiveError) {
+    var links: [String: String] = [:]
+    if let destination { collect(destination, into: &links, replacedBy: staging) }
+    collect(staging, into: &links, replacedBy: nil)
+    guard links.count <= maximumLinks else {
+      throw .limit(archive: archive, message: "more than \(maximumLinks) symbolic links")
+    }
+    let resolver = LinkResolver(links: links)
+    for (path, target) in links.sorted(by: { $0.key < $1.key })
+    where !resolver.staysInside(path, target: target) {
+      throw .unsafeEntry(
+        archive: archive, entry: path,
+        reason:
+          "the link leads outside the destination (\(target)) once every link is in place; nothing was extracted"
+      )
+    }
+  }
+
+  /// The links below `root`, by relative path; with `replacedBy`, those whose path the
+  /// other tree holds are left out (its entry replaces them).
+  private static func collect(
+    _ root: String, into links: inout [String: String], replacedBy other: String?
+  ) {
+    DirectoryWalker.walk(root) { entry in
+      if entry.isFolder { return links.count > maximumLinks ? .skip : .descend }
+      let path = Paths.join(root, entry.relativePath)
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+        let target = FileIO.linkDestination(path)
+      else { return .descend }
+      if let other {
+        var replaced = stat()
+        if lstat(Paths.join(other, entry.relativePath), &replaced) == 0 { return .descend }
+      }
+      links[entry.relativePath] = target
+      return .descend
+    }
   }
 }

@@ -11,14 +11,44 @@ import CBundleKitSystem
 /// Whole-file reads and atomic writes with POSIX calls, so every failure names its file and
 /// reason, and a failed write leaves the original untouched.
 public enum FileIO {
+  /// The largest file BundleKit reads whole: 1 GiB. A project file, a table or a property
+  /// list is input from strangers; a bigger one is refused rather than read until memory
+  /// runs out.
+  public static let maximumReadSize = 1 << 30
+
   /// Reads a whole file. `-` reads standard input.
-  public static func read(_ path: String) throws(FileSystemError) -> [UInt8] {
-    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+  ///
+  /// Only regular files are read (a link is followed to one): a FIFO would block forever and
+  /// a device such as `/dev/zero` never ends, and either fits in a pull request as a link.
+  /// With `allowingStreams` (a file the user names for a command that reads a stream, such
+  /// as `morse decode`), pipes and devices are read too, up to ``maximumReadSize``.
+  public static func read(_ path: String, allowingStreams: Bool = false) throws(FileSystemError)
+    -> [UInt8]
+  {
+    let descriptor =
+      path == "-"
+      ? STDIN_FILENO
+      : open(path, O_RDONLY | O_CLOEXEC | (allowingStreams ? 0 : O_NONBLOCK))
     guard descriptor >= 0 else { throw .io(path: path, message: systemError("cannot open")) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
     var info = stat()
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, message: "is a folder, not a file")
+    }
+    if descriptor != STDIN_FILENO, !allowingStreams {
+      guard info.st_mode & S_IFMT == S_IFREG else {
+        throw .io(
+          path: path,
+          message: "is not a regular file (a device, FIFO or socket, or a link to one): not read")
+      }
+      // Reads of a regular file do not block: back to blocking for plain reads.
+      _ = fcntl(descriptor, F_SETFL, 0)
+    }
+    if Int(info.st_size) > maximumReadSize {
+      throw .io(
+        path: path,
+        message:
+          "is \(info.st_size) bytes, more than BundleKit reads (\(maximumReadSize >> 20) MiB)")
     }
     // Regular files: one read into storage of the right size. Pipes and growing files:
     // chunks until the end.
@@ -57,6 +87,11 @@ public enum FileIO {
       }
       if count == 0 { return bytes }
       bytes.append(contentsOf: chunk[0..<count])
+      if bytes.count > maximumReadSize {
+        throw .io(
+          path: path,
+          message: "goes on past \(maximumReadSize >> 20) MiB, more than BundleKit reads")
+      }
     }
   }
 

@@ -3,19 +3,39 @@ import Foundation
 /// Runs a program found on `PATH` (git, swift) and captures what it prints: the helpers that
 /// read a repository's commit or a package's description share this.
 public enum ToolOutput {
-  /// Runs `arguments` (the program first) with standard error discarded. Returns the exit
-  /// status and standard output, or nil when the program cannot be started.
-  public static func run(_ arguments: [String]) -> Result? {
+  /// Runs `arguments` (the program first). Returns the exit status and standard output (and,
+  /// with `capturingErrors`, standard error, else discarded), or nil when the program cannot
+  /// be started.
+  public static func run(_ arguments: [String], capturingErrors: Bool = false) -> Result? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     let pipe = Pipe()
+    let errors = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = capturingErrors ? errors : FileHandle.nullDevice
     do { try process.run() } catch { return nil }
+    // Standard error is drained beside standard output: a program that fills one pipe while
+    // the other is being read would otherwise wait forever.
+    let errorText = LockedData()
+    let drained = DispatchGroup()
+    if capturingErrors {
+      DispatchQueue.global().async(group: drained) {
+        errorText.set(errors.fileHandleForReading.readDataToEndOfFile())
+      }
+    }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    drained.wait()
     process.waitUntilExit()
-    return Result(status: process.terminationStatus, output: data)
+    return Result(status: process.terminationStatus, output: data, errorOutput: errorText.get())
+  }
+
+  /// Data one thread writes and another reads after the write is known to be done.
+  private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
   }
 
   /// The first line a running program prints to `output`, without its line break (a
@@ -37,5 +57,7 @@ public enum ToolOutput {
     public var status: Int32
     /// Standard output.
     public var output: Data
+    /// Standard error, when asked for.
+    public var errorOutput = Data()
   }
 }

@@ -19,6 +19,10 @@ public enum DirectoryWalker {
     public var name: String
     /// Whether it is a folder (not a link to one).
     public var isFolder: Bool
+    /// Whether the name is valid UTF-8. When it is not, `name` and `relativePath` show the
+    /// bad bytes as `\xFF` and cannot be opened; the walk does not go into such a folder,
+    /// and a tool that needs what it holds refuses (`undecodableMessage`) rather than skip it.
+    public var isDecodable = true
   }
 
   /// Whether to go into a folder.
@@ -157,15 +161,17 @@ public enum DirectoryWalker {
 
   private static func walk(root: String, relative: String, _ visit: (Entry) -> Decision) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
-    var entries: [(name: String, isFolder: Bool)] = []
+    var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
     var scratch: [String] = []
     for attempt in 0..<2 {
       guard let directory = opendir(folder) else { return }
       entries.removeAll()
       scratch.removeAll()
       while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        let (name, isDecodable) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          let bytes = raw.prefix { $0 != 0 }
+          if let name = UTF8Text.validated(bytes) { return (name, true) }
+          return (shownEscaped(Array(bytes)), false)
         }
         if name == "." || name == ".." { continue }
         if ScratchFiles.kind(of: name) != nil {
@@ -180,7 +186,7 @@ public enum DirectoryWalker {
             isFolder = (info.st_mode & S_IFMT) == S_IFDIR
           }
         }
-        entries.append((name, isFolder))
+        entries.append((name, isFolder, isDecodable))
       }
       closedir(directory)
       // A journal rolled forward changes the folder: read it once more.
@@ -189,8 +195,13 @@ public enum DirectoryWalker {
     entries.sort { $0.name < $1.name }
     for entry in entries {
       let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-      let decision = visit(Entry(relativePath: path, name: entry.name, isFolder: entry.isFolder))
-      if entry.isFolder, decision == .descend { walk(root: root, relative: path, visit) }
+      let decision = visit(
+        Entry(
+          relativePath: path, name: entry.name, isFolder: entry.isFolder,
+          isDecodable: entry.isDecodable))
+      if entry.isFolder, entry.isDecodable, decision == .descend {
+        walk(root: root, relative: path, visit)
+      }
     }
   }
 }

@@ -3,23 +3,46 @@ import Foundation
 /// Reads JSON (RFC 8259) into property-list values: objects become dictionaries (key order
 /// kept), numbers with a fraction or exponent become reals and the rest integers. `null` has
 /// no property-list form and is an error.
-struct JSONPropertyListReader: ~Copyable {
+package struct JSONPropertyListReader: ~Copyable {
   static let maximumDepth = Nesting.maximumDepth
 
   private let bytes: UnsafeRawBufferPointer
   private var position = 0
+  /// Keys an object holds twice (a bad merge): the last value is kept, as Foundation keeps it.
+  private var duplicates: [DuplicateKey] = []
+
+  /// A key an object holds a second time, and where.
+  package struct DuplicateKey: Sendable, Hashable {
+    /// The key.
+    package var key: String
+    /// Where the second one is, 1-based.
+    package var line: Int
+    /// The column, 1-based.
+    package var column: Int
+  }
 
   static func read(_ raw: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+    try readReportingDuplicates(raw).value
+  }
+
+  /// Reads JSON text, which must be UTF-8, and the keys objects hold twice.
+  package static func readReportingDuplicates(_ raw: UnsafeRawBufferPointer)
+    throws(PropertyListError) -> (value: PropertyListValue, duplicates: [DuplicateKey])
+  {
     var start = 0
     if raw.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     var reader = JSONPropertyListReader(bytes: UnsafeRawBufferPointer(rebasing: raw[start...]))
+    if let bad = UTF8Validation.firstInvalidByte(in: reader.bytes) {
+      throw reader.error(
+        "byte 0x\(hex(reader.bytes[bad])) is not UTF-8, which JSON must be", at: bad)
+    }
     reader.skipSpace()
     let value = try reader.parseValue(depth: 0)
     reader.skipSpace()
     guard reader.position == reader.bytes.count else {
       throw reader.error("unexpected \(reader.currentDescription) after the JSON value")
     }
-    return value
+    return (value, reader.duplicates)
   }
 
   private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
@@ -72,7 +95,12 @@ struct JSONPropertyListReader: ~Copyable {
           if position >= bytes.count { throw error("object opened here is not closed", at: open) }
           throw error("expected a string key, found \(currentDescription)")
         }
+        let keyStart = position
         let key = try parseString()
+        if dictionary[key] != nil {
+          let (line, column) = textLocation(of: keyStart, in: bytes)
+          duplicates.append(DuplicateKey(key: key, line: line, column: column))
+        }
         skipSpace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
           throw error("expected ':' after key \"\(key)\", found \(currentDescription)")

@@ -11,6 +11,12 @@ package enum OpenStepPropertyListReader {
     guard let text = utf8Text(raw) else {
       throw .syntax(path: nil, line: 1, column: 1, message: "not UTF-8 or UTF-16 text")
     }
+    if let bad = text.withUnsafeBytes({ UTF8Validation.firstInvalidByte(in: $0) }) {
+      let (line, column) = text.withUnsafeBytes { textLocation(of: bad, in: $0) }
+      throw .syntax(
+        path: nil, line: line, column: column,
+        message: "byte 0x\(hex(text[bad])) is not UTF-8 (nor is the file UTF-16)")
+    }
     return try text.withUnsafeBytes { bytes in
       Result { () throws(PropertyListError) in try parseDocument(bytes) }
     }.get()

@@ -1,5 +1,6 @@
 import FileSystem
 import OrderedCollections
+import PropertyList
 import PropertyListXML
 
 /// A String Catalog (`.xcstrings`): every key with its localizations in every language.
@@ -13,6 +14,9 @@ public struct StringCatalog: Sendable {
   /// The file's path, for diagnostics.
   public var path: String
   private var bytes: [UInt8]
+  /// Keys the file holds twice in one object (a bad merge): the last one is read, as
+  /// Xcode reads it; lint warns at the second.
+  package var duplicateKeys: [JSONPropertyListReader.DuplicateKey] = []
 
   /// One key of the catalog.
   public struct Entry: Sendable, Hashable {
@@ -76,7 +80,11 @@ public struct StringCatalog: Sendable {
     self.bytes = bytes
     let root: PropertyListValue
     do {
-      root = try PropertyListValue(bytes: bytes, format: .json)
+      (root, duplicateKeys) = try bytes.withUnsafeBytes { buffer in
+        Result { () throws(PropertyListError) in
+          try JSONPropertyListReader.readReportingDuplicates(buffer)
+        }
+      }.get()
     } catch {
       throw error.inFile(path)
     }

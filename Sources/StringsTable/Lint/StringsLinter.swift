@@ -183,7 +183,12 @@ public struct StringsLinter: Sendable {
   }
 
   func check(_ catalog: StringCatalog) -> [Diagnostic] {
-    var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = catalog.duplicateKeys.map { duplicate in
+      Diagnostic(
+        .warning, .duplicateKey, catalog.path, line: duplicate.line, column: duplicate.column,
+        "\"\(duplicate.key)\" is written twice in one object (a merge gone wrong?); the last one is read"
+      )
+    }
     let languages = catalog.languages
     // Lines are found only once there is something to report: most keys have nothing.
     var lines: KeyLines?

@@ -53,11 +53,14 @@ extension VersionBump {
   ///   - paths: Info.plists, `.xcodeproj` folders, or folders to search.
   ///   - includeTests: Whether test bundles and test targets are taken too.
   ///   - targets: Only these targets (and what they embed); all when empty.
+  ///   - check: Called with the plan under the locks, before anything is written (a caller
+  ///     that commits the bump checks the repository there); what it throws stops the bump.
   /// - Returns: The values and files that changed.
   /// - Throws: ``VersioningError``; nothing was written then.
-  public func apply(paths: [String], includeTests: Bool = false, targets: [String] = [])
-    throws(VersioningError) -> Plan
-  {
+  public func apply(
+    paths: [String], includeTests: Bool = false, targets: [String] = [],
+    beforeWriting check: (Plan) throws(VersioningError) -> Void = { _ in }
+  ) throws(VersioningError) -> Plan {
     // The trees this run writes: what killed runs left there is finished before reading.
     RecoveryScope.permit(under: paths.isEmpty ? ["."] : paths)
     let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
@@ -80,7 +83,32 @@ extension VersionBump {
       planned = try plan(
         paths: paths, includeTests: includeTests, targets: targets, found: found)
     }
+    if !allowOutside {
+      let outside = Self.outside(planned.files.map(\.path), roots: paths.isEmpty ? ["."] : paths)
+      if !outside.isEmpty {
+        throw .outside(paths: outside, roots: paths.isEmpty ? ["."] : paths)
+      }
+    }
+    try check(planned)
     try VersionBump.write(planned.files)
     return planned
+  }
+
+  /// The files of `files` whose real place (links followed) is not below one of `roots`.
+  /// A project or workspace given by name stands for the folder that holds it: its
+  /// Info.plists and the projects a workspace lists are found relative to that folder.
+  static func outside(_ files: [String], roots: [String]) -> [String] {
+    let real = roots.map { root -> String in
+      let name = root.hasSuffix("/") ? String(root.dropLast()) : root
+      guard name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") else { return root }
+      guard let slash = name.lastIndex(of: "/") else { return "." }
+      return slash == name.startIndex ? "/" : String(name[..<slash])
+    }.compactMap(FileIO.realPath)
+    return files.filter { file in
+      guard let place = FileIO.realPath(file) else { return true }
+      return !real.contains { root in
+        place == root || root == "/" || place.hasPrefix(root + "/")
+      }
+    }
   }
 }

@@ -34,6 +34,9 @@ public struct VersionBump: Sendable {
   public var resetBuild = false
   /// Whether a value may go down (`--to 5` over 12): off, a lowered build number is refused.
   public var allowLower = false
+  /// Whether files outside the paths given may be written (an Info.plist or `.xcconfig` a
+  /// project reaches through `INFOPLIST_FILE = ../..`, an `#include`, a workspace or a link).
+  public var allowOutside = false
 
   /// A bump of the given kind.
   public init(_ change: Change, sync: Bool = false, resetBuild: Bool = false) {

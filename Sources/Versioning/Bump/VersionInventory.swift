@@ -294,12 +294,11 @@ public struct VersionInventory: Sendable {
         let loaded = try project(folder == "." ? name : folder + "/" + name)
         let all = loaded.configurations.filter { $0.settings[setting]?.string != nil }
         // The configurations of targets that use this Info.plist, else every one that defines it.
-        let own = all.filter { configuration in
-          loaded.configurations.contains {
-            $0.target == configuration.target && $0.target != nil
-              && loaded.infoPlistPath($0) == InfoPlistDiscovery.normalized(plist)
-          }
-        }
+        let normalized = InfoPlistDiscovery.normalized(plist)
+        let users = Set(
+          loaded.configurations.filter { loaded.infoPlistPath($0) == normalized }.compactMap(
+            \.target))
+        let own = all.filter { $0.target.map(users.contains) ?? false }
         var chosen = own.isEmpty ? all : own
         if let targets { chosen = chosen.filter { $0.target.map(targets.contains) ?? true } }
         if !chosen.isEmpty { return value(key: key, setting: setting, chosen, in: loaded.path) }

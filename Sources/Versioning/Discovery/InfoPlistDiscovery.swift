@@ -58,11 +58,20 @@ public enum InfoPlistDiscovery {
         found.insert(.infoPlist(normalized(path)))
         continue
       }
+      var undecodable: String?
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
         let relative = entry.relativePath
         let full = normalized(path == "." ? relative : path + "/" + relative)
         if SkippedFolders.skips(name) {
+          return .skip
+        }
+        // An Info.plist there could not be read or written: refuse rather than leave the
+        // tree half bumped.
+        if !entry.isDecodable {
+          if entry.isFolder || isInfoPlist(name) || name.hasSuffix(".xcodeproj") {
+            undecodable = undecodable ?? full
+          }
           return .skip
         }
         if name.hasSuffix(".xcodeproj") {
@@ -77,6 +86,9 @@ public enum InfoPlistDiscovery {
           found.insert(.infoPlist(full))
         }
         return .descend
+      }
+      if let undecodable {
+        throw .file(.io(path: undecodable, message: DirectoryWalker.undecodableMessage))
       }
     }
     return found.sorted { $0.path < $1.path }

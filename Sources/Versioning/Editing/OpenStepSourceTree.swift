@@ -1,4 +1,5 @@
 import FileSystem
+import PropertyList
 import PropertyListXML
 
 /// An old-style (OpenStep) property list read with the byte range of every string, so single
@@ -21,6 +22,10 @@ public indirect enum OpenStepSourceTree: Sendable, Hashable {
     let result = bytes.withUnsafeBytes { buffer in
       Result { () throws(PropertyListError) -> OpenStepSourceTree in
         var scanner = OpenStepScanner(bytes: buffer)
+        if let bad = UTF8Validation.firstInvalidByte(in: buffer) {
+          scanner.position = bad
+          throw scanner.error("byte 0x\(String(buffer[bad], radix: 16)) is not UTF-8")
+        }
         try scanner.skipSpace()
         let value = try parseValue(&scanner, depth: 0)
         try scanner.skipSpace()

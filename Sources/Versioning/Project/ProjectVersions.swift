@@ -132,7 +132,7 @@ struct ProjectVersions {
       let offset = entry.value.range?.lowerBound ?? entry.keyRange.lowerBound
       return SettingAssignment(
         setting: entry.key, value: value, file: project.pbxprojPath,
-        line: XcodeProject.line(of: offset, in: project.bytes),
+        line: project.line(of: offset),
         place: .project(path: project.path, configurationID: configuration.id, setting: entry.key))
     }
   }
@@ -150,9 +150,16 @@ struct ProjectVersions {
         plistPath = path
         used.insert(path)
       }
-      if let plistPath, let plist = plist(plistPath),
-        let text = plist.document.value[key]?.stringValue
-      {
+      var readPlist: (bytes: [UInt8], document: PropertyListDocument)?
+      if let plistPath {
+        switch plist(plistPath) {
+        case .success(let read): readPlist = read
+        case .failure(let problem):
+          // The project's real error: the Info.plist it names cannot be read.
+          if FileIO.exists(plistPath) { throw problem }
+        }
+      }
+      if let plistPath, let plist = readPlist, let text = plist.document.value[key]?.stringValue {
         let line = XMLValueLocator.line(of: key, in: plist.bytes) ?? 1
         let origin = SettingAssignment(
           setting: key, value: text, file: plistPath, line: line,
@@ -172,12 +179,26 @@ struct ProjectVersions {
     }
   }
 
-  private mutating func plist(_ path: String) -> (bytes: [UInt8], document: PropertyListDocument)? {
-    if let known = plists[path] { return known }
-    guard let bytes = try? FileIO.read(path), let document = try? PropertyListDocument(bytes: bytes)
-    else { return nil }
-    plists[path] = (bytes, document)
-    return (bytes, document)
+  private mutating func plist(_ path: String) -> Result<
+    (bytes: [UInt8], document: PropertyListDocument), SettingError
+  > {
+    if let known = plists[path] { return .success(known) }
+    do {
+      let bytes = try FileIO.read(path)
+      let document = try PropertyListDocument(bytes: bytes)
+      plists[path] = (bytes, document)
+      return .success((bytes, document))
+    } catch {
+      let message = (error as? any DiagnosticConvertible)?.diagnostics.first?.message ?? "\(error)"
+      return .failure(
+        SettingError(
+          message: "INFOPLIST_FILE \(path) cannot be read: \(message)",
+          chain: [
+            SettingAssignment(
+              setting: "INFOPLIST_FILE", value: path, file: path, line: 1,
+              place: .plist(path: path, key: "INFOPLIST_FILE"))
+          ]))
+    }
   }
 
   /// One value from a target's configurations: where each is defined, and what is wrong.

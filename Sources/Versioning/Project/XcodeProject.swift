@@ -16,6 +16,11 @@ public struct XcodeProject: Sendable {
   var objects: [String: OpenStepSourceTree] = [:]
   /// The group (or variant group) holding each file reference and group.
   private var parents: [String: String] = [:]
+  /// The offset where each line starts, for lines of many values without rescanning.
+  private var lineStarts: [Int] = []
+  /// Every target, in the project's order: worked out once (callers ask per target, and a
+  /// project may have thousands).
+  public private(set) var targetList: [Target] = []
 
   /// A build configuration (`Debug`, `Release` ...) of a target or of the project.
   public struct Configuration: Sendable, Hashable {
@@ -88,6 +93,20 @@ public struct XcodeProject: Sendable {
       guard case .array(let children)? = object["children"] else { continue }
       for child in children { if let child = child.string { parents[child] = id } }
     }
+    targetList = readTargets()
+    lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+  }
+
+  /// The 1-based line of a byte offset of the project file (a binary search: a project of
+  /// thousands of targets asks for every value's line).
+  func line(of offset: Int) -> Int {
+    var low = 0
+    var high = lineStarts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if lineStarts[middle] <= offset { low = middle + 1 } else { high = middle }
+    }
+    return max(low, 1)
   }
 
   /// The 1-based line of a byte offset.
@@ -125,8 +144,7 @@ public struct XcodeProject: Sendable {
     configurations(list: projectObject?["buildConfigurationList"]?.string, target: nil)
   }
 
-  /// Every target, in the project's order.
-  public var targetList: [Target] {
+  private func readTargets() -> [Target] {
     var ids: [String] = []
     if case .array(let items)? = projectObject?["targets"] {
       ids = items.compactMap(\.string)
@@ -181,30 +199,42 @@ public struct XcodeProject: Sendable {
 
   /// The path of a file reference, through the groups holding it (`<group>`), from the
   /// source root (`SOURCE_ROOT`) or absolute; nil for products and SDK files.
+  ///
+  /// Walked up the groups one at a time, at most ``maximumGroupDepth`` of them: a project
+  /// of 100,000 nested groups is refused, not recursed through.
   public func filePath(of id: String) -> String? {
-    var seen: Set<String> = []
-    return filePath(of: id, seen: &seen)
+    var components: [String] = []
+    var current = id
+    var base: String?
+    for _ in 0...Self.maximumGroupDepth {
+      guard let object = objects[current] else { return nil }
+      let path = object["path"]?.string ?? ""
+      switch object["sourceTree"]?.string ?? "<group>" {
+      case "<absolute>":
+        base = path
+      case "SOURCE_ROOT":
+        base = Paths.join(sourceRoot, path)
+      case "<group>":
+        if !path.isEmpty { components.append(path) }
+        guard let parent = parents[current] else {
+          // The main group: its path starts from the source root.
+          base = sourceRoot
+          break
+        }
+        current = parent
+        continue
+      default:
+        return nil
+      }
+      break
+    }
+    guard var result = base else { return nil }
+    for component in components.reversed() { result = Paths.join(result, component) }
+    return result
   }
 
-  private func filePath(of id: String, seen: inout Set<String>) -> String? {
-    guard seen.insert(id).inserted, let object = objects[id] else { return nil }
-    let path = object["path"]?.string ?? ""
-    switch object["sourceTree"]?.string ?? "<group>" {
-    case "<absolute>":
-      return path
-    case "SOURCE_ROOT":
-      return Paths.join(sourceRoot, path)
-    case "<group>":
-      guard let parent = parents[id] else {
-        // The main group: its path starts from the source root.
-        return path.isEmpty ? sourceRoot : Paths.join(sourceRoot, path)
-      }
-      guard let folder = filePath(of: parent, seen: &seen) else { return nil }
-      return path.isEmpty ? folder : Paths.join(folder, path)
-    default:
-      return nil
-    }
-  }
+  /// How many groups deep a file reference may sit.
+  static let maximumGroupDepth = 256
 
   /// The Info.plist a configuration names (`INFOPLIST_FILE`), as a path from the working
   /// folder, without resolving other references: for Info.plists found outside a project.

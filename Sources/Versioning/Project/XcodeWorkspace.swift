@@ -38,6 +38,11 @@ public enum XcodeWorkspace {
       let folder = groups.last ?? base
       let resolved = resolve(location, folder: folder, workspaceFolder: base, workspace: workspace)
       if isGroup {
+        guard groups.count < 256 else {
+          throw .unreadable(
+            path: file, line: text[..<open].reduce(1) { $1 == "\n" ? $0 + 1 : $0 },
+            message: "groups nest more than 256 deep")
+        }
         if !tag.hasSuffix("/") { groups.append(resolved ?? folder) }
       } else if let resolved, resolved.hasSuffix(".xcodeproj") {
         projects.append(InfoPlistDiscovery.normalized(resolved))

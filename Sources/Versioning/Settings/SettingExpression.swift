@@ -20,7 +20,7 @@ struct SettingExpression: Sendable, Hashable {
   /// Parses `text`; an unclosed `$(` is an error message.
   static func parse(_ text: String) -> Result<SettingExpression, SettingProblem> {
     var scalars = Array(text.unicodeScalars)[...]
-    let parsed = parseParts(&scalars, closing: nil)
+    let parsed = parseParts(&scalars, closing: nil, depth: 0)
     if case .failure(let problem) = parsed { return .failure(problem) }
     if !scalars.isEmpty { return .failure(SettingProblem("unexpected '\(scalars.first ?? " ")'")) }
     return parsed.map { SettingExpression(parts: $0) }
@@ -43,9 +43,15 @@ struct SettingExpression: Sendable, Hashable {
     }
   }
 
+  /// How deep references may nest inside each other (`$(A_$(B_$(C)))`).
+  static let maximumNesting = 32
+
   private static func parseParts(
-    _ scalars: inout ArraySlice<Unicode.Scalar>, closing: Set<Unicode.Scalar>?
+    _ scalars: inout ArraySlice<Unicode.Scalar>, closing: Set<Unicode.Scalar>?, depth: Int
   ) -> Result<[Part], SettingProblem> {
+    guard depth <= maximumNesting else {
+      return .failure(SettingProblem("references nest more than \(maximumNesting) levels deep"))
+    }
     var parts: [Part] = []
     var text = ""
     while let scalar = scalars.first {
@@ -55,7 +61,7 @@ struct SettingExpression: Sendable, Hashable {
       {
         scalars = scalars.dropFirst(2)
         let close: Unicode.Scalar = open == "(" ? ")" : "}"
-        switch parseReference(&scalars, close: close) {
+        switch parseReference(&scalars, close: close, depth: depth + 1) {
         case .success(let part):
           if !text.isEmpty { parts.append(.text(text)) }
           text = ""
@@ -73,10 +79,10 @@ struct SettingExpression: Sendable, Hashable {
   }
 
   private static func parseReference(
-    _ scalars: inout ArraySlice<Unicode.Scalar>, close: Unicode.Scalar
+    _ scalars: inout ArraySlice<Unicode.Scalar>, close: Unicode.Scalar, depth: Int
   ) -> Result<Part, SettingProblem> {
     let name: [Part]
-    switch parseParts(&scalars, closing: [close, ":"]) {
+    switch parseParts(&scalars, closing: [close, ":"], depth: depth) {
     case .success(let parts): name = parts
     case .failure(let problem): return .failure(problem)
     }
@@ -91,7 +97,7 @@ struct SettingExpression: Sendable, Hashable {
       var argument: SettingExpression?
       if scalars.first == "=" {
         scalars = scalars.dropFirst()
-        switch parseParts(&scalars, closing: [close, ":"]) {
+        switch parseParts(&scalars, closing: [close, ":"], depth: depth) {
         case .success(let parts): argument = SettingExpression(parts: parts)
         case .failure(let problem): return .failure(problem)
         }

@@ -14,8 +14,20 @@ public struct SettingAssignment: Sendable, Hashable {
   /// Where an edit of the value goes.
   public var place: VersionPlace
 
-  /// `file:line: SETTING = value`, for the chain a resolution followed.
-  public var description: String { "\(file):\(line): \(setting) = \(value)" }
+  /// `file:line: SETTING = value`, for the chain a resolution followed. The value is cut to
+  /// a short excerpt, and not shown at all from a file that is not an `.xcconfig` (an
+  /// `#include` may name any file, a credentials file too, and messages end up in CI logs).
+  public var description: String {
+    let shown =
+      file.hasSuffix(".xcconfig") || file.hasSuffix(".pbxproj") || file.hasSuffix(".plist")
+      ? Self.excerpt(value) : "(value not shown: not an .xcconfig file)"
+    return "\(file):\(line): \(Self.excerpt(setting)) = \(shown)"
+  }
+
+  /// At most 60 characters of `text`, cut with an ellipsis.
+  static func excerpt(_ text: String) -> String {
+    text.count <= 60 ? text : String(text.prefix(57)) + "..."
+  }
 }
 
 /// What a setting resolves to for one target and configuration.
@@ -77,14 +89,14 @@ public struct SettingsStack: Sendable {
   /// The value of `setting`, or nil when nothing defines it. Throws when its value refers to
   /// a setting defined nowhere, to itself in a loop, or cannot be read.
   public func resolve(_ setting: String) throws(SettingError) -> ResolvedSetting? {
-    var visiting: Set<Position> = []
+    var visiting = Evaluation()
     return try value(of: setting, from: Position(level: 0, index: .max), visiting: &visiting)
   }
 
   /// Evaluates `text` as if assigned to `setting` above every level (an Info.plist's
   /// `$(CURRENT_PROJECT_VERSION)`), with `origin` as the assignment that holds it.
   public func evaluate(_ origin: SettingAssignment) throws(SettingError) -> ResolvedSetting {
-    var visiting: Set<Position> = []
+    var visiting = Evaluation()
     return try evaluate(origin, at: Position(level: -1, index: 0), visiting: &visiting)
   }
 
@@ -94,8 +106,25 @@ public struct SettingsStack: Sendable {
     var index: Int
   }
 
+  /// How deep references may chain (`A = $(B)`, `B = $(C)` ...) before resolution stops:
+  /// real projects use a handful; a hostile one must not exhaust the stack.
+  static let maximumDepth = 200
+  /// The longest value resolution builds (`L0 = $(L1)$(L1)` doubling forty times would be a
+  /// terabyte).
+  static let maximumLength = 64 << 10
+  /// The most assignments a chain keeps for messages.
+  static let maximumChain = 64
+
+  /// One resolution's state: the assignments being evaluated (a loop, and the depth) and
+  /// the values already found, each assignment evaluated once (its value depends only on its
+  /// place in the stack).
+  struct Evaluation {
+    var active: Set<Position> = []
+    var known: [Position: ResolvedSetting] = [:]
+  }
+
   private func value(
-    of setting: String, from position: Position, visiting: inout Set<Position>
+    of setting: String, from position: Position, visiting: inout Evaluation
   ) throws(SettingError) -> ResolvedSetting? {
     var level = max(position.level, 0)
     var limit = position.level < 0 ? Int.max : position.index
@@ -116,13 +145,28 @@ public struct SettingsStack: Sendable {
   }
 
   private func evaluate(
-    _ assignment: SettingAssignment, at position: Position, visiting: inout Set<Position>
+    _ assignment: SettingAssignment, at position: Position, visiting: inout Evaluation
   ) throws(SettingError) -> ResolvedSetting {
-    guard visiting.insert(position).inserted else {
+    if let known = visiting.known[position] { return known }
+    guard visiting.active.insert(position).inserted else {
       throw SettingError(
         message: "\(assignment.setting) refers to itself in a loop", chain: [assignment])
     }
-    defer { visiting.remove(position) }
+    defer { visiting.active.remove(position) }
+    guard visiting.active.count <= Self.maximumDepth else {
+      throw SettingError(
+        message:
+          "\(assignment.setting): references chain more than \(Self.maximumDepth) settings deep",
+        chain: [assignment])
+    }
+    let resolved = try evaluateOnce(assignment, at: position, visiting: &visiting)
+    visiting.known[position] = resolved
+    return resolved
+  }
+
+  private func evaluateOnce(
+    _ assignment: SettingAssignment, at position: Position, visiting: inout Evaluation
+  ) throws(SettingError) -> ResolvedSetting {
     let expression: SettingExpression
     switch SettingExpression.parse(assignment.value) {
     case .success(let parsed): expression = parsed
@@ -144,11 +188,12 @@ public struct SettingsStack: Sendable {
       guard let found else {
         throw SettingError(
           message:
-            "$(\(name)) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
+            "$(\(SettingAssignment.excerpt(name))) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
           chain: [assignment])
       }
       return ResolvedSetting(
-        value: found.value, site: found.site, chain: [assignment] + found.chain)
+        value: found.value, site: found.site,
+        chain: Array(([assignment] + found.chain).prefix(Self.maximumChain)))
     }
     var chain = [assignment]
     let value = try text(
@@ -158,7 +203,7 @@ public struct SettingsStack: Sendable {
 
   /// A reference's value: `inherited` and the assignment's own name look below it.
   private func reference(
-    _ name: String, in assignment: SettingAssignment, below: Position, visiting: inout Set<Position>
+    _ name: String, in assignment: SettingAssignment, below: Position, visiting: inout Evaluation
   ) throws(SettingError) -> ResolvedSetting? {
     if name == "inherited" || name == assignment.setting {
       return try value(of: assignment.setting, from: below, visiting: &visiting)
@@ -168,7 +213,7 @@ public struct SettingsStack: Sendable {
 
   private func text(
     of expression: SettingExpression, in assignment: SettingAssignment, below: Position,
-    chain: inout [SettingAssignment], visiting: inout Set<Position>
+    chain: inout [SettingAssignment], visiting: inout Evaluation
   ) throws(SettingError) -> String {
     var result = ""
     for part in expression.parts {
@@ -182,7 +227,7 @@ public struct SettingsStack: Sendable {
         do {
           if let found = try reference(name, in: assignment, below: below, visiting: &visiting) {
             value = found.value
-            chain += found.chain
+            chain += found.chain.prefix(max(Self.maximumChain - chain.count, 0))
           }
         } catch {
           throw SettingError(message: error.message, chain: chain + error.chain)
@@ -201,17 +246,24 @@ public struct SettingsStack: Sendable {
           case "upper": value = value?.uppercased()
           default:
             throw SettingError(
-              message: "the operator ':\(item.name)' in $(\(name)) is not one BundleKit evaluates",
+              message:
+                "the operator ':\(SettingAssignment.excerpt(item.name))' in $(\(SettingAssignment.excerpt(name))) is not one BundleKit evaluates",
               chain: chain)
           }
         }
         guard let value else {
           throw SettingError(
             message:
-              "$(\(name)) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
+              "$(\(SettingAssignment.excerpt(name))) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
             chain: chain)
         }
         result += value
+      }
+      guard result.utf8.count <= Self.maximumLength else {
+        throw SettingError(
+          message:
+            "\(assignment.setting) grows past \(Self.maximumLength >> 10) KiB as its references are expanded",
+          chain: Array(chain.prefix(Self.maximumChain)))
       }
     }
     return result

@@ -6,12 +6,26 @@ import PropertyListXML
 /// missing file skipped. Files are read once per run.
 final class XcconfigChains {
   private var files: [String: XcconfigFile] = [:]
+  /// Each file's assignments with its includes in place, worked out once: a file included
+  /// twice by each of forty files in a row is read and flattened once, not 2^40 times.
+  private var flattened: [String: [SettingAssignment]] = [:]
+
+  /// The most assignments one chain may expand to, includes repeated included.
+  static let maximumAssignments = 100_000
 
   /// Every unconditional assignment of `path` and what it includes, in order.
   func assignments(of path: String) throws(VersioningError) -> [SettingAssignment] {
-    var result: [SettingAssignment] = []
     var stack: [String] = []
-    try collect(path, into: &result, stack: &stack, includedFrom: nil)
+    return try flatten(path, stack: &stack, includedFrom: nil)
+  }
+
+  private func flatten(
+    _ path: String, stack: inout [String], includedFrom: (file: String, line: Int)?
+  ) throws(VersioningError) -> [SettingAssignment] {
+    if let known = flattened[path] { return known }
+    var result: [SettingAssignment] = []
+    try collect(path, into: &result, stack: &stack, includedFrom: includedFrom)
+    flattened[path] = result
     return result
   }
 
@@ -36,7 +50,13 @@ final class XcconfigChains {
     if stack.contains(path) {
       throw .unreadable(
         path: includedFrom?.file ?? path, line: includedFrom?.line,
-        message: "#include \(path) includes itself (through \(stack.joined(separator: " -> ")))")
+        message:
+          "#include \(path) includes itself (through \(stack.suffix(8).joined(separator: " -> ")))")
+    }
+    guard stack.count < 64 else {
+      throw .unreadable(
+        path: includedFrom?.file ?? path, line: includedFrom?.line,
+        message: "#include chains nest more than 64 files deep")
     }
     stack.append(path)
     defer { stack.removeLast() }
@@ -61,7 +81,23 @@ final class XcconfigChains {
               "#include \"\(include.path)\": no such file (\(target)); #include? skips a missing file"
           )
         }
-        try collect(target, into: &result, stack: &stack, includedFrom: (path, include.line))
+        let included: [SettingAssignment]
+        do {
+          included = try flatten(target, stack: &stack, includedFrom: (path, include.line))
+        } catch .file(let error) {
+          // Named at the #include: the file may be anywhere (/dev/zero, a FIFO).
+          throw .unreadable(
+            path: path, line: include.line,
+            message: "#include \"\(include.path)\": \(error.message)")
+        }
+        guard result.count + included.count <= Self.maximumAssignments else {
+          throw .unreadable(
+            path: path, line: include.line,
+            message:
+              "#include \"\(include.path)\": the chain expands to more than \(Self.maximumAssignments) assignments (files included over and over)"
+          )
+        }
+        result += included
       }
     }
   }

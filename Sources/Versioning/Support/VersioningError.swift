@@ -32,6 +32,12 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
   case unresolvable(problems: [VersionProblem])
   /// A bump that would lower a value, not asked for with `--allow-lower`.
   case wouldLower(path: String, key: String, current: String, new: String)
+  /// Files the bump would write outside the folders it was given (reached through a
+  /// project's settings, an `#include`, a workspace or a link), not allowed.
+  case outside(paths: [String], roots: [String])
+  /// A check the caller asked for before writing failed (`bump --commit` finding a detached
+  /// HEAD, a tag that exists, a bumped file with edits of its own); nothing was written.
+  case refused(path: String?, reason: String)
 
   /// The errors, each naming its file (and line where known); nothing was changed.
   public var diagnostics: [Diagnostic] {
@@ -79,6 +85,15 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       [.error(nil, "no Info.plist or Xcode project found in \(paths.joined(separator: ", "))")]
     case .unresolvable(let problems):
       problems.map(\.diagnostic) + [.error(nil, "nothing was changed")]
+    case .outside(let paths, let roots):
+      paths.map { path in
+        .error(
+          path,
+          "is outside \(roots.joined(separator: ", ")), where the project's settings, an #include, a workspace or a link lead; a checkout may point anywhere, so BundleKit writes there only with --allow-outside; nothing was changed"
+        )
+      }
+    case .refused(let path, let reason):
+      [.error(path, "\(reason); nothing was changed")]
     case .wouldLower(let path, let key, let current, let new):
       [
         .error(

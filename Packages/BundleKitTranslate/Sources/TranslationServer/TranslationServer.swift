@@ -278,7 +278,9 @@ struct Handlers: Sendable {
       return Self.error("Invalid request: missing q parameter")
     }
     let found = (try? memory.detectLanguages(of: text)) ?? []
-    let members = found.prefix(5).map { detectedMember($0) }
+    // LibreTranslate always answers with at least one entry, and real clients read `[0]`:
+    // unknown text is the development language at confidence 0.
+    let members = found.isEmpty ? [detectedMember(nil)] : found.prefix(5).map { detectedMember($0) }
     return Self.json("[" + members.joined(separator: ",") + "]")
   }
 

@@ -149,7 +149,7 @@ struct MemoryTests {
     // Many lookups at once from many tasks.
     let shared = memory
     try await withThrowingTaskGroup(of: String.self) { group in
-      for _ in 0..<64 { group.addTask { try await shared.translate("Cancel", to: "de") } }
+      for _ in 0..<64 { group.addTask { try shared.translate("Cancel", to: "de") } }
       for try await translation in group { #expect(translation == "Abbrechen") }
     }
   }

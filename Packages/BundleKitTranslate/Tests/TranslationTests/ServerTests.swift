@@ -79,6 +79,12 @@ struct ServerTests {
         "POST", base.appendingPathComponent("detect"), body: jsonBody(["q": "Einstellungen"]))
       let detections = try #require(answer.json as? [[String: Any]])
       #expect(detections.first?["language"] as? String == "de")
+      // Unknown text: still one entry, as LibreTranslate answers (clients read [0]).
+      answer = try await http(
+        "POST", base.appendingPathComponent("detect"), body: jsonBody(["q": "zzz"]))
+      let unknown = try #require(answer.json as? [[String: Any]])
+      #expect(unknown.count == 1)
+      #expect(unknown.first?["confidence"] as? Double == 0)
 
       // Lookup by key, with and without a language.
       answer = try await http(

@@ -51,6 +51,41 @@ struct TranslateCommandTests {
     #expect(result.stdout == "de-CH\tLocalizable\tIistellige\n")
   }
 
+  @Test("index on a full disk names the memory file and leaves the old one as it was")
+  func diskFull() throws {
+    guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
+      print("skipped: the disk-full test mounts a small tmpfs, which needs root")
+      return
+    }
+    let disk = try TemporaryFolder()
+    guard try Tool.run(mount, ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path]).status == 0
+    else {
+      print("skipped: cannot mount a tmpfs here")
+      return
+    }
+    defer { _ = try? Tool.run(umount, [disk.path]) }
+    let fixture = try MemoryFixture()
+    let memory = disk.file("memory.sqlite")
+    let tables = [fixture.folder.file("App"), fixture.folder.file("Kit")]
+    #expect(try BundleKitTool.run(["translate", "index"] + tables + ["-o", memory]).status == 0)
+    let before = FileManager.default.contents(atPath: memory)
+    // Fill the disk but for a few kilobytes, less than the memory takes.
+    let filler = open(disk.file("filler"), O_CREAT | O_WRONLY, 0o644)
+    let chunk = [UInt8](repeating: 7, count: 4096)
+    var info = statvfs()
+    while statvfs(disk.path, &info) == 0, Int(info.f_bavail) * Int(info.f_frsize) > 8192,
+      write(filler, chunk, chunk.count) > 0
+    {}
+    close(filler)
+    let result = try BundleKitTool.run(["translate", "index"] + tables + ["-o", memory])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("\(memory): error:"), "\(result.stderr)")
+    #expect(result.stderr.contains("full"), "\(result.stderr)")
+    #expect(FileManager.default.contents(atPath: memory) == before)
+    let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
+    #expect(left == ["filler", "memory.sqlite"])
+  }
+
   @Test("Errors: exit 1 with a message naming the file, 2 for usage")
   func errors() throws {
     let folder = try TemporaryFolder()

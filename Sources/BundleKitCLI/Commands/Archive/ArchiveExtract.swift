@@ -12,7 +12,10 @@ struct ArchiveExtract: ParsableCommand {
       stops at the size, entry and compression-ratio limits (archive bombs). Everything is \
       extracted into a temporary folder beside DIR and moved into place only when complete: \
       into an existing DIR, files the archive holds replace those there and folders merge, \
-      as with bsdtar, all or none. Links are followed through the links before them.
+      as with bsdtar, all or none. Links are judged on the final tree, with what DIR already \
+      holds. Set-user-ID, set-group-ID and world-write bits are cleared unless \
+      --preserve-permissions is given. A name that is not UTF-8 is extracted with its \
+      bytes escaped as %XX.
       """
   )
 
@@ -31,8 +34,12 @@ struct ArchiveExtract: ParsableCommand {
   @Option(help: "The most bytes extracted per byte of archive.")
   var maxRatio: Double = ExtractionLimits().maximumRatio
 
+  @Flag(help: "Keep set-user-ID, set-group-ID and world-write bits as the archive has them.")
+  var preservePermissions = false
+
   func run() throws {
     var limits = ExtractionLimits()
+    limits.preservePermissions = preservePermissions
     limits.maximumTotalSize = maxSize
     limits.maximumEntries = maxEntries
     limits.maximumRatio = maxRatio

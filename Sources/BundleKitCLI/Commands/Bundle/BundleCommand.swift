@@ -56,11 +56,18 @@ struct BundleCreate: ParsableCommand {
   @Option(name: .customLong("set"), help: "A template variable, VAR=VALUE (repeatable).")
   var settings: [String] = []
 
+  @Flag(
+    help:
+      "Replace an output that is not an earlier bundle of this identifier (a folder of other files, a file)."
+  )
+  var force = false
+
   func run() throws {
     var builder = ResourceBundleBuilder(name: name, identifier: identifier)
     builder.version = version
     builder.build = build
     builder.developmentLanguage = languageOptions.developmentLanguage
+    builder.force = force
     for setting in settings {
       guard let equals = setting.firstIndex(of: "=") else {
         throw ValidationError("--set takes VAR=VALUE, not '\(setting)'")

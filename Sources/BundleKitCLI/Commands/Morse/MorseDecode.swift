@@ -27,7 +27,8 @@ struct MorseDecode: ParsableCommand {
     let name = input == "-" ? "<stdin>" : input
     let bytes =
       input == "-"
-      ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : try FileIO.read(input)
+      ? [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+      : try FileIO.read(input, allowingStreams: true)
     guard let text = UTF8Text.validated(bytes) else {
       throw MorseInputError.notUTF8(file: name)
     }

@@ -40,6 +40,13 @@ struct PlistSet: ParsableCommand {
   func run() throws {
     let lock = try FolderLocks(forEditing: file)
     defer { lock.release() }
+    // A file the user may not write is not replaced behind its permissions (a rename in a
+    // writable folder could), as bump refuses it.
+    if FileIO.isWriteProtected(file) {
+      throw FileSystemError.io(
+        path: file,
+        message: "the file is write-protected (make it writable first); it was not changed")
+    }
     var document = try PropertyListDocument(contentsOfFile: file)
     let path = PropertyListKeyPath(keyPath)
     let newValue = try parsedValue(existing: try? document.value.value(at: path))

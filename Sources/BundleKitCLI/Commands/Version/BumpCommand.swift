@@ -32,6 +32,12 @@ struct BumpOptions: ParsableArguments {
   @Flag(help: "Let a value go down (--to below the current number).")
   var allowLower = false
 
+  @Flag(
+    help:
+      "Write files outside the paths given, where the project's settings, an #include, a workspace or a link lead (refused otherwise: a checkout may point anywhere)."
+  )
+  var allowOutside = false
+
   @OptionGroup var formatOptions: FormatOptions
 
   @Flag(help: "After the bump, commit the changed files with git.")
@@ -40,8 +46,14 @@ struct BumpOptions: ParsableArguments {
   @Flag(help: "With --commit, also tag the commit (v<version>, or build-<number>).")
   var tag = false
 
+  @Flag(help: "With --commit, commit on a detached HEAD too (refused otherwise).")
+  var allowDetached = false
+
   func validate() throws {
     if tag && !commit { throw ValidationError("--tag tags the bump's commit: give --commit too") }
+    if allowDetached && !commit {
+      throw ValidationError("--allow-detached is for the bump's commit: give --commit too")
+    }
     if commit && dryRun {
       throw ValidationError("--dry-run changes nothing, so there is nothing to commit")
     }
@@ -51,6 +63,7 @@ struct BumpOptions: ParsableArguments {
   func run(_ bump: VersionBump, paths: [String]) throws {
     var bump = bump
     bump.allowLower = allowLower
+    bump.allowOutside = allowOutside
     let planned: VersionBump.Plan
     if dryRun {
       planned = try bump.plan(paths: paths, includeTests: includeTests, targets: target)
@@ -59,7 +72,10 @@ struct BumpOptions: ParsableArguments {
         return
       }
     } else {
-      planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target)
+      let recorder = commit ? GitRecorder(allowDetached: allowDetached, tag: tag) : nil
+      planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target) {
+        (plan) throws(VersioningError) in try recorder?.check(plan)
+      }
     }
     switch formatOptions.format {
     case .text:
@@ -84,7 +100,7 @@ struct BumpOptions: ParsableArguments {
         try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
     }
     if commit, !planned.files.isEmpty {
-      try GitRecorder.record(planned.values, files: planned.files.map(\.path), tag: tag)
+      try GitRecorder(allowDetached: allowDetached, tag: tag).record(planned)
     }
   }
 

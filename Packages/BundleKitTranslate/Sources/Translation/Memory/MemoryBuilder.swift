@@ -57,7 +57,19 @@ public struct MemoryBuilder: Sendable {
       try file.commit()
       return summary
     } catch let error as PropertyListError {
+      file.discard()
       throw TranslationError.invalidMemory(path: output, message: error.message)
+    } catch let error as FileSystemError {
+      file.discard()
+      throw TranslationError.invalidMemory(path: output, message: error.message)
+    } catch let error as DatabaseError {
+      // SQLite names no file ("database or disk is full"): the memory being written is it.
+      file.discard()
+      throw TranslationError.invalidMemory(
+        path: output,
+        message:
+          "cannot write the memory: \(error.message ?? "\(error.resultCode)"); the old file, if any, is as it was"
+      )
     }
   }
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Writes a corpus of hostile projects: what a cloned repository or a pull request can hold
+to crash, hang or exhaust a CI job that runs `bundlekit version`, `bump`, `strings lint` on
+it. Each case is a folder under OUT; cases.json lists them with the command to run and what
+must come out (a located error naming a file, or exit 0).
+
+    make-hostile.py OUT
+
+Every case is written by this script (no file from elsewhere); the project shape is a small
+Xcode project with one app target whose build number comes from an .xcconfig.
+"""
+import json
+import os
+import sys
+
+PBXPROJ_HEAD = "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 56;\n\tobjects = {\n"
+
+
+def project(targets=1, xcconfig=True, infoplist="App/Info.plist"):
+    """A project.pbxproj with `targets` app targets, each based on App.xcconfig."""
+    lines = [PBXPROJ_HEAD]
+    lines.append('\t\tF0000001 = {isa = PBXFileReference; path = App.xcconfig; sourceTree = "<group>"; };\n')
+    lines.append('\t\tF0000002 = {isa = PBXGroup; children = (F0000001,); sourceTree = "<group>"; };\n')
+    target_ids = []
+    for index in range(targets):
+        target, configs, debug = f"T{index:07d}", f"L{index:07d}", f"C{index:07d}"
+        target_ids.append(target)
+        base = "baseConfigurationReference = F0000001; " if xcconfig else ""
+        lines.append(f'\t\t{target} = {{isa = PBXNativeTarget; buildConfigurationList = {configs}; '
+                     f'name = App{index}; productType = "com.apple.product-type.application"; }};\n')
+        lines.append(f'\t\t{configs} = {{isa = XCConfigurationList; buildConfigurations = ({debug},); }};\n')
+        lines.append(f'\t\t{debug} = {{isa = XCBuildConfiguration; {base}buildSettings = {{ '
+                     f'INFOPLIST_FILE = "{infoplist}"; MARKETING_VERSION = 1.0; }}; name = Release; }};\n')
+    lines.append('\t\tP0000001 = {isa = PBXProject; buildConfigurationList = P0000002; '
+                 f'mainGroup = F0000002; targets = ({", ".join(target_ids)}); }};\n')
+    lines.append('\t\tP0000002 = {isa = XCConfigurationList; buildConfigurations = (P0000003,); };\n')
+    lines.append('\t\tP0000003 = {isa = XCBuildConfiguration; buildSettings = {}; name = Release; };\n')
+    lines.append("\t};\n\trootObject = P0000001;\n}\n")
+    return "".join(lines)
+
+
+INFO = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+\t<key>CFBundleIdentifier</key>
+\t<string>com.example.app</string>
+\t<key>CFBundleShortVersionString</key>
+\t<string>$(MARKETING_VERSION)</string>
+\t<key>CFBundleVersion</key>
+\t<string>$(CURRENT_PROJECT_VERSION)</string>
+</dict>
+</plist>
+"""
+
+
+def write(path, text, mode="w"):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode) as file:
+        file.write(text)
+
+
+def app(root, xcconfig, targets=1, infoplist="App/Info.plist"):
+    """An app project in `root` whose App.xcconfig is `xcconfig`."""
+    write(os.path.join(root, "App.xcodeproj", "project.pbxproj"), project(targets, infoplist=infoplist))
+    write(os.path.join(root, "App", "Info.plist"), INFO)
+    if xcconfig is not None:
+        write(os.path.join(root, "App.xcconfig"), xcconfig)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    cases = []
+
+    def case(name, expect, commands=(("version",), ("bump", "build", "--dry-run"))):
+        cases.append({"name": name, "expect": expect, "commands": [list(c) for c in commands]})
+        return os.path.join(out, name)
+
+    # References: depth, length and size.
+    app(case("deep-nesting", "error"),
+        "CURRENT_PROJECT_VERSION = " + "$(" * 20000 + "A" + ")" * 20000 + "\n")
+    chain = "".join(f"S{n} = $(S{n + 1})\n" for n in range(10000)) + "S10000 = 7\n"
+    app(case("long-chain", "error"), "CURRENT_PROJECT_VERSION = $(S0)\n" + chain)
+    laughs = "".join(f"L{n} = $(L{n + 1})$(L{n + 1})\n" for n in range(40)) + "L40 = ha\n"
+    app(case("billion-laughs", "error"), "CURRENT_PROJECT_VERSION = $(L0)\n" + laughs)
+    root = case("include-doubling", "error")
+    app(root, '#include "inc/0.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
+    for n in range(40):
+        write(os.path.join(root, "inc", f"{n}.xcconfig"),
+              f'#include "{n + 1}.xcconfig"\n#include "{n + 1}.xcconfig"\nX{n} = {n}\n')
+    write(os.path.join(root, "inc", "40.xcconfig"), "LAST = 1\n")
+    root = case("include-cycle", "error")
+    app(root, '#include "Other.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
+    write(os.path.join(root, "Other.xcconfig"), '#include "App.xcconfig"\n')
+    app(case("missing-include", "error"), '#include "Nowhere.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
+
+    # Files that never end or never open: /dev/zero behind links, FIFOs.
+    app(case("include-dev-zero", "error"), '#include "/dev/zero"\nCURRENT_PROJECT_VERSION = 3\n')
+    root = case("xcconfig-dev-zero", "error")
+    app(root, None)
+    os.symlink("/dev/zero", os.path.join(root, "App.xcconfig"))
+    root = case("infoplist-dev-zero", "error")
+    app(root, "CURRENT_PROJECT_VERSION = 3\n")
+    os.remove(os.path.join(root, "App", "Info.plist"))
+    os.symlink("/dev/zero", os.path.join(root, "App", "Info.plist"))
+    root = case("pbxproj-dev-zero", "error")
+    app(root, "CURRENT_PROJECT_VERSION = 3\n")
+    os.remove(os.path.join(root, "App.xcodeproj", "project.pbxproj"))
+    os.symlink("/dev/zero", os.path.join(root, "App.xcodeproj", "project.pbxproj"))
+    for name, path in (("fifo-infoplist", "App/Info.plist"), ("fifo-xcconfig", "App.xcconfig"),
+                       ("fifo-pbxproj", "App.xcodeproj/project.pbxproj")):
+        root = case(name, "error")
+        app(root, "CURRENT_PROJECT_VERSION = 3\n")
+        os.remove(os.path.join(root, path))
+        os.mkfifo(os.path.join(root, path))
+    lint = (("strings", "lint"),)
+    root = case("strings-dev-zero", "error", lint)
+    write(os.path.join(root, "en.lproj", "Good.strings"), '"a" = "b";\n')
+    os.symlink("/dev/zero", os.path.join(root, "en.lproj", "Localizable.strings"))
+    root = case("strings-fifo", "error", lint)
+    os.makedirs(os.path.join(root, "en.lproj"))
+    os.mkfifo(os.path.join(root, "en.lproj", "Localizable.strings"))
+    root = case("catalog-invalid-utf8", "error", lint)
+    write(os.path.join(root, "Localizable.xcstrings"),
+          b'{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "caf\xe9" : {}\n  },\n  "version" : "1.0"\n}\n', "wb")
+
+    # Size: a workspace of nested groups, a project of many targets.
+    root = case("nested-groups", "error")
+    app(root, "CURRENT_PROJECT_VERSION = 3\n")
+    body = '<Group location = "group:g">\n' * 100000 + '</Group>\n' * 100000
+    write(os.path.join(root, "All.xcworkspace", "contents.xcworkspacedata"),
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace version = "1.0">\n' + body + "</Workspace>\n")
+    root = case("many-targets", "ok")
+    app(root, "CURRENT_PROJECT_VERSION = 3\n", targets=5000)
+
+    # Values that must not reach a log: a credentials file #included.
+    root = case("secret-include", "error")
+    app(root, '#include "credentials.env"\nCURRENT_PROJECT_VERSION = $(UNDEFINED_SETTING)\n')
+    write(os.path.join(root, "credentials.env"), "API_TOKEN = sk-live-0123456789abcdef-SECRET\n")
+
+    with open(os.path.join(out, "cases.json"), "w") as file:
+        json.dump(cases, file, indent=1)
+
+
+if __name__ == "__main__":
+    main()
