@@ -15,6 +15,8 @@ struct HostileInputTests {
   struct Case: Decodable {
     var name: String
     var expect: String
+    /// What the error must say: the real cause.
+    var says: String
     var commands: [[String]]
   }
 
@@ -57,6 +59,7 @@ struct HostileInputTests {
           // Located: the message names a file of the case.
           #expect(run.stderr.contains("\(item.name)/"), "\(label): \(run.stderr.prefix(400))")
           #expect(run.stderr.contains("error:"), "\(label)")
+          #expect(run.stderr.contains(item.says), "\(label): \(run.stderr.prefix(400))")
         }
         #expect(
           run.stderr.utf8.count < 20_000, "\(label): a message of \(run.stderr.utf8.count) bytes")

@@ -54,6 +54,15 @@ struct ProjectVersions {
           stack = try self.stack(for: target, configuration)
         } catch {
           bundle.problems += error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+          // The target's Info.plist is still its own: read alone, it would hide this error
+          // behind a reference "no project defines".
+          if let file = assignments(of: configuration).last(where: {
+            $0.setting == "INFOPLIST_FILE"
+          })?.value, !file.isEmpty, !file.contains("$") {
+            used.insert(
+              InfoPlistDiscovery.normalized(
+                file.hasPrefix("/") ? file : Paths.join(project.sourceRoot, file)))
+          }
           continue
         }
         for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
@@ -252,7 +261,15 @@ struct ProjectVersions {
   ) -> Diagnostic {
     .error(
       chain.last?.file, line: chain.last?.line, "\(key) (\(configuration)): \(message)",
-      notes: chain.isEmpty
-        ? [] : ["resolved through: " + chain.map(\.description).joined(separator: "\n    -> ")])
+      notes: chain.isEmpty ? [] : ["resolved through: " + shown(chain)])
+  }
+
+  /// A chain as lines, a long one (a hostile project's 10,000 links) cut to its first and
+  /// last eight so that the message stays readable.
+  static func shown(_ chain: [SettingAssignment]) -> String {
+    let lines = chain.map(\.description)
+    guard lines.count > 16 else { return lines.joined(separator: "\n    -> ") }
+    return (lines.prefix(8) + ["... \(lines.count - 16) more ..."] + lines.suffix(8))
+      .joined(separator: "\n    -> ")
   }
 }

@@ -73,60 +73,62 @@ def main():
     os.makedirs(out, exist_ok=True)
     cases = []
 
-    def case(name, expect, commands=(("version",), ("bump", "build", "--dry-run"))):
-        cases.append({"name": name, "expect": expect, "commands": [list(c) for c in commands]})
+    def case(name, expect, commands=(("version",), ("bump", "build", "--dry-run")), says=""):
+        """`says`: what the error must say (the real cause, not a symptom it led to)."""
+        cases.append({"name": name, "expect": expect, "says": says,
+                      "commands": [list(c) for c in commands]})
         return os.path.join(out, name)
 
     # References: depth, length and size.
-    app(case("deep-nesting", "error"),
+    app(case("deep-nesting", "error", says="nest more than 32 levels"),
         "CURRENT_PROJECT_VERSION = " + "$(" * 20000 + "A" + ")" * 20000 + "\n")
     chain = "".join(f"S{n} = $(S{n + 1})\n" for n in range(10000)) + "S10000 = 7\n"
-    app(case("long-chain", "error"), "CURRENT_PROJECT_VERSION = $(S0)\n" + chain)
+    app(case("long-chain", "error", says="chain more than"), "CURRENT_PROJECT_VERSION = $(S0)\n" + chain)
     laughs = "".join(f"L{n} = $(L{n + 1})$(L{n + 1})\n" for n in range(40)) + "L40 = ha\n"
-    app(case("billion-laughs", "error"), "CURRENT_PROJECT_VERSION = $(L0)\n" + laughs)
-    root = case("include-doubling", "error")
+    app(case("billion-laughs", "error", says="grows past 64 KiB"), "CURRENT_PROJECT_VERSION = $(L0)\n" + laughs)
+    root = case("include-doubling", "error", says="more than 100000")
     app(root, '#include "inc/0.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
     for n in range(40):
         write(os.path.join(root, "inc", f"{n}.xcconfig"),
               f'#include "{n + 1}.xcconfig"\n#include "{n + 1}.xcconfig"\nX{n} = {n}\n')
     write(os.path.join(root, "inc", "40.xcconfig"), "LAST = 1\n")
-    root = case("include-cycle", "error")
+    root = case("include-cycle", "error", says="includes itself")
     app(root, '#include "Other.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
     write(os.path.join(root, "Other.xcconfig"), '#include "App.xcconfig"\n')
-    app(case("missing-include", "error"), '#include "Nowhere.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
+    app(case("missing-include", "error", says="Nowhere.xcconfig\": no such file"), '#include "Nowhere.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
 
     # Files that never end or never open: /dev/zero behind links, FIFOs.
-    app(case("include-dev-zero", "error"), '#include "/dev/zero"\nCURRENT_PROJECT_VERSION = 3\n')
-    root = case("xcconfig-dev-zero", "error")
+    app(case("include-dev-zero", "error", says="\"/dev/zero\": is not a regular file"), '#include "/dev/zero"\nCURRENT_PROJECT_VERSION = 3\n')
+    root = case("xcconfig-dev-zero", "error", says="App.xcconfig: error: is not a regular file")
     app(root, None)
     os.symlink("/dev/zero", os.path.join(root, "App.xcconfig"))
-    root = case("infoplist-dev-zero", "error")
+    root = case("infoplist-dev-zero", "error", says="App/Info.plist cannot be read")
     app(root, "CURRENT_PROJECT_VERSION = 3\n")
     os.remove(os.path.join(root, "App", "Info.plist"))
     os.symlink("/dev/zero", os.path.join(root, "App", "Info.plist"))
-    root = case("pbxproj-dev-zero", "error")
+    root = case("pbxproj-dev-zero", "error", says="project.pbxproj: error: is not a regular file")
     app(root, "CURRENT_PROJECT_VERSION = 3\n")
     os.remove(os.path.join(root, "App.xcodeproj", "project.pbxproj"))
     os.symlink("/dev/zero", os.path.join(root, "App.xcodeproj", "project.pbxproj"))
     for name, path in (("fifo-infoplist", "App/Info.plist"), ("fifo-xcconfig", "App.xcconfig"),
                        ("fifo-pbxproj", "App.xcodeproj/project.pbxproj")):
-        root = case(name, "error")
+        root = case(name, "error", says=path + (" cannot be read" if path.endswith(".plist") else ": error: is not a regular file"))
         app(root, "CURRENT_PROJECT_VERSION = 3\n")
         os.remove(os.path.join(root, path))
         os.mkfifo(os.path.join(root, path))
     lint = (("strings", "lint"),)
-    root = case("strings-dev-zero", "error", lint)
+    root = case("strings-dev-zero", "error", lint, says="Localizable.strings: error: is not a regular file")
     write(os.path.join(root, "en.lproj", "Good.strings"), '"a" = "b";\n')
     os.symlink("/dev/zero", os.path.join(root, "en.lproj", "Localizable.strings"))
-    root = case("strings-fifo", "error", lint)
+    root = case("strings-fifo", "error", lint, says="Localizable.strings: error: is not a regular file")
     os.makedirs(os.path.join(root, "en.lproj"))
     os.mkfifo(os.path.join(root, "en.lproj", "Localizable.strings"))
-    root = case("catalog-invalid-utf8", "error", lint)
+    root = case("catalog-invalid-utf8", "error", lint, says="Localizable.xcstrings:4:9: error: byte 0xe9 is not UTF-8")
     write(os.path.join(root, "Localizable.xcstrings"),
           b'{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "caf\xe9" : {}\n  },\n  "version" : "1.0"\n}\n', "wb")
 
     # Size: a workspace of nested groups, a project of many targets.
-    root = case("nested-groups", "error")
+    root = case("nested-groups", "error", says="groups nest more than 256 deep")
     app(root, "CURRENT_PROJECT_VERSION = 3\n")
     body = '<Group location = "group:g">\n' * 100000 + '</Group>\n' * 100000
     write(os.path.join(root, "All.xcworkspace", "contents.xcworkspacedata"),
@@ -135,7 +137,7 @@ def main():
     app(root, "CURRENT_PROJECT_VERSION = 3\n", targets=5000)
 
     # Values that must not reach a log: a credentials file #included.
-    root = case("secret-include", "error")
+    root = case("secret-include", "error", says="defined nowhere")
     app(root, '#include "credentials.env"\nCURRENT_PROJECT_VERSION = $(UNDEFINED_SETTING)\n')
     write(os.path.join(root, "credentials.env"), "API_TOKEN = sk-live-0123456789abcdef-SECRET\n")
 
