@@ -7,13 +7,13 @@ import Versioning
 
 struct BundleVersionTests {
   @Test(
-    "not versions: empty, four parts, empty parts, signs, letters, 2^32, spaces, wide digits",
-    arguments: ["", "1.2.3.4", "1..2", "-1", "1.a", "4294967296", " 1", "1.0b2", "１"])
+    "not versions: empty, five parts, empty parts, signs, letters, 2^32, spaces, wide digits",
+    arguments: ["", "1.2.3.4.5", "1..2", "-1", "1.a", "4294967296", " 1", "1.0b2", "１"])
   func notVersions(text: String) {
     #expect(BundleVersion(text) == nil)
   }
 
-  @Test("1 to 3 non-negative integers below 2^32; increments and semantic bumps")
+  @Test("1 to 4 non-negative integers below 2^32; increments and semantic bumps")
   func rules() {
     #expect(BundleVersion("42")?.description == "42")
     #expect(BundleVersion("1.2.3")?.components == [1, 2, 3])
@@ -25,6 +25,19 @@ struct BundleVersionTests {
     #expect(BundleVersion("2.1")?.bumped(.patch)?.description == "2.1.1")
     #expect(BundleVersion("2")?.bumped(.major)?.description == "3")
     #expect(BundleVersion("1.10")! > BundleVersion("1.9")!)
+    // Four components, as shipping apps' build numbers have them: read, raised at the end,
+    // flagged.
+    #expect(BundleVersion("7.75.0.3")?.incremented()?.description == "7.75.0.4")
+    #expect(BundleVersion("7.75.0.3")?.hasMoreThanAppleDocuments == true)
+    #expect(BundleVersion("7.75.0")?.hasMoreThanAppleDocuments == false)
+    #expect(BundleVersion("7.75.0.3")?.bumped(.minor)?.description == "7.76.0.0")
+    // Zero-padded components keep their width (date versions).
+    #expect(BundleVersion("26.07.5")?.bumped(.patch)?.description == "26.07.6")
+    #expect(BundleVersion("26.07.5")?.bumped(.minor)?.description == "26.08.0")
+    #expect(BundleVersion("2026.09")?.incremented()?.description == "2026.10")
+    #expect(BundleVersion("007")?.incremented()?.description == "008")
+    #expect(BundleVersion("26.07")! == BundleVersion("26.7")!)
+    #expect(BundleVersion("1.0")! == BundleVersion("1")!)
     #expect(buildSettingReference(in: "$(CURRENT_PROJECT_VERSION)") == "CURRENT_PROJECT_VERSION")
     #expect(buildSettingReference(in: "${MARKETING_VERSION}") == "MARKETING_VERSION")
     #expect(buildSettingReference(in: "1.0") == nil)

@@ -67,10 +67,10 @@ struct BumpTests {
     #expect(run.status == 1)
     #expect(
       run.stderr
-        == "B/Info.plist: error: CFBundleVersion '41 beta' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)\n"
+        == "B/Info.plist: error: CFBundleVersion '41 beta' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)\n"
     )
     #expect(try workspace.read("A/Info.plist") == before)
-    #expect(try workspace.bundlekit("bump", "build", "--to", "5.6.7.8").status == 2)
+    #expect(try workspace.bundlekit("bump", "build", "--to", "5.6.7.8.9").status == 2)
   }
 
   @Test("malformed, overflowing and write-protected files: a compiler-style error naming each")
@@ -87,7 +87,14 @@ struct BumpTests {
       run.stderr.hasPrefix("B/Info.plist:10:52: error: Opening and ending tag mismatch"),
       "\(run.stderr)")
     #expect(!run.stderr.contains("<input>"))
-    #expect(run.stderr.components(separatedBy: "error:").count == 2, "\(run.stderr)")
+    // The file's error, then what the bump did about it.
+    #expect(run.stderr.components(separatedBy: "error:").count == 3, "\(run.stderr)")
+    #expect(run.stderr.hasSuffix("error: nothing was changed\n"))
+    // Read only, `version` prints the other rows and the error on its own, exit 1.
+    let table = try workspace.bundlekit("version")
+    #expect(table.status == 1)
+    #expect(table.stdout.contains("A/Info.plist") && table.stdout.contains("41"))
+    #expect(!table.stderr.contains("nothing was changed"), "\(table.stderr)")
 
     try workspace.write(
       "B/Info.plist",
@@ -231,6 +238,11 @@ struct BumpTests {
         "-    <key>CFBundleVersion</key>   <string>41</string>\n+    <key>CFBundleVersion</key>   <string>42</string>\n"
       ))
     #expect(try workspace.read("A/Info.plist") == before)
+    if let git = Tool.path("git") {
+      let check = try Tool.run(
+        git, ["apply", "--check", "-"], input: Data(dry.stdout.utf8), in: workspace.file("."))
+      #expect(check.status == 0, "\(check.stderr)")
+    }
     #expect(try workspace.bundlekit("bump", "build", "--sync").status == 0)
     #expect(try workspace.value("A/Info.plist", "CFBundleVersion") == "78")
     #expect(try workspace.value("B/Info.plist", "CFBundleVersion") == "78")

@@ -56,9 +56,13 @@ struct GitRecorder {
     let hasHead = Self.git(["-C", top, "rev-parse", "-q", "--verify", "HEAD"])?.status == 0
     for file in plan.files {
       let absolute = Self.absolute(file.path)
-      guard Self.git(["-C", top, "ls-files", "--error-unmatch", "--", absolute])?.status == 0 else {
+      if let listed = Self.git(["-C", top, "ls-files", "--error-unmatch", "--", absolute]),
+        listed.status != 0
+      {
         throw .refused(
-          path: file.path, reason: "is not tracked by git; add it first, or bump without --commit")
+          path: file.path,
+          reason: "is not tracked by git; add it first, or bump without --commit"
+            + Self.said(listed))
       }
       // Staged or not, any edit of the file's own would go into the bump's commit.
       if hasHead, Self.git(["-C", top, "diff", "--quiet", "HEAD", "--", absolute])?.status != 0 {
@@ -86,25 +90,52 @@ struct GitRecorder {
     guard let first = plan.files.first?.path else { return }
     let folder = Paths.parent(first)
     let values = plan.values
-    let summary = Dictionary(grouping: values, by: \.key).keys.sorted().map { key in
-      let news = Set(values.filter { $0.key == key }.map(\.new)).sorted()
-      return "\(key == "CFBundleVersion" ? "build" : "version") \(news.joined(separator: ", "))"
-    }.joined(separator: ", ")
+    let summary = Self.message(values)
     let absolute = plan.files.map { Self.absolute($0.path) }
+    let written = plan.files.map(\.path).joined(separator: " ")
     try Self.run(
       ["-C", folder, "commit", "--quiet", "-m", "Bump \(summary)", "--"] + absolute,
-      after: "the files were bumped but not committed")
+      after:
+        "the bump is written but not committed: \(written) hold the new values; commit them, or undo with git checkout -- \(written)"
+    )
     guard tag else { return }
+    let name = try Self.tagName(values)
+    let head =
+      Self.git(["-C", folder, "rev-parse", "--short", "HEAD"]).map {
+        String(decoding: $0.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      } ?? "HEAD"
     try Self.run(
-      ["-C", folder, "tag", try Self.tagName(values)], after: "committed, not tagged")
+      ["-C", folder, "tag", name],
+      after: "the bump is committed as \(head), not tagged; tag it with git tag \(name) \(head)")
   }
 
-  /// `v<version>` when the version changed, else `build-<number>`; one value for all.
+  /// The commit message after "Bump ": `build 13`, or with several numbers each with its
+  /// targets, `build 835 (Studio.xcodeproj (Studio)), 2 (Studio.xcodeproj (Engine))`.
+  static func message(_ values: [VersionBump.ValueChange]) -> String {
+    Dictionary(grouping: values, by: \.key).keys.sorted().map { key in
+      let changes = values.filter { $0.key == key }
+      let news = Set(changes.map(\.new)).sorted()
+      let word = key == "CFBundleVersion" ? "build" : "version"
+      guard news.count > 1 else { return "\(word) \(news.joined())" }
+      return word + " "
+        + news.map { new in
+          let targets = changes.filter { $0.new == new }.flatMap(\.bundles)
+          return "\(new) (\(targets.joined(separator: ", ")))"
+        }.joined(separator: ", ")
+    }.joined(separator: ", ")
+  }
+
+  /// `v<version>` when the version changed, else `build-<number>`: the one new value, or
+  /// when frameworks and helpers got numbers of their own, the applications' one.
   static func tagName(_ values: [VersionBump.ValueChange]) throws(VersioningError) -> String {
     let key =
       values.contains { $0.key == "CFBundleShortVersionString" }
       ? "CFBundleShortVersionString" : "CFBundleVersion"
-    let news = Set(values.filter { $0.key == key }.map(\.new))
+    var news = Set(values.filter { $0.key == key }.map(\.new))
+    if news.count > 1 {
+      let apps = Set(values.filter { $0.key == key && $0.isApplications }.map(\.new))
+      if apps.count == 1 { news = apps }
+    }
     guard news.count == 1, let new = news.first else {
       throw .refused(
         path: nil,

@@ -57,6 +57,9 @@ public struct VersionBump: Sendable {
     public var new: String
     /// Where it is written.
     public var places: [VersionPlace]
+    /// Whether an application that no other target embeds shows it: the number a release
+    /// is known by (its tag), when frameworks and helpers have numbers of their own.
+    public var isApplications = false
   }
 
   /// Where a value is written, as `file:line` (the line in the file as it was read).
@@ -93,16 +96,23 @@ public struct VersionBump: Sendable {
     }
     if !problems.isEmpty { throw .unresolvable(problems: problems) }
     // Values written in the same place (one xcconfig for many Info.plists) change once.
-    var groups: [(value: VersionValue, bundles: [String], families: Set<String>)] = []
+    var groups: [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool)] = []
     var groupOfPlace: [VersionPlace: Int] = [:]
     for bundle in inventory.bundles {
-      // An app and what it embeds carry one build number (an App Store rule).
-      let family = bundle.path + "\u{0}" + (bundle.host ?? bundle.target)
+      if bundle.missing != nil { continue }
+      // Embedded frameworks and helpers keep their own numbers: raised only when named.
+      if bundle.keepsOwnNumber, inventory.namedTargets?.contains(bundle.target) != true {
+        continue
+      }
+      // An app and its extensions carry one build number (an App Store rule).
+      let family = bundle.path + "\u{0}" + (bundle.app ?? bundle.target)
+      let isApp = bundle.host == nil && bundle.kind == "application"
       for value in [bundle.version, bundle.build].compactMap({ $0 }) {
         let label = bundle.label
         if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
           groups[existing].bundles.append(label)
           groups[existing].families.insert(family)
+          groups[existing].app = groups[existing].app || isApp
           for place in value.places where groupOfPlace[place] == nil {
             groups[existing].value.places.append(place)
             groupOfPlace[place] = existing
@@ -110,7 +120,7 @@ public struct VersionBump: Sendable {
           continue
         }
         for place in value.places { groupOfPlace[place] = groups.count }
-        groups.append((value, [label], [family]))
+        groups.append((value, [label], [family], isApp))
       }
     }
     let familyHighest = Self.highestPerFamily(groups.map { ($0.value, $0.families) })
@@ -171,7 +181,8 @@ public struct VersionBump: Sendable {
       }
       values.append(
         ValueChange(
-          bundles: group.bundles, key: value.key, old: current, new: new, places: value.places))
+          bundles: group.bundles, key: value.key, old: current, new: new, places: value.places,
+          isApplications: group.app))
     }
     return Plan(values: values, files: try fileChanges(values, contents: inventory.contents))
   }
@@ -251,7 +262,7 @@ public struct VersionBump: Sendable {
       guard let version = BundleVersion(text) else {
         throw .scheme(
           message:
-            "\(name)='\(text)' is not a build number (1 to 3 period-separated whole numbers, each below 4294967296)"
+            "\(name)='\(text)' is not a build number (1 to 4 period-separated whole numbers, each below 4294967296)"
         )
       }
       return version.description

@@ -108,6 +108,15 @@ public struct VersionedBundle: Sendable, Hashable {
   public var kind: String?
   /// The target of the same project that embeds this one (an app for its extensions).
   public var host: String?
+  /// The app whose build number this one carries, at any depth (a watch app's widget has its
+  /// iPhone app's): nil for a bundle with a number of its own.
+  public var app: String?
+  /// Why it was not read though it is no error of the project's (a workspace's
+  /// `Pods/Pods.xcodeproj` before `pod install`): shown on its row, a bump goes on without it.
+  public var missing: String?
+  /// Whether it is embedded but keeps a number of its own (a framework, an XPC service, a
+  /// helper tool, a login item): a bump leaves it alone unless `--target` names it.
+  public var keepsOwnNumber: Bool { host != nil && app == nil }
   /// Why a value could not be read: each names the file, line and the chain.
   public var problems: [VersionProblem] = []
 
@@ -133,6 +142,8 @@ public struct VersionInventory: Sendable {
   public var bundles: [VersionedBundle] = []
   /// The bytes of each Info.plist as read, so a bump edits exactly what was checked.
   public var contents: [String: [UInt8]] = [:]
+  /// The targets asked for by name (nil: all).
+  public var namedTargets: Set<String>?
 
   /// The build-setting names Xcode uses for the two keys.
   public static let settings = [
@@ -173,10 +184,15 @@ public struct VersionInventory: Sendable {
     }
     // Projects named, found, or listed by workspaces, each once.
     var projectPaths: [String] = []
+    var workspaceOf: [String: String] = [:]
     for item in found {
       switch item {
       case .project(let path): projectPaths.append(path)
-      case .workspace(let path): projectPaths += try XcodeWorkspace.projects(in: path)
+      case .workspace(let path):
+        for listed in try XcodeWorkspace.projects(in: path) {
+          projectPaths.append(listed)
+          if workspaceOf[listed] == nil { workspaceOf[listed] = path }
+        }
       case .infoPlist: break
       }
     }
@@ -185,7 +201,34 @@ public struct VersionInventory: Sendable {
     let chains = XcconfigChains()
     var usedPlists: Set<String> = []
     for path in projectPaths {
-      var versions = ProjectVersions(project: try project(path), chains: chains)
+      // A project a workspace lists but the checkout does not hold yet (CocoaPods' before
+      // `pod install`, a generated one): its row says so, the others are read.
+      if let workspace = workspaceOf[path], !FileIO.exists(path) {
+        var row = VersionedBundle(
+          path: path, target: "-", format: .project, version: nil, build: nil)
+        row.missing =
+          "\(workspace) lists \(path), which does not exist\(path.hasSuffix("Pods/Pods.xcodeproj") ? " (run pod install)" : "")"
+        bundles.append(row)
+        continue
+      }
+      // CocoaPods' project is generated from the Podfile, its numbers the pods' own: left
+      // alone, as the walk leaves the Pods folder.
+      if workspaceOf[path] != nil, Paths.parent(path).split(separator: "/").last == "Pods" {
+        continue
+      }
+      // A project that cannot be read is its row's problem: `version` prints the others,
+      // `bump` refuses.
+      let loaded: XcodeProject
+      do {
+        loaded = try project(path)
+      } catch {
+        var row = VersionedBundle(
+          path: path, target: "-", format: .project, version: nil, build: nil)
+        row.problems = error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+        bundles.append(row)
+        continue
+      }
+      var versions = ProjectVersions(project: loaded, chains: chains)
       let result = versions.bundles(includeTests: includeTests)
       bundles += result.bundles
       usedPlists.formUnion(result.infoPlists)
@@ -212,7 +255,15 @@ public struct VersionInventory: Sendable {
         contents[path] = bytes
         document = parsed
       case .failure(let error):
-        throw .propertyList(error.inFile(path))
+        // Its row's problem: `version` prints the others, `bump` refuses.
+        var row = VersionedBundle(
+          path: path, target: Self.folderName(of: path), format: .infoPlist(.xml1), version: nil,
+          build: nil)
+        row.problems = VersioningError.propertyList(error.inFile(path)).diagnostics.map {
+          VersionProblem(key: nil, diagnostic: $0)
+        }
+        bundles.append(row)
+        continue
       }
       var bundle = VersionedBundle(
         path: path, target: Self.folderName(of: path), format: .infoPlist(document.format),
@@ -221,15 +272,22 @@ public struct VersionInventory: Sendable {
         guard let raw = document.value[key]?.stringValue else { continue }
         var value = VersionValue(key: key, current: raw, places: [.plist(path: path, key: key)])
         if let setting = buildSettingReference(in: raw) {
-          value = try Self.resolve(setting, key: key, for: path, targets: targets, project: project)
+          do {
+            value = try Self.resolve(
+              setting, key: key, for: path, targets: targets, project: project)
+          } catch {
+            bundle.problems += error.diagnostics.map { VersionProblem(key: key, diagnostic: $0) }
+            continue
+          }
         }
         if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
       }
       bundles.append(bundle)
     }
     if let targets {
+      namedTargets = targets
       bundles = bundles.filter {
-        targets.contains($0.target) || $0.host.map(targets.contains) == true
+        targets.contains($0.target) || $0.app.map(targets.contains) == true
       }
     }
     // By path; a project's targets in the project's order.
@@ -270,15 +328,19 @@ public struct VersionInventory: Sendable {
   ) throws(VersioningError) -> VersionValue {
     var folder = parentFolder(of: plist)
     let manager = FileManager.default
+    let chains = XcconfigChains()
     for _ in 0..<6 {
       let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted()
       var places: [VersionPlace] = []
       var values: [String] = []
       for name in names where name.hasSuffix(".xcconfig") {
         let path = folder == "." ? name : folder + "/" + name
-        guard let bytes = try? FileIO.read(path) else { continue }
-        if let assignment = XcconfigFile(path: path, bytes: bytes).assignment(of: setting) {
-          places.append(.xcconfig(path: path, setting: setting, line: assignment.line))
+        // Read as Xcode reads a base configuration: its #includes in place, the last
+        // assignment winning; a file that cannot be read is the error, not a silent skip.
+        if let assignment = try chains.assignments(of: path).last(where: {
+          $0.setting == setting
+        }) {
+          if !places.contains(assignment.place) { places.append(assignment.place) }
           values.append(assignment.value)
         }
       }

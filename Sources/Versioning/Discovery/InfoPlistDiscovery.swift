@@ -94,9 +94,10 @@ public enum InfoPlistDiscovery {
     return found.sorted { $0.path < $1.path }
   }
 
-  /// `path` without a leading `./` or trailing slashes.
+  /// `path` without a leading `./`, trailing slashes, or `folder/..` pairs that name the
+  /// same file (`Paths.collapsed`).
   public static func normalized(_ path: String) -> String {
-    var result = path
+    var result = Paths.collapsed(path)
     while result.hasPrefix("./") { result.removeFirst(2) }
     while result.count > 1, result.hasSuffix("/") { result.removeLast() }
     return result

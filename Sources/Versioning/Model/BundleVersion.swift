@@ -1,33 +1,53 @@
-/// A version as Apple's bundles write them: one to three period-separated non-negative
-/// integers, each below 2^32 (`CFBundleVersion` "42" or "1.2.3", `CFBundleShortVersionString`
-/// "2.0").
+/// A version as Apple's bundles write them: period-separated non-negative integers, each
+/// below 2^32 (`CFBundleVersion` "42" or "1.2.3", `CFBundleShortVersionString` "2.0"). Apple
+/// documents one to three; shipping apps use four (`7.75.0.3`), which Xcode builds and the
+/// App Store takes for a build number, so four are read too (``hasMoreThanAppleDocuments``).
+/// The width of a zero-padded component is kept: `26.07.5` raised is `26.07.6`.
 public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The components, most significant first.
   public var components: [UInt32]
+  /// The fewest digits each component is written with (`07` is 2); 1 when not padded.
+  public var widths: [Int]
 
-  /// Parses and validates a version; nil when it is not one to three numbers below 2^32.
+  /// Parses and validates a version; nil when it is not one to four numbers below 2^32.
   public init?(_ text: String) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard (1...3).contains(parts.count) else { return nil }
+    guard (1...4).contains(parts.count) else { return nil }
     var components: [UInt32] = []
+    var widths: [Int] = []
     for part in parts {
       guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt32(part)
       else {
         return nil
       }
       components.append(value)
+      widths.append(part.first == "0" ? part.count : 1)
     }
     self.components = components
+    self.widths = widths
   }
 
-  /// A version from components.
-  public init(components: [UInt32]) { self.components = components }
+  /// Whether it has four components, where Apple documents at most three: Xcode builds it
+  /// and App Store Connect takes it as a build number, so it is a warning, not an error.
+  public var hasMoreThanAppleDocuments: Bool { components.count > 3 }
+
+  /// A version from components, written without padding.
+  public init(components: [UInt32]) {
+    self.components = components
+    self.widths = Array(repeating: 1, count: components.count)
+  }
+
+  /// A version from components, each written with at least `widths` digits.
+  init(components: [UInt32], widths: [Int]) {
+    self.components = components
+    self.widths = widths
+  }
 
   /// Why `text` is not a valid version, for error messages.
   public static func problem(with text: String) -> String? {
     if BundleVersion(text) != nil { return nil }
     return
-      "'\(text)' is not a version: expected 1 to 3 period-separated whole numbers, each below 4294967296"
+      "'\(text)' is not a version: expected 1 to 4 period-separated whole numbers, each below 4294967296"
   }
 
   /// The version with the last component raised by one; nil when it would reach 2^32.
@@ -35,7 +55,7 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
     guard let last = components.last, last < UInt32.max else { return nil }
     var next = components
     next[next.count - 1] = last + 1
-    return BundleVersion(components: next)
+    return BundleVersion(components: next, widths: widths)
   }
 
   /// The part of a semantic version to raise.
@@ -50,14 +70,17 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
 
   /// The version with `part` raised and the parts after it reset, as `MAJOR.MINOR.PATCH`.
   public func bumped(_ part: Part) -> BundleVersion? {
-    var parts = components + Array(repeating: 0, count: max(0, 3 - components.count))
+    var parts = components + Array(repeating: 0, count: max(0, 4 - components.count))
     let index = part == .major ? 0 : part == .minor ? 1 : 2
     guard parts[index] < UInt32.max else { return nil }
     parts[index] += 1
-    for later in (index + 1)..<3 { parts[later] = 0 }
-    // Keep the written length when it can hold the change ("2.1" + minor = "2.2").
+    for later in (index + 1)..<parts.count { parts[later] = 0 }
+    // Keep the written length when it can hold the change ("2.1" + minor = "2.2"), and
+    // each component's width ("26.07.5" + patch = "26.07.6").
     let length = max(components.count, index + 1)
-    return BundleVersion(components: Array(parts.prefix(length)))
+    let padded = widths + Array(repeating: 1, count: max(0, length - widths.count))
+    return BundleVersion(
+      components: Array(parts.prefix(length)), widths: Array(padded.prefix(length)))
   }
 
   /// Compares component by component; missing components count as 0.
@@ -70,8 +93,26 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
     return false
   }
 
-  /// The version as written: `1.2.3`.
-  public var description: String { components.map(String.init).joined(separator: ".") }
+  /// The version as written: `1.2.3`, padded components as they were (`26.07.6`).
+  public var description: String {
+    zip(components, widths + Array(repeating: 1, count: max(0, components.count - widths.count)))
+      .map { value, width in
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+      }.joined(separator: ".")
+  }
+
+  /// Equal when the numbers are: `1.02` is `1.2`, as Apple compares them.
+  public static func == (lhs: BundleVersion, rhs: BundleVersion) -> Bool {
+    !(lhs < rhs) && !(rhs < lhs)
+  }
+
+  /// Hashes what `==` compares: the numbers, trailing zeros aside.
+  public func hash(into hasher: inout Hasher) {
+    var significant = components[...]
+    while significant.last == 0 { significant = significant.dropLast() }
+    hasher.combine(Array(significant))
+  }
 }
 
 /// A build-setting reference in place of a value: `$(CURRENT_PROJECT_VERSION)` or

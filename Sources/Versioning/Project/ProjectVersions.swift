@@ -35,9 +35,16 @@ struct ProjectVersions {
     for target in targets {
       for product in target.embeddedProducts { hostOfProduct[product] = target.name }
     }
+    let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     var bundles: [VersionedBundle] = []
     var used: Set<String> = []
-    for target in targets where includeTests || !target.isTest {
+    for target in targets {
+      // A test target's or a library's own Info.plist is theirs, not a bundle of its own to
+      // bump (`IntegrationTests copy-Info.plist`).
+      guard target.versioning != .none, includeTests || !target.isTest else {
+        used.formUnion(literalInfoPlists(of: target))
+        continue
+      }
       var bundle = VersionedBundle(
         path: project.path, target: target.name, format: .project, version: nil, build: nil)
       bundle.kind = target.productType.map {
@@ -45,6 +52,16 @@ struct ProjectVersions {
           ? String($0.dropFirst(Self.productTypePrefix.count)) : $0
       }
       bundle.host = target.productReference.flatMap { hostOfProduct[$0] }
+      // The app whose number it carries: up through hosts while each moves with its own.
+      var climber = target
+      var seen: Set<String> = [target.name]
+      while climber.versioning == .withHost,
+        let host = climber.productReference.flatMap({ hostOfProduct[$0] }),
+        let next = byName[host], seen.insert(host).inserted
+      {
+        climber = next
+      }
+      if climber.name != target.name { bundle.app = climber.name }
       var values:
         [String: [(configuration: String, result: Result<ResolvedSetting, SettingError>)]] =
           [:]
@@ -56,15 +73,11 @@ struct ProjectVersions {
           bundle.problems += error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
           // The target's Info.plist is still its own: read alone, it would hide this error
           // behind a reference "no project defines".
-          if let file = assignments(of: configuration).last(where: {
-            $0.setting == "INFOPLIST_FILE"
-          })?.value, !file.isEmpty, !file.contains("$") {
-            used.insert(
-              InfoPlistDiscovery.normalized(
-                file.hasPrefix("/") ? file : Paths.join(project.sourceRoot, file)))
-          }
+          used.formUnion(literalInfoPlists(of: target))
           continue
         }
+        // A command-line tool has a version only with an Info.plist linked into it.
+        if target.isTool, !Self.hasInfoPlist(stack) { continue }
         for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
           guard let result = value(of: key, stack: stack, used: &used) else { continue }
           values[key, default: []].append((configuration.name, result))
@@ -81,6 +94,28 @@ struct ProjectVersions {
       }
     }
     return (bundles, used)
+  }
+
+  /// The Info.plists a target's own settings name literally (no `$(...)`), for the targets
+  /// that are not read as bundles.
+  private func literalInfoPlists(of target: XcodeProject.Target) -> Set<String> {
+    Set(
+      target.configurations.compactMap { configuration -> String? in
+        guard
+          let file = assignments(of: configuration).last(where: { $0.setting == "INFOPLIST_FILE" })?
+            .value, !file.isEmpty, !file.contains("$")
+        else { return nil }
+        return InfoPlistDiscovery.normalized(
+          file.hasPrefix("/") ? file : Paths.join(project.sourceRoot, file))
+      })
+  }
+
+  /// Whether a tool's settings give it an Info.plist: a file, or one generated into the
+  /// binary's `__info_plist` section.
+  static func hasInfoPlist(_ stack: SettingsStack) -> Bool {
+    let file = (try? stack.resolve("INFOPLIST_FILE"))??.value ?? ""
+    let linked = (try? stack.resolve("CREATE_INFOPLIST_SECTION_IN_BINARY"))??.value == "YES"
+    return !file.isEmpty || linked
   }
 
   /// The levels of one target's settings for one configuration.
@@ -114,6 +149,20 @@ struct ProjectVersions {
   private func xcconfigLevel(_ configuration: XcodeProject.Configuration, label: String)
     throws(VersioningError) -> SettingsStack.Level
   {
+    if configuration.baseConfigurationReference == nil,
+      let anchor = configuration.baseConfigurationAnchor
+    {
+      // Xcode 16: a file inside a synchronized folder, by the folder and a path in it.
+      guard let folder = project.filePath(of: anchor.group) else {
+        throw .unreadable(
+          path: project.pbxprojPath, line: nil,
+          message:
+            "the base configuration folder \(anchor.group) of \(configuration.target ?? "the project") (\(configuration.name)) is not a folder in the project"
+        )
+      }
+      let path = InfoPlistDiscovery.normalized(Paths.join(folder, anchor.relativePath))
+      return SettingsStack.Level(label: path, assignments: try chains.assignments(of: path))
+    }
     guard let reference = configuration.baseConfigurationReference else {
       return SettingsStack.Level(label: label + " .xcconfig", assignments: [])
     }
@@ -229,7 +278,7 @@ struct ProjectVersions {
         guard BundleVersion(resolved.value) != nil else {
           problems.append(
             describe(
-              "'\(resolved.value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)",
+              "'\(resolved.value)' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)",
               key: key, configuration: configuration, resolved.chain))
           continue
         }

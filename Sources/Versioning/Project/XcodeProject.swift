@@ -34,6 +34,18 @@ public struct XcodeProject: Sendable {
     public var settings: OpenStepSourceTree
     /// The file reference of the `.xcconfig` it is based on, if any.
     public var baseConfigurationReference: String?
+    /// Xcode 16's form for an `.xcconfig` inside a synchronized folder, if so.
+    public var baseConfigurationAnchor: Anchor?
+  }
+
+  /// A file inside a synchronized folder (`PBXFileSystemSynchronizedRootGroup`), as Xcode 16
+  /// attaches an `.xcconfig`: `baseConfigurationReferenceAnchor` and
+  /// `baseConfigurationReferenceRelativePath`.
+  public struct Anchor: Sendable, Hashable {
+    /// The synchronized folder's object identifier.
+    public var group: String
+    /// The file's path inside the folder.
+    public var relativePath: String
   }
 
   /// A target: what it builds and with which configurations.
@@ -50,6 +62,42 @@ public struct XcodeProject: Sendable {
     public var configurations: [Configuration]
     /// The product references its Copy Files phases embed (extensions, watch apps).
     public var embeddedProducts: [String]
+    /// Whether it builds a product: not an aggregate or external-build target.
+    public var buildsProduct = true
+
+    /// How a product carries a version.
+    public enum Versioning: Sendable, Hashable {
+      /// No bundle version: a static or dynamic library, an instruments package, an
+      /// aggregate or external-build target.
+      case none
+      /// A number of its own: an app, a framework, an XPC service, a helper tool, a login
+      /// item, a system extension (macOS replaces those by their own numbers).
+      case own
+      /// Its app's number at any depth: app extensions, widgets, watch apps and App Clips
+      /// (the App Store refuses an upload where they differ).
+      case withHost
+    }
+
+    /// How its product carries a version, by its product type.
+    public var versioning: Versioning {
+      guard buildsProduct else { return .none }
+      // A native target without a type (hand-written projects) is taken as an app would be.
+      guard let productType else { return .own }
+      let unversioned = [
+        ".library.static", ".library.dynamic", ".instruments-package", ".objfile",
+        ".metal-library",
+      ]
+      if unversioned.contains(where: productType.hasSuffix) { return .none }
+      let withHost = [
+        "app-extension", "extensionkit-extension", "watchapp", "watchkit",
+        "on-demand-install-capable",
+      ]
+      return withHost.contains(where: productType.contains) ? .withHost : .own
+    }
+
+    /// Whether it builds a command-line tool, versioned only when it has an Info.plist (a
+    /// privileged helper's, linked into its binary).
+    public var isTool: Bool { productType?.hasSuffix(".tool") == true }
 
     /// Whether it builds tests (unit or UI test bundles, `.xctest`).
     public var isTest: Bool {
@@ -134,8 +182,14 @@ public struct XcodeProject: Sendable {
       else { return nil }
       return Configuration(
         id: configurationID, name: object["name"]?.string ?? "?", target: target,
-        settings: settings, baseConfigurationReference: object["baseConfigurationReference"]?.string
-      )
+        settings: settings,
+        baseConfigurationReference: object["baseConfigurationReference"]?.string,
+        baseConfigurationAnchor: object["baseConfigurationReferenceAnchor"]?.string.flatMap {
+          group in
+          object["baseConfigurationReferenceRelativePath"]?.string.map {
+            Anchor(group: group, relativePath: $0)
+          }
+        })
     }
   }
 
@@ -172,7 +226,8 @@ public struct XcodeProject: Sendable {
         productReference: object["productReference"]?.string,
         configurations: configurations(
           list: object["buildConfigurationList"]?.string, target: name),
-        embeddedProducts: embedded)
+        embeddedProducts: embedded,
+        buildsProduct: object["isa"]?.string.map { $0 == "PBXNativeTarget" } ?? true)
     }
   }
 

@@ -71,8 +71,10 @@ final class XcconfigChains {
             line: assignment.line,
             place: .xcconfig(path: path, setting: assignment.setting, line: assignment.line)))
       case .include(let include):
-        let target =
-          include.path.hasPrefix("/") ? include.path : Paths.join(Paths.parent(path), include.path)
+        // `App/../Shared/Versions.xcconfig` is `Shared/Versions.xcconfig`: one file, one
+        // name, so a bump edits it once and its diff names it as git does.
+        let target = Paths.collapsed(
+          include.path.hasPrefix("/") ? include.path : Paths.join(Paths.parent(path), include.path))
         if !FileIO.exists(target) {
           if include.isOptional { continue }
           throw .unreadable(

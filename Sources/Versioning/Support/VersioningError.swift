@@ -50,14 +50,14 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       [
         .error(
           path,
-          "\(key) '\(value)' is not a version (1 to 3 period-separated whole numbers, each below 4294967296)"
+          "\(key) '\(value)' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)"
         )
       ]
     case .unresolvedReference(let path, let key, let setting):
       [
         .error(
           path,
-          "\(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines; nothing was changed"
+          "\(key) is $(\(setting)), which no .xcconfig beside it and no Xcode project above it defines"
         )
       ]
     case .propertyList(let error):

@@ -61,6 +61,10 @@ struct BumpOptions: ParsableArguments {
 
   /// Plans the bump, then applies it (or with --dry-run prints the diff). Prints what changed.
   func run(_ bump: VersionBump, paths: [String]) throws {
+    try formatOptions.reportingFailures { try runReporting(bump, paths: paths) }
+  }
+
+  private func runReporting(_ bump: VersionBump, paths: [String]) throws {
     var bump = bump
     bump.allowLower = allowLower
     bump.allowOutside = allowOutside
@@ -76,6 +80,12 @@ struct BumpOptions: ParsableArguments {
       planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target) {
         (plan) throws(VersioningError) in try recorder?.check(plan)
       }
+    }
+    for value in planned.values where BundleVersion(value.new)?.hasMoreThanAppleDocuments == true {
+      StandardStreams.printToStandardError(
+        "warning: "
+          + VersionCommand.fourComponents(
+            value.bundles.joined(separator: ", "), key: value.key, value: value.new))
     }
     switch formatOptions.format {
     case .text:

@@ -18,8 +18,10 @@ struct VersionCommand: ParsableCommand {
       settings, its .xcconfig (and #includes), the project's settings and the project's \
       .xcconfig. Other Info.plists are read with an .xcconfig beside or above them. Read \
       only: a value that cannot be resolved is reported on its row and below the table, \
-      the rest still prints (exit 1). An extension whose build number differs from its \
-      app's is flagged (the App Store refuses it).
+      the rest still prints (exit 1). An extension, widget or watch app whose build number \
+      differs from its app's is flagged (the App Store refuses it); embedded frameworks, XPC \
+      services, helper tools and login items keep numbers of their own. Libraries, \
+      aggregate targets and tools without an Info.plist have no version and are not listed.
       """
   )
 
@@ -35,9 +37,12 @@ struct VersionCommand: ParsableCommand {
   @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
-    let inventory = try VersionInventory(
-      paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target))
-    guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
+    let inventory = try formatOptions.reportingFailures {
+      let inventory = try VersionInventory(
+        paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target))
+      guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
+      return inventory
+    }
     let mismatches = Self.mismatches(inventory.bundles)
     switch formatOptions.format {
     case .json:
@@ -57,7 +62,8 @@ struct VersionCommand: ParsableCommand {
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
-    for message in mismatches.values.sorted() {
+    let missing = inventory.bundles.compactMap(\.missing)
+    for message in missing + mismatches.values.sorted() + Self.beyondApple(inventory.bundles) {
       StandardStreams.printToStandardError("warning: " + message)
     }
     let problems = inventory.bundles.flatMap(\.problems)
@@ -65,11 +71,29 @@ struct VersionCommand: ParsableCommand {
     if !problems.isEmpty { throw ExitCode(1) }
   }
 
+  /// A message for each value with four components, where Apple documents three.
+  static func beyondApple(_ bundles: [VersionedBundle]) -> [String] {
+    bundles.flatMap { bundle in
+      [bundle.version, bundle.build].compactMap { value -> String? in
+        guard let value, BundleVersion(value.current)?.hasMoreThanAppleDocuments == true else {
+          return nil
+        }
+        return Self.fourComponents(bundle.label, key: value.key, value: value.current)
+      }
+    }
+  }
+
+  /// The warning for a value with four components.
+  static func fourComponents(_ label: String, key: String, value: String) -> String {
+    "\(label): \(key) \(value) has four components, where Apple documents at most three; Xcode builds it\(key == "CFBundleVersion" ? " and App Store Connect takes it" : ""), and the last one is raised"
+  }
+
   /// For each embedded target whose build number differs from its host's, a message.
   static func mismatches(_ bundles: [VersionedBundle]) -> [String: String] {
     var result: [String: String] = [:]
     for bundle in bundles {
-      guard let host = bundle.host,
+      // Only what must carry its app's number: an embedded framework or helper keeps its own.
+      guard let host = bundle.app,
         let app = bundles.first(where: { $0.path == bundle.path && $0.target == host }),
         let ours = bundle.build, let theirs = app.build
       else { continue }
@@ -83,7 +107,7 @@ struct VersionCommand: ParsableCommand {
         "\($0): \(ours.byConfiguration[$0] ?? "?") vs \(theirs.byConfiguration[$0] ?? "?")"
       }.joined(separator: ", ")
       result[bundle.label] =
-        "\(bundle.label): CFBundleVersion differs from the one of \(host), which embeds it (\(plain ? "\(ours.current) vs \(theirs.current)" : detail)); the App Store refuses that: bump build on \(host) brings them together"
+        "\(bundle.label): CFBundleVersion differs from the one of \(host), the app it is part of (\(plain ? "\(ours.current) vs \(theirs.current)" : detail)); the App Store refuses that: bump build on \(host) brings them together"
     }
     return result
   }
@@ -91,6 +115,7 @@ struct VersionCommand: ParsableCommand {
   /// A value for the table: per configuration when they differ, with where it is defined
   /// when that is not the row's own file; `error` when it could not be resolved.
   static func show(_ value: VersionValue?, of bundle: VersionedBundle, key: String) -> String {
+    if bundle.missing != nil { return "missing (below)" }
     if bundle.problems.contains(where: { $0.key == key || $0.key == nil }) {
       return "error (below)"
     }
@@ -116,6 +141,7 @@ struct VersionCommand: ParsableCommand {
     ]
     if let kind = bundle.kind { row["kind"] = .string(kind) }
     if let host = bundle.host { row["embeddedIn"] = .string(host) }
+    if let app = bundle.app { row["buildNumberOf"] = .string(app) }
     if let version = bundle.version { row["CFBundleShortVersionString"] = .string(version.current) }
     if let build = bundle.build { row["CFBundleVersion"] = .string(build.current) }
     var configurations: PropertyListDictionary = [:]
@@ -153,6 +179,7 @@ struct VersionCommand: ParsableCommand {
       row["problems"] = .array(bundle.problems.map { .string($0.message) })
     }
     if let mismatch { row["mismatch"] = .string(mismatch) }
+    if let missing = bundle.missing { row["missing"] = .string(missing) }
     return .dictionary(row)
   }
 }

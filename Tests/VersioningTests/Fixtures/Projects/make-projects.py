@@ -38,10 +38,14 @@ PRODUCT_EXTENSIONS = {
     "com.apple.product-type.bundle.unit-test": "xctest",
     "com.apple.product-type.bundle.ui-testing": "xctest",
     "com.apple.product-type.framework": "framework",
+    "com.apple.product-type.xpc-service": "xpc",
+    "com.apple.product-type.tool": "",
+    "com.apple.product-type.library.static": "a",
 }
 
 
-def project(folder, name, targets, project_configs, groups=(), project_base=None):
+def project(folder, name, targets, project_configs, groups=(), project_base=None, synchronized=(),
+            object_version=56):
     """targets: dicts with name, type, configs {Debug: {...}, Release: {...}}, base (xcconfig
     path as written in a group, optional), embeds [(phase name, spec, dstPath, [target names])].
     groups: (group path, [file names]) under the main group. project_base: an xcconfig file
@@ -69,6 +73,13 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
         add("PBXGroup", gid, group_path,
             f"{{\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n{kids}\t\t\t);\n\t\t\tpath = {quote(group_path)};\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
         main_children.append((gid, group_path))
+    # Xcode 16's synchronized folders: the files are the folder's, not listed.
+    for folder_path in synchronized:
+        sid = ident(folder, "synchronized", folder_path)
+        file_ids[folder_path] = sid
+        add("PBXFileSystemSynchronizedRootGroup", sid, folder_path,
+            f"{{\n\t\t\tisa = PBXFileSystemSynchronizedRootGroup;\n\t\t\tpath = {quote(folder_path)};\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
+        main_children.append((sid, folder_path))
     products_gid = ident(folder, "Products")
     product_children = []
     target_ids = {}
@@ -76,8 +87,10 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
     for target in targets:
         tid = ident(folder, "target", target["name"])
         target_ids[target["name"]] = tid
+        if target["type"] is None:
+            continue  # an aggregate target builds no product
         extension = PRODUCT_EXTENSIONS[target["type"]]
-        product = f"{target['name']}.{extension}"
+        product = f"{target['name']}.{extension}" if extension else target["name"]
         prid = ident(folder, "product", target["name"])
         product_ids[target["name"]] = (prid, product)
         add("PBXFileReference", prid, product,
@@ -91,13 +104,16 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
     add("PBXGroup", main_gid, None,
         f"{{\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n{kids}\t\t\t);\n\t\t\tsourceTree = \"<group>\";\n\t\t}}")
 
-    def configuration_list(owner, owner_comment, configs, base_path):
+    def configuration_list(owner, owner_comment, configs, base_path, anchor=None):
         ids = []
         for config_name in ["Debug", "Release"]:
             cid = ident(folder, owner, "config", config_name)
             base = ""
             if base_path:
                 base = f"\t\t\tbaseConfigurationReference = {file_ids[base_path]} /* {os.path.basename(base_path)} */;\n"
+            if anchor:
+                base = (f"\t\t\tbaseConfigurationReferenceAnchor = {file_ids[anchor[0]]} /* {anchor[0]} */;\n"
+                        f"\t\t\tbaseConfigurationReferenceRelativePath = {quote(anchor[1])};\n")
             body = (f"{{\n\t\t\tisa = XCBuildConfiguration;\n{base}\t\t\tbuildSettings = {{\n"
                     f"{settings_text(configs[config_name], chr(9) * 4)}\n\t\t\t}};\n\t\t\tname = {config_name};\n\t\t}}")
             add("XCBuildConfiguration", cid, config_name, body)
@@ -125,7 +141,16 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
             add("PBXCopyFilesBuildPhase", phid, phase_name,
                 f"{{\n\t\t\tisa = PBXCopyFilesBuildPhase;\n\t\t\tbuildActionMask = 2147483647;\n\t\t\tdstPath = {quote(dst_path)};\n\t\t\tdstSubfolderSpec = {spec};\n\t\t\tfiles = (\n{kids}\t\t\t);\n\t\t\tname = {quote(phase_name)};\n\t\t\trunOnlyForDeploymentPostprocessing = 0;\n\t\t}}")
             phases.append((phid, phase_name))
-        lid = configuration_list(target["name"], f'PBXNativeTarget "{target["name"]}"', target["configs"], target.get("base"))
+        if target["type"] is None:
+            lid = configuration_list(target["name"], f'PBXAggregateTarget "{target["name"]}"', target["configs"], target.get("base"))
+            add("PBXAggregateTarget", tid, target["name"],
+                f"{{\n\t\t\tisa = PBXAggregateTarget;\n\t\t\tbuildConfigurationList = {lid};\n"
+                f"\t\t\tbuildPhases = (\n\t\t\t);\n\t\t\tdependencies = (\n\t\t\t);\n"
+                f"\t\t\tname = {quote(target['name'])};\n\t\t\tproductName = {quote(target['name'])};\n\t\t}}")
+            target_entries.append((tid, target["name"]))
+            continue
+        lid = configuration_list(target["name"], f'PBXNativeTarget "{target["name"]}"', target["configs"], target.get("base"),
+                                 target.get("anchor"))
         prid, product = product_ids[target["name"]]
         kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in phases)
         add("PBXNativeTarget", tid, target["name"],
@@ -134,7 +159,9 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
             f"\t\t\tname = {quote(target['name'])};\n\t\t\tproductName = {quote(target['name'])};\n"
             f"\t\t\tproductReference = {prid} /* {product} */;\n\t\t\tproductType = \"{target['type']}\";\n\t\t}}")
         target_entries.append((tid, target["name"]))
-    plid = configuration_list("project", f'PBXProject "{name}"', project_configs, project_base)
+    plid = configuration_list("project", f'PBXProject "{name}"', project_configs,
+                              project_base if not isinstance(project_base, tuple) else None,
+                              project_base if isinstance(project_base, tuple) else None)
     kids = "".join(f"\t\t\t\t{c} /* {n} */,\n" for c, n in target_entries)
     add("PBXProject", pid, "Project object",
         f"{{\n\t\t\tisa = PBXProject;\n\t\t\tbuildConfigurationList = {plid} /* Build configuration list for PBXProject \"{name}\" */;\n"
@@ -143,7 +170,7 @@ def project(folder, name, targets, project_configs, groups=(), project_base=None
         f"\t\t\tproductRefGroup = {products_gid} /* Products */;\n\t\t\tprojectDirPath = \"\";\n\t\t\tprojectRoot = \"\";\n"
         f"\t\t\ttargets = (\n{kids}\t\t\t);\n\t\t}}")
 
-    out = ["// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 56;\n\tobjects = {\n"]
+    out = [f"// !$*UTF8*$!\n{{\n\tarchiveVersion = 1;\n\tclasses = {{\n\t}};\n\tobjectVersion = {object_version};\n\tobjects = {{\n"]
     for section in sorted(objects):
         out.append(f"\n/* Begin {section} section */\n")
         for oid, comment, body in sorted(objects[section]):
@@ -261,3 +288,102 @@ project("Broken", "Broken",
          {"name": "Huge", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="4294967296", MARKETING_VERSION="1.0")},
          {"name": "Fine", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="5", MARKETING_VERSION="1.0")}],
         both(SDKROOT="iphoneos"))
+
+
+# 8. A macOS app with what it embeds and what keeps its own number: two frameworks, an XPC
+#    service, a privileged helper tool (its Info.plist linked into the binary), a login item;
+#    an extension that moves with the app; and products without a version (a static library,
+#    a command-line tool without an Info.plist, an aggregate target).
+MAC = both(SDKROOT="macosx", GENERATE_INFOPLIST_FILE="YES")
+def mac(**settings):
+    merged = dict(MAC["Release"]); merged.update(settings)
+    return {"Debug": dict(merged), "Release": dict(merged)}
+project("Mac", "Studio",
+        [{"name": "Studio", "type": APP, "configs": mac(CURRENT_PROJECT_VERSION="834", MARKETING_VERSION="3.1"),
+          "embeds": [("Embed Frameworks", 10, "", ["Engine", "Bridge"]),
+                     ("Embed XPC Services", 16, "$(CONTENTS_FOLDER_PATH)/XPCServices", ["Renderer"]),
+                     ("Copy Helper", 1, "Contents/Library/LaunchServices", ["com.example.studio.helper"]),
+                     ("Copy Login Item", 1, "Contents/Library/LoginItems", ["StudioLauncher"]),
+                     ("Embed Foundation Extensions", 13, "", ["StudioShare"])]},
+         {"name": "Engine", "type": "com.apple.product-type.framework", "configs": mac(CURRENT_PROJECT_VERSION="1", MARKETING_VERSION="1.0")},
+         {"name": "Bridge", "type": "com.apple.product-type.framework", "configs": mac(CURRENT_PROJECT_VERSION="1", MARKETING_VERSION="1.0")},
+         {"name": "Renderer", "type": "com.apple.product-type.xpc-service", "configs": mac(CURRENT_PROJECT_VERSION="5", MARKETING_VERSION="1.0")},
+         {"name": "com.example.studio.helper", "type": "com.apple.product-type.tool",
+          "configs": both(SDKROOT="macosx", INFOPLIST_FILE="Helper/Info.plist", CREATE_INFOPLIST_SECTION_IN_BINARY="YES")},
+         {"name": "StudioLauncher", "type": APP, "configs": mac(CURRENT_PROJECT_VERSION="2", MARKETING_VERSION="1.0")},
+         {"name": "StudioShare", "type": EXTENSION, "configs": mac(CURRENT_PROJECT_VERSION="834", MARKETING_VERSION="3.1")},
+         {"name": "Core", "type": "com.apple.product-type.library.static", "configs": both(SDKROOT="macosx")},
+         {"name": "gen", "type": "com.apple.product-type.tool", "configs": both(SDKROOT="macosx")},
+         {"name": "Lint", "type": None, "configs": both()}],
+        both(SDKROOT="macosx", CURRENT_PROJECT_VERSION="834", MARKETING_VERSION="3.1"),
+        groups=[("Helper", ["Info.plist"])])
+write("Mac/Helper/Info.plist", PLIST.format(version="1.2.0", build="7"))
+
+# 9. A watch app with a widget of its own, two levels below the iPhone app; the widget's
+#    number has drifted.
+project("Watch", "Hike",
+        [{"name": "Hike", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="50", MARKETING_VERSION="2.0"),
+          "embeds": [("Embed Watch Content", 16, "$(CONTENTS_FOLDER_PATH)/Watch", ["HikeWatch"])]},
+         {"name": "HikeWatch", "type": "com.apple.product-type.application.watchapp2",
+          "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="50", MARKETING_VERSION="2.0"),
+          "embeds": [("Embed Foundation Extensions", 13, "", ["HikeWatchWidget"])]},
+         {"name": "HikeWatchWidget", "type": EXTENSION,
+          "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="49", MARKETING_VERSION="2.0")}],
+        both(SDKROOT="iphoneos"))
+
+# 10. A test target with an Info.plist of its own, as Xcode names a duplicated one.
+project("TestCopy", "Ledger",
+        [{"name": "Ledger", "type": APP, "configs": both(INFOPLIST_FILE="Ledger/Info.plist")},
+         {"name": "IntegrationTests", "type": TESTS, "configs": both(INFOPLIST_FILE="IntegrationTests copy-Info.plist")}],
+        both(SDKROOT="iphoneos"), groups=[("Ledger", ["Info.plist"])])
+write("TestCopy/Ledger/Info.plist", PLIST.format(version="5.4", build="300"))
+write("TestCopy/IntegrationTests copy-Info.plist", PLIST.format(version="1.0", build="1"))
+
+# 11. Date versions with zero-padded parts, and a four-part build number (as shipping apps
+#     write them).
+project("Dated", "Almanac",
+        [{"name": "Almanac", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES")}],
+        both(SDKROOT="iphoneos", MARKETING_VERSION="26.07.5", CURRENT_PROJECT_VERSION="7.75.0.3"))
+
+# 12. A CocoaPods workspace in a fresh clone: Pods/Pods.xcodeproj is not there before
+#     `pod install`.
+project("CocoaPods/App", "App",
+        [{"name": "App", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="17", MARKETING_VERSION="1.3")}],
+        both(SDKROOT="iphoneos"))
+write("CocoaPods/App.xcworkspace/contents.xcworkspacedata",
+      '<?xml version="1.0" encoding="UTF-8"?>\n<Workspace\n   version = "1.0">\n'
+      '   <FileRef\n      location = "group:App/App.xcodeproj">\n   </FileRef>\n'
+      '   <FileRef\n      location = "group:Pods/Pods.xcodeproj">\n   </FileRef>\n</Workspace>\n')
+
+# 13. Xcode 16: every buildSettings empty, the .xcconfig files in a synchronized folder,
+#     attached by baseConfigurationReferenceAnchor + baseConfigurationReferenceRelativePath;
+#     a Mac and an iPhone app, each with an extension.
+EMPTY = {"Debug": {}, "Release": {}}
+project("Synchronized", "Notebook",
+        [{"name": "Notebook", "type": APP, "configs": EMPTY, "anchor": ("Config", "Notebook-iOS.xcconfig"),
+          "embeds": [("Embed Foundation Extensions", 13, "", ["NotebookWidget"])]},
+         {"name": "NotebookWidget", "type": EXTENSION, "configs": EMPTY, "anchor": ("Config", "Widget.xcconfig")},
+         {"name": "NotebookMac", "type": APP, "configs": EMPTY, "anchor": ("Config", "Notebook-macOS.xcconfig"),
+          "embeds": [("Embed Foundation Extensions", 13, "", ["NotebookShare"])]},
+         {"name": "NotebookShare", "type": EXTENSION, "configs": EMPTY, "anchor": ("Config", "Share.xcconfig")}],
+        EMPTY, synchronized=["Config", "Notebook"], project_base=("Config", "Project.xcconfig"), object_version=77)
+write("Synchronized/Config/Project.xcconfig", "SWIFT_VERSION = 6.0\n#include \"Versions.xcconfig\"\n")
+write("Synchronized/Config/Versions.xcconfig", "MARKETING_VERSION = 4.0.2\nCURRENT_PROJECT_VERSION = 120\n")
+for config, sdk in (("Notebook-iOS", "iphoneos"), ("Widget", "iphoneos"), ("Notebook-macOS", "macosx"), ("Share", "macosx")):
+    write(f"Synchronized/Config/{config}.xcconfig",
+          f"#include \"Versions.xcconfig\"\nSDKROOT = {sdk}\nGENERATE_INFOPLIST_FILE = YES\n")
+write("Synchronized/Notebook/NotebookApp.swift", "import SwiftUI\n")
+
+# 14. Five targets whose .xcconfig files each include one build number through "../": the
+#     file is one file, edited once, named once in a diff.
+INCLUDED = ["Planner", "PlannerWidget", "PlannerShare", "PlannerIntents", "PlannerClip"]
+project("Includes", "Planner",
+        [{"name": name, "type": APP if name == "Planner" else EXTENSION, "configs": both(GENERATE_INFOPLIST_FILE="YES"),
+          "base": f"Configuration/{name}/{name}.xcconfig",
+          **({"embeds": [("Embed Foundation Extensions", 13, "", INCLUDED[1:])]} if name == "Planner" else {})}
+         for name in INCLUDED],
+        both(SDKROOT="iphoneos"), groups=[(f"Configuration/{name}", [f"{name}.xcconfig"]) for name in INCLUDED])
+write("Includes/Configuration/BuildNumber.xcconfig", "CURRENT_PROJECT_VERSION = 230\nMARKETING_VERSION = 1.8\n")
+for name in INCLUDED:
+    write(f"Includes/Configuration/{name}/{name}.xcconfig",
+          f"#include \"../BuildNumber.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.{name.lower()}\n")

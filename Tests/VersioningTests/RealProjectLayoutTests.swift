@@ -1,0 +1,229 @@
+import BundleKitTestSupport
+import FileSystem
+import Foundation
+import Testing
+
+/// Layouts seen on real projects, each a fixture of make-projects.py modelled on one: Xcode
+/// 16's synchronized folders, a macOS app with frameworks and helpers of their own, a watch
+/// app with a widget, a copied test Info.plist, date versions and four-part build numbers, a
+/// CocoaPods workspace before `pod install`.
+@Suite("Real project layouts")
+struct RealProjectLayoutTests {
+  typealias Fixtures = XcodeResolutionTests.Fixtures
+
+  static func changes(_ before: [String: [UInt8]], _ after: [String: [UInt8]]) -> [String: [String]]
+  {
+    XcodeResolutionTests.changes(before, after)
+  }
+
+  @Test("Xcode 16: xcconfigs in a synchronized folder, attached by anchor and relative path")
+  func synchronizedFolder() throws {
+    let fixtures = try Fixtures()
+    let versions = try fixtures.versions(in: "Synchronized")
+    #expect(Set(versions.keys) == ["Notebook", "NotebookWidget", "NotebookMac", "NotebookShare"])
+    for row in versions.values {
+      #expect(row["CFBundleVersion"] as? String == "120")
+      #expect(row["CFBundleShortVersionString"] as? String == "4.0.2")
+      #expect(row["definedIn"] as? [String] == ["Config/Versions.xcconfig"])
+    }
+    // Named by the project too.
+    let named = try fixtures.versions(in: "Synchronized", ["Notebook.xcodeproj"])
+    #expect(named.count == 4)
+    let before = try fixtures.snapshot()
+    #expect(try fixtures.run(["bump", "build"], in: "Synchronized").status == 0)
+    #expect(try fixtures.run(["bump", "version", "minor"], in: "Synchronized").status == 0)
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "Synchronized/Config/Versions.xcconfig": ["0.2 -> 1.0", "0 -> 1"]
+      ])
+  }
+
+  @Test("a macOS app: frameworks, XPC service, helper tool and login item keep their numbers")
+  func macApp() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["version"], in: "Mac")
+    #expect(run.status == 0, "\(run.stderr)")
+    // No App Store warning: that rule is about extensions.
+    #expect(run.stderr.isEmpty, "\(run.stderr)")
+    let versions = try fixtures.versions(in: "Mac")
+    // Products without a version are not listed.
+    #expect(
+      Set(versions.keys) == [
+        "Studio", "Engine", "Bridge", "Renderer", "com.example.studio.helper", "StudioLauncher",
+        "StudioShare",
+      ])
+    #expect(versions["StudioShare"]?["buildNumberOf"] as? String == "Studio")
+    #expect(versions["Engine"]?["buildNumberOf"] == nil)
+    #expect(versions["Engine"]?["embeddedIn"] as? String == "Studio")
+    let before = try fixtures.snapshot()
+    #expect(try fixtures.run(["bump", "build"], in: "Mac").status == 0)
+    #expect(try fixtures.run(["bump", "version", "patch"], in: "Mac").status == 0)
+    let after = try fixtures.versions(in: "Mac")
+    #expect(after["Studio"]?["CFBundleVersion"] as? String == "835")
+    #expect(after["StudioShare"]?["CFBundleVersion"] as? String == "835")
+    #expect(after["StudioShare"]?["CFBundleShortVersionString"] as? String == "3.1.1")
+    for own in ["Engine", "Bridge", "StudioLauncher"] {
+      #expect(
+        after[own]?["CFBundleVersion"] as? String == versions[own]?["CFBundleVersion"] as? String)
+    }
+    #expect(after["com.example.studio.helper"]?["CFBundleShortVersionString"] as? String == "1.2.0")
+    #expect(after["Renderer"]?["CFBundleVersion"] as? String == "5")
+    #expect(
+      Self.changes(before, try fixtures.snapshot()).keys.sorted() == [
+        "Mac/Studio.xcodeproj/project.pbxproj"
+      ])
+    // Named, a framework is raised on its own.
+    #expect(try fixtures.run(["bump", "build", "--target", "Engine"], in: "Mac").status == 0)
+    let engine = try fixtures.versions(in: "Mac")
+    #expect(engine["Engine"]?["CFBundleVersion"] as? String == "2")
+    #expect(engine["Studio"]?["CFBundleVersion"] as? String == "835")
+  }
+
+  @Test("a watch app's widget moves with the iPhone app, two levels down")
+  func watchWidget() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["version"], in: "Watch")
+    #expect(run.stderr.contains("HikeWatchWidget): CFBundleVersion differs from the one of Hike"))
+    #expect(try fixtures.run(["bump", "build", "--target", "Hike"], in: "Watch").status == 0)
+    let versions = try fixtures.versions(in: "Watch")
+    for target in ["Hike", "HikeWatch", "HikeWatchWidget"] {
+      #expect(versions[target]?["CFBundleVersion"] as? String == "51", "\(target)")
+    }
+    #expect(try fixtures.run(["version"], in: "Watch").stderr.isEmpty)
+  }
+
+  @Test("a test target's copied Info.plist is the test target's, left alone")
+  func copiedTestPlist() throws {
+    let fixtures = try Fixtures()
+    #expect(Set(try fixtures.versions(in: "TestCopy").keys) == ["Ledger"])
+    let before = try fixtures.snapshot()
+    #expect(try fixtures.run(["bump", "build"], in: "TestCopy").status == 0)
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == ["TestCopy/Ledger/Info.plist": ["0 -> 1"]])
+    // Asked for, it is a target like the others.
+    #expect(
+      Set(try fixtures.versions(in: "TestCopy", ["--include-tests"]).keys) == [
+        "Ledger", "IntegrationTests",
+      ])
+  }
+
+  @Test("date versions keep their zero padding; a four-part build number is raised at its end")
+  func datedAndFourParts() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["version"], in: "Dated")
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("26.07.5") && run.stdout.contains("7.75.0.3"))
+    #expect(run.stderr.contains("7.75.0.3 has four components"), "\(run.stderr)")
+    let before = try fixtures.snapshot()
+    #expect(try fixtures.run(["bump", "version", "patch"], in: "Dated").status == 0)
+    let bump = try fixtures.run(["bump", "build"], in: "Dated")
+    #expect(bump.status == 0)
+    #expect(bump.stderr.contains("7.75.0.4 has four components"))
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "Dated/Almanac.xcodeproj/project.pbxproj": ["3 -> 4", "5 -> 6", "3 -> 4", "5 -> 6"]
+      ])
+    let versions = try fixtures.versions(in: "Dated")
+    #expect(versions["Almanac"]?["CFBundleShortVersionString"] as? String == "26.07.6")
+    #expect(versions["Almanac"]?["CFBundleVersion"] as? String == "7.75.0.4")
+  }
+
+  @Test("a CocoaPods workspace before pod install: the missing project on its row, the app bumped")
+  func podsNotInstalled() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["version"], in: "CocoaPods")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("App/App.xcodeproj") && run.stdout.contains("17"))
+    #expect(run.stdout.contains("Pods/Pods.xcodeproj"))
+    #expect(
+      run.stderr.contains(
+        "App.xcworkspace lists Pods/Pods.xcodeproj, which does not exist (run pod install)"))
+    let bump = try fixtures.run(["bump", "build", "App.xcworkspace"], in: "CocoaPods")
+    #expect(bump.status == 0, "\(bump.stderr)")
+    #expect(bump.stdout == "CFBundleVersion 17 -> 18: App/App.xcodeproj (App)\n")
+  }
+
+  @Test("every dry-run diff names each file once, normalised, and git apply --check takes it")
+  func dryRunDiffsApply() throws {
+    guard let git = Tool.path("git") else { return }
+    let fixtures = try Fixtures()
+    let folders = try FileManager.default.contentsOfDirectory(atPath: fixtures.folder.path)
+      .filter { !$0.hasSuffix(".py") && $0 != "Configuration" && $0 != "Broken" }.sorted()
+    #expect(folders.count >= 13)
+    var diffs = 0
+    for folder in folders {
+      for change in [["build"], ["version", "minor"]] {
+        let run = try fixtures.run(
+          ["bump"] + change + ["--dry-run", "--allow-outside"], in: folder)
+        #expect(run.status == 0, "\(folder): \(run.stderr)")
+        let headers = run.stdout.split(separator: "\n").filter { $0.hasPrefix("+++ ") }
+        #expect(Set(headers).count == headers.count, "\(folder): a file in two hunks")
+        // Normalised: `..` only leading (a file outside the folder), never `a/../b` or `.`.
+        for header in headers {
+          let parts = header.dropFirst("+++ b/".count).split(separator: "/")
+          let inner = parts.drop { $0 == ".." }
+          #expect(!inner.contains("..") && !inner.contains("."), "\(folder): \(header)")
+        }
+        guard !headers.isEmpty else { continue }
+        diffs += 1
+        // Paths are relative to the folder the command ran in.
+        let check = try Tool.run(
+          git, ["apply", "--check", "--unsafe-paths", "-"], input: Data(run.stdout.utf8),
+          in: fixtures.path(folder))
+        #expect(check.status == 0, "\(folder) \(change): \(check.stderr)\n\(run.stdout)")
+      }
+    }
+    #expect(diffs >= 20)
+  }
+
+  @Test("--commit with several numbers: the message lists them by target, the tag is the app's")
+  func commitSeveralNumbers() throws {
+    guard let git = Tool.path("git") else { return }
+    let fixtures = try Fixtures()
+    let repo = fixtures.path("Mac")
+    let environment = XcodeResolutionTests.gitIdentity
+    func gitRun(_ arguments: [String]) throws -> Tool.Result {
+      try Tool.run(git, ["-C", repo] + arguments, environment: environment)
+    }
+    _ = try gitRun(["init", "-q", "-b", "main"])
+    // The project not yet added: git's own reason is shown, nothing is written.
+    _ = try gitRun(["add", "Helper"])
+    _ = try gitRun(["commit", "-q", "-m", "helper"])
+    let untracked = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["bump", "build", "--commit"], environment: environment,
+      in: repo)
+    #expect(untracked.status == 1)
+    #expect(untracked.stderr.contains("is not tracked by git"), "\(untracked.stderr)")
+    #expect(untracked.stderr.contains("(git: error: pathspec"), "\(untracked.stderr)")
+    _ = try gitRun(["add", "."])
+    _ = try gitRun(["commit", "-q", "-m", "start"])
+    let bump = try Tool.run(
+      BundleKitTool.path ?? "bundlekit",
+      ["bump", "build", "--target", "Studio", "--target", "Engine", "--commit", "--tag"],
+      environment: environment, in: repo)
+    #expect(bump.status == 0, "\(bump.stderr)")
+    let log = String(decoding: try gitRun(["log", "-1", "--format=%s"]).stdout, as: UTF8.self)
+    #expect(
+      log
+        == "Bump build 2 (Studio.xcodeproj (Engine)), 835 (Studio.xcodeproj (Studio), Studio.xcodeproj (StudioShare))\n"
+    )
+    #expect(String(decoding: try gitRun(["tag"]).stdout, as: UTF8.self) == "build-835\n")
+  }
+
+  @Test("--format json on failure: one JSON object with the diagnostics on standard output")
+  func jsonFailure() throws {
+    let fixtures = try Fixtures()
+    for command in [
+      ["bump", "build", "--format", "json"], ["version", "nowhere", "--format", "json"],
+    ] {
+      let run = try fixtures.run(command, in: "Broken")
+      #expect(run.status == 1)
+      let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+      #expect(object?["ok"] as? Bool == false, "\(command): \(run.stdout)")
+      let diagnostics = object?["diagnostics"] as? [[String: Any]] ?? []
+      #expect(!diagnostics.isEmpty)
+      #expect(
+        diagnostics.allSatisfy { $0["message"] is String && $0["severity"] as? String == "error" })
+    }
+  }
+}
