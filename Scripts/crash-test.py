@@ -4,7 +4,7 @@ write is all or nothing once the next run has looked at the tree, and that no te
 survives that run.
 
     Scripts/crash-test.py --bundlekit .build/release/bundlekit [--kills 200] [--seed 7]
-                          [--commands bump,compile,create,extract,index] [--seconds 600]
+                          [--commands bump,compile,create,extract,claim,index] [--seconds 600]
 
 For each command, one normal run is timed; then each kill starts the command on the current
 state and sends SIGKILL after a random delay in [0, 1.3 x that time], so the kill lands
@@ -28,6 +28,10 @@ run on the tree below must never act on.
   extract  archives A and B (same names, other contents, B with more files) extracted in
            turn into one existing folder; checker `bundlekit strings lint PARENT`: the folder
            holds A's files alone or all of B's.
+  claim    `bump build --claim origin` in a clone of a bare repository; checker: the build
+           number is the old one or a number claimed on the remote (refs/tags/build/N), never
+           one an earlier run wrote (a kill between claim and write wastes a number, never
+           repeats one).
   index    a translation memory rebuilt over an older one; checker: the next `translate
            index` run (the memory opens with sqlite3, old or new).
 
@@ -123,6 +127,9 @@ def scratch_files(root):
     for folder, dirs, files in os.walk(root):
         if os.path.basename(folder) == PLANTED:
             continue
+        # A git repository's own folder (the claim's clone) is git's business.
+        if ".git" in dirs:
+            dirs.remove(".git")
         for name in dirs + files:
             if name.startswith(".") or any(marker in name for marker in SCRATCH):
                 found.append(os.path.join(folder, name))
@@ -347,6 +354,60 @@ def index_kill(h, root, duration, kill):
     h.run(["translate", "index", os.path.join(root, "App"), "-o", out])
 
 
+# bump build --claim -----------------------------------------------------------------------
+
+GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@t"}
+
+
+def git(*arguments, cwd=None):
+    subprocess.run(["git", *arguments], cwd=cwd, check=True, capture_output=True,
+                   env={**os.environ, **GIT_IDENTITY})
+
+
+def claim_setup(h):
+    remote = os.path.join(h.work, "claim-remote.git")
+    root = os.path.join(h.work, "claim")
+    git("init", "-q", "--bare", "-b", "main", remote)
+    os.makedirs(os.path.join(root, "App"))
+    with open(os.path.join(root, "App", "Info.plist"), "wb") as file:
+        plistlib.dump({"CFBundleIdentifier": "com.example.claim", "CFBundleVersion": "100"}, file)
+    git("init", "-q", "-b", "main", cwd=root)
+    git("add", ".", cwd=root)
+    git("commit", "-q", "-m", "start", cwd=root)
+    git("remote", "add", "origin", remote, cwd=root)
+    git("push", "-q", "origin", "main", cwd=root)
+    h.claim_written = {}  # number -> the kill that wrote it
+    return root
+
+
+def claimed(h):
+    listed = subprocess.run(["git", "ls-remote", "--refs", os.path.join(h.work, "claim-remote.git"),
+                             "refs/tags/build/*"], capture_output=True, check=True).stdout.decode()
+    return {int(line.rsplit("/", 1)[1]) for line in listed.splitlines() if line.strip()}
+
+
+def claim_kill(h, root, duration, kill):
+    """A kill after the claim and before the write leaves a number claimed and unused; no
+    number is ever written by two runs, and every number written was claimed."""
+    path = os.path.join(root, "App", "Info.plist")
+    with open(path, "rb") as file:
+        before = int(plistlib.load(file)["CFBundleVersion"])
+    h.kill_during(["bump", "build", "--claim", "origin"], duration, cwd=root)
+    h.run(["recover", root])
+    with open(path, "rb") as file:
+        after = int(plistlib.load(file)["CFBundleVersion"])
+    if after == before:
+        return
+    if after < before:
+        h.fail("claim", kill, f"{before} went down to {after}")
+    if after not in claimed(h):
+        h.fail("claim", kill, f"{after} was written without being claimed")
+    if after in h.claim_written:
+        h.fail("claim", kill, f"{after} written twice (kills {h.claim_written[after]} and {kill})")
+    h.claim_written[after] = kill
+
+
 COMMANDS = {
     "bump": (bump_setup, lambda root: ["bump", "build", root], bump_kill),
     "compile": (compile_setup,
@@ -358,6 +419,7 @@ COMMANDS = {
     "extract": (extract_setup,
                 lambda root: ["archive", "extract", os.path.join(root, "B.tar"), "-C",
                               os.path.join(root, "parent", "dest-timing")], extract_kill),
+    "claim": (claim_setup, lambda root: ["bump", "build", "--claim", "origin", root], claim_kill),
     "index": (index_setup,
               lambda root: ["translate", "index", os.path.join(root, "App"), "-o",
                             os.path.join(root, "tm.db")], index_kill),

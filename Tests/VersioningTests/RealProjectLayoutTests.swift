@@ -226,4 +226,71 @@ struct RealProjectLayoutTests {
         diagnostics.allSatisfy { $0["message"] is String && $0["severity"] as? String == "error" })
     }
   }
+
+  @Test("--claim: 20 clones bumping at once against one remote get 20 distinct numbers")
+  func claimConcurrently() throws {
+    guard let git = Tool.path("git") else { return }
+    let folder = try TemporaryFolder()
+    let environment = XcodeResolutionTests.gitIdentity
+    func gitRun(_ arguments: [String], in place: String? = nil) throws {
+      let run = try Tool.run(git, arguments, environment: environment, in: place)
+      #expect(run.status == 0, "git \(arguments): \(run.stderr)")
+    }
+    try gitRun(["init", "-q", "--bare", "-b", "main", folder.file("remote.git")])
+    try FileIO.createFolders(for: folder.file("seed/App/Info.plist"))
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>CFBundleVersion</key><string>10</string></dict></plist>
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: folder.file("seed/App/Info.plist")))
+    try gitRun(["init", "-q", "-b", "main"], in: folder.file("seed"))
+    try gitRun(["add", "."], in: folder.file("seed"))
+    try gitRun(["commit", "-q", "-m", "start"], in: folder.file("seed"))
+    try gitRun(["push", "-q", folder.file("remote.git"), "main"], in: folder.file("seed"))
+    let clones = 20
+    for index in 0..<clones {
+      try gitRun(["clone", "-q", folder.file("remote.git"), folder.file("clone\(index)")])
+    }
+    // An unreachable remote: an error, nothing claimed, nothing written.
+    let before = try FileIO.read(folder.file("clone0/App/Info.plist"))
+    let unreachable = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", folder.file("nowhere.git")],
+      in: folder.file("clone0"))
+    #expect(unreachable.status == 1)
+    #expect(unreachable.stderr.contains("cannot read the claimed build numbers"))
+    #expect(try FileIO.read(folder.file("clone0/App/Info.plist")) == before)
+    final class Statuses: @unchecked Sendable {
+      var values: [Int32] = []
+      let lock = NSLock()
+    }
+    let statuses = Statuses()
+    let group = DispatchGroup()
+    let root = folder.path
+    for index in 0..<clones {
+      group.enter()
+      DispatchQueue.global().async {
+        let status =
+          (try? Tool.run(
+            BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin"],
+            in: root + "/clone\(index)"
+          ).status) ?? -1
+        statuses.lock.withLock { statuses.values.append(status) }
+        group.leave()
+      }
+    }
+    group.wait()
+    #expect(statuses.values == Array(repeating: 0, count: clones))
+    var numbers: [Int] = []
+    for index in 0..<clones {
+      let text = String(
+        decoding: try FileIO.read(folder.file("clone\(index)/App/Info.plist")), as: UTF8.self)
+      let value = text.components(separatedBy: "<string>").last?.prefix { $0.isNumber } ?? ""
+      numbers.append(Int(value) ?? -1)
+    }
+    #expect(numbers.sorted() == Array(11...30), "\(numbers.sorted())")
+    let tags = try Tool.run(git, ["--git-dir", folder.file("remote.git"), "tag"])
+    #expect(String(decoding: tags.stdout, as: UTF8.self).split(separator: "\n").count == clones)
+  }
 }

@@ -181,11 +181,8 @@ struct GitRecorder {
     }
   }
 
-  /// `: ` and git's standard error on one line, when it printed any.
+  /// git's standard error on one line, when it printed any.
   private static func said(_ result: ToolOutput.Result) -> String {
-    let text = String(decoding: result.errorOutput.prefix(2000), as: UTF8.self)
-      .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty }.joined(separator: " ")
-    return text.isEmpty ? "" : " (git: \(text))"
+    result.errorLine.isEmpty ? "" : " (git: \(result.errorLine))"
   }
 }

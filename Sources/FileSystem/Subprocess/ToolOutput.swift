@@ -3,18 +3,27 @@ import Foundation
 /// Runs a program found on `PATH` (git, swift) and captures what it prints: the helpers that
 /// read a repository's commit or a package's description share this.
 public enum ToolOutput {
-  /// Runs `arguments` (the program first). Returns the exit status and standard output (and,
-  /// with `capturingErrors`, standard error, else discarded), or nil when the program cannot
-  /// be started.
-  public static func run(_ arguments: [String], capturingErrors: Bool = false) -> Result? {
+  /// Runs `arguments` (the program first), with `input` on its standard input (else none).
+  /// Returns the exit status and standard output (and, with `capturingErrors`, standard
+  /// error, else discarded), or nil when the program cannot be started.
+  public static func run(
+    _ arguments: [String], capturingErrors: Bool = false, input: Data? = nil
+  ) -> Result? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     let pipe = Pipe()
     let errors = Pipe()
+    let feed = Pipe()
     process.standardOutput = pipe
     process.standardError = capturingErrors ? errors : FileHandle.nullDevice
+    process.standardInput = input == nil ? FileHandle.nullDevice : feed
     do { try process.run() } catch { return nil }
+    if let input {
+      // Small inputs (a tag object): written whole before the output is read.
+      try? feed.fileHandleForWriting.write(contentsOf: input)
+      try? feed.fileHandleForWriting.close()
+    }
     // Standard error is drained beside standard output: a program that fills one pipe while
     // the other is being read would otherwise wait forever.
     let errorText = LockedData()
@@ -59,5 +68,13 @@ public enum ToolOutput {
     public var output: Data
     /// Standard error, when asked for.
     public var errorOutput = Data()
+
+    /// Standard error on one line (its first 2,000 bytes), to quote a program's own reason
+    /// in a message: empty when it printed nothing.
+    public var errorLine: String {
+      String(decoding: errorOutput.prefix(2000), as: UTF8.self)
+        .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: " ")
+    }
   }
 }

@@ -148,7 +148,10 @@ struct BumpBuild: ParsableCommand {
       Schemes: increment (default: the last component + 1, per file), timestamp (UTC \
       YYMMDDHHMM), git-count (commits on HEAD; refused in shallow clones), env:VAR (a CI \
       build number). --sync gives every file the highest current number + 1. Every file is \
-      read and checked first: one bad file and nothing is written.
+      read and checked first: one bad file and nothing is written. --claim REMOTE takes the \
+      number on a git remote every pipeline shares: one past the highest of the files and \
+      of the numbers claimed there, by creating refs/tags/build/<N> (--claim-ref) on the \
+      remote, which only one pipeline can do; a number taken meanwhile is passed over.
       """
   )
 
@@ -164,6 +167,12 @@ struct BumpBuild: ParsableCommand {
   @Flag(help: "Set every file to the highest current number + 1.")
   var sync = false
 
+  @Option(help: "Claim the number on this git remote (a name or URL) so no other pipeline gets it.")
+  var claim: String?
+
+  @Option(help: "With --claim, the refs that hold claimed numbers, * for the number.")
+  var claimRef = "refs/tags/build/*"
+
   @OptionGroup var options: BumpOptions
 
   func validate() throws {
@@ -173,6 +182,13 @@ struct BumpBuild: ParsableCommand {
     if !["increment", "timestamp", "git-count"].contains(scheme), !scheme.hasPrefix("env:") {
       throw ValidationError(
         "unknown scheme '\(scheme)': use increment, timestamp, git-count or env:VAR")
+    }
+    if claim != nil, to != nil || scheme != "increment" {
+      throw ValidationError("--claim chooses the number: leave out --to and --scheme")
+    }
+    if claimRef.filter({ $0 == "*" }).count != 1 || !claimRef.hasPrefix("refs/") {
+      throw ValidationError(
+        "--claim-ref is a ref pattern with one * for the number: refs/tags/build/*")
     }
   }
 
@@ -191,7 +207,42 @@ struct BumpBuild: ParsableCommand {
     } else {
       buildScheme = .increment
     }
+    if let claim {
+      try runClaiming(on: claim)
+      return
+    }
     try options.run(VersionBump(.build(buildScheme), sync: sync), paths: paths)
+  }
+
+  /// `--claim`: the next number after the files' and the remote's, claimed on the remote,
+  /// then written to every file as `--to` would.
+  private func runClaiming(on remote: String) throws {
+    let local = try options.formatOptions.reportingFailures { () throws -> UInt32 in
+      let planned = try VersionBump(.build(.increment), sync: true).plan(
+        paths: paths, includeTests: options.includeTests, targets: options.target)
+      let news = Set(planned.values.filter { $0.key == "CFBundleVersion" }.map(\.new))
+      guard news.count == 1, let text = news.first, let number = UInt32(text) else {
+        throw VersioningError.scheme(
+          message:
+            "--claim takes whole build numbers; these files would get \(news.sorted().joined(separator: ", "))"
+        )
+      }
+      return number
+    }
+    let first = paths.first ?? "."
+    var isFolder: ObjCBool = false
+    let folder =
+      FileManager.default.fileExists(atPath: first, isDirectory: &isFolder) && isFolder.boolValue
+      ? first : Paths.parent(first)
+    let claim = BuildNumberClaim(remote: remote, pattern: claimRef, folder: folder)
+    let number = try options.formatOptions.reportingFailures {
+      try options.dryRun ? claim.next(atLeast: local) : claim.claim(atLeast: local)
+    }
+    if !options.dryRun {
+      StandardStreams.printToStandardError(
+        "claimed build \(number) on \(remote) (\(claim.ref(number)))")
+    }
+    try options.run(VersionBump(.build(.to(BundleVersion(components: [number])))), paths: paths)
   }
 }
 
