@@ -62,6 +62,7 @@ enum StringsSuite {
       ])
     try catalog(
       folder: folder, tool: FileManager.default.isExecutableFile(atPath: tool) ? tool : nil)
+    try commented(folder: folder)
     // Same table either way.
     if let theirs = try? PropertyListDocument(contentsOfFile: folder + "/plutil.bplist").value,
       let mine = try? PropertyListDocument(
@@ -140,6 +141,58 @@ extension StringsSuite {
       title: "String Catalog",
       peers: ["Foundation JSONSerialization (parse only)", "python3 json.load (process)"],
       rows: rows)
+  }
+}
+
+extension StringsSuite {
+  static let languages = ["en", "de", "fr", "es", "it", "ja", "pt-BR", "zh-Hans"]
+
+  /// `keys` entries per language, each with the comment genstrings writes above it.
+  static func writeCommented(keys: Int, in folder: String) throws {
+    for language in languages {
+      var text = ""
+      text.reserveCapacity(keys * 110)
+      for index in 0..<keys {
+        text +=
+          "/* Title of the button that opens item \(index). */\n\"item.\(index).open\" = \"\(language) open %@ (\(index))\";\n\n"
+      }
+      let path = folder + "/\(language).lproj/Localizable.strings"
+      try FileIO.createFolders(for: path)
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+  }
+
+  /// Lint of commented tables in eight languages (once quadratic: 4,000 keys took 34 s), and
+  /// whether it stays linear: 4x the entries must take less than 5x the time, else the
+  /// bench fails.
+  static func commented(folder: String) throws {
+    let perLanguage = 25_000
+    print(
+      "## strings: lint of commented tables, \(languages.count) languages x \(perLanguage) keys (\(languages.count * perLanguage) entries)\n"
+    )
+    var times: [Double] = []
+    for keys in [perLanguage / 4, perLanguage] {
+      let root = folder + "/commented-\(keys)"
+      try writeCommented(keys: keys, in: root)
+      let locations = try TableDiscovery.tables(in: [root])
+      times.append(
+        Bench.median(runs: 3) {
+          let findings = StringsLinter().lint(locations)
+          precondition(findings.isEmpty, "the tables should be clean: \(findings.prefix(3))")
+        })
+    }
+    let ratio = times[1] / times[0]
+    Bench.printTable(
+      title: "commented .strings", peers: ["a quarter of the entries"],
+      rows: [
+        Bench.Row(
+          work: "lint, in process", ours: times[1], peers: [times[0]],
+          note: String(format: "4x the entries take %.1fx the time", ratio))
+      ])
+    guard ratio < 5 else {
+      print("FAIL: lint is not linear: 4x the entries took \(ratio)x the time")
+      exit(1)
+    }
   }
 }
 

@@ -293,4 +293,27 @@ struct RealProjectLayoutTests {
     let tags = try Tool.run(git, ["--git-dir", folder.file("remote.git"), "tag"])
     #expect(String(decoding: tags.stdout, as: UTF8.self).split(separator: "\n").count == clones)
   }
+
+  @Test("a missing base or #included xcconfig names the configurations and the project, once")
+  func missingXcconfig() throws {
+    let fixtures = try Fixtures()
+    try FileManager.default.removeItem(
+      atPath: fixtures.path("Configuration/Shared/Versions.xcconfig"))
+    var run = try fixtures.run(["version"], in: "Configured")
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("Shop.xcodeproj  Shop"))
+    #expect(
+      run.stderr
+        == """
+        ../Configuration/Shared/Base.xcconfig:2: error: #include "Versions.xcconfig": no such file (../Configuration/Shared/Versions.xcconfig); #include? skips a missing file
+          in the settings of Shop (Debug, Release) in Shop.xcodeproj
+
+        """)
+    try FileManager.default.removeItem(atPath: fixtures.path("Configuration/Shop.xcconfig"))
+    run = try fixtures.run(["version"], in: "Configured")
+    #expect(
+      run.stderr.hasPrefix(
+        "../Configuration/Shop.xcconfig: error: cannot open: No such file or directory\n  in the settings of Shop (Debug, Release) in Shop.xcodeproj"
+      ), "\(run.stderr)")
+  }
 }

@@ -68,9 +68,11 @@ extension StringsLinter {
         // A regional variant (en-GB) takes what it lacks from its base language's table.
         let inheriting = Self.base(of: language).flatMap { base in
           group.first { $0.language.map(Self.normalized) == base }.flatMap { files[$0] }
-        }
+        }?.dictionary
+        // Worked out once per file, not per entry: each is a pass over the whole table.
+        let fileNotFormat = file.notFormatKeys
         for key in referenceValues.keys
-        where values[key] == nil && inheriting?.dictionary[key] == nil {
+        where values[key] == nil && inheriting?[key] == nil {
           diagnostics.append(
             Diagnostic(
               .warning, .missingTranslation, file.path,
@@ -85,7 +87,7 @@ extension StringsLinter {
                 "\"\(entry.key)\" is not in the \(developmentLanguage) table"))
             continue
           }
-          if notFormat(entry.key) || file.notFormatKeys(entry.key) { continue }
+          if notFormat(entry.key) || fileNotFormat(entry.key) { continue }
           guard case .string(let translated) = entry.value, case .string(let source) = original
           else { continue }
           // A development string with no placeholders is not used as a format: a `%` in a

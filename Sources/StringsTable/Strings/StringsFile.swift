@@ -77,6 +77,7 @@ public struct StringsFile: Sendable {
   public static let notFormatDirective = "bundlekit:not-format"
 
   /// Whether a key's value is marked as text, not a format string (`notFormatDirective`).
+  /// Working it out is a pass over every entry: take it once per file, not once per key.
   public var notFormatKeys: @Sendable (String) -> Bool {
     let marked = entries.filter {
       $0.comment?.contains(Self.notFormatDirective) ?? false

@@ -65,12 +65,20 @@ struct ProjectVersions {
       var values:
         [String: [(configuration: String, result: Result<ResolvedSetting, SettingError>)]] =
           [:]
+      var failures: [(diagnostic: Diagnostic, configurations: [String])] = []
       for configuration in target.configurations {
         let stack: SettingsStack
         do {
           stack = try self.stack(for: target, configuration)
         } catch {
-          bundle.problems += error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+          // Said once per problem, with every configuration it stops and the project.
+          for diagnostic in error.diagnostics {
+            if let index = failures.firstIndex(where: { $0.diagnostic == diagnostic }) {
+              failures[index].configurations.append(configuration.name)
+            } else {
+              failures.append((diagnostic, [configuration.name]))
+            }
+          }
           // The target's Info.plist is still its own: read alone, it would hide this error
           // behind a reference "no project defines".
           used.formUnion(literalInfoPlists(of: target))
@@ -82,6 +90,13 @@ struct ProjectVersions {
           guard let result = value(of: key, stack: stack, used: &used) else { continue }
           values[key, default: []].append((configuration.name, result))
         }
+      }
+      for failure in failures {
+        var located = failure.diagnostic
+        located.notes.append(
+          "in the settings of \(target.name) (\(failure.configurations.joined(separator: ", "))) in \(project.path)"
+        )
+        bundle.problems.append(VersionProblem(key: nil, diagnostic: located))
       }
       for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
         guard let results = values[key] else { continue }
