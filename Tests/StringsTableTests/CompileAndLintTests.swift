@@ -216,11 +216,12 @@ struct LintTests {
       diagnostics.contains(
         "\(fr):1:1: error: \"hello\" (fr): argument 1 is a 32-bit integer but an object (%@) in the development language [placeholder-mismatch]"
       ))
-    // Two values for one key leave the table ambiguous; the same value twice does not.
+    // Two values for one key: CoreFoundation reads the last, and so does the compile, with
+    // a warning naming it; the same value twice is a milder warning.
     #expect(
       diagnostics.contains(
-        "\(fr):4:1: error: key \"count\" is defined twice with different values (first at line 2): keep one"
-      ))
+        "\(fr):4:1: warning: key \"count\" is defined again with another value (first at line 2); the last one, \"\", is what the app reads: keep one [conflicting-duplicate]"
+      ), "\(diagnostics)")
     #expect(
       diagnostics.contains(
         "\(fr):5:1: warning: duplicate key \"extra\" (first at line 3), with the same value [duplicate-key]"
@@ -306,5 +307,40 @@ struct CompileTests {
         "\(error)"
           == "\(output.file("file"))/en.lproj: error: cannot create the folder: Not a directory")
     }
+  }
+}
+
+struct ConflictingDuplicateTests {
+  @Test("a key twice with two values compiles as CoreFoundation reads it, the last value kept")
+  func compiles() throws {
+    // As a real app's merged tables have it.
+    let tables = try TableFolder([
+      "App/en.lproj/Localizable.strings":
+        "/* Tab title */\n\"tab.home\" = \"Home\";\n\"tab.search\" = \"Search\";\n\n/* Tab title */\n\"tab.home\" = \"Start\";\n"
+    ])
+    let out = tables.file("out")
+    let run = try BundleKitTool.run([
+      "strings", "compile", tables.file("App"), "--output-dir", out, "--warnings",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "App/en.lproj/Localizable.strings:6:1: warning: key \"tab.home\" is defined again with another value (first at line 2); the last one, \"Start\", is what the app reads"
+      ), "\(run.stderr)")
+    let compiled = try PropertyListDocument(contentsOfFile: out + "/en.lproj/Localizable.strings")
+    #expect(compiled.value["tab.home"] == "Start")
+    if let plutil = Tool.path("plutil") {
+      let reading = try Tool.run(
+        plutil, ["-convert", "json", "-o", "-", tables.file("App/en.lproj/Localizable.strings")])
+      let expected = try JSONSerialization.jsonObject(with: reading.stdout) as? [String: String]
+      #expect(expected?["tab.home"] == "Start")
+    }
+    // Raised to an error, it stops the compile.
+    let strict = try BundleKitTool.run([
+      "strings", "compile", tables.file("App"), "--output-dir", tables.file("strict"),
+      "--warnings-as-errors",
+    ])
+    #expect(strict.status == 1)
+    #expect(!FileManager.default.fileExists(atPath: tables.file("strict/en.lproj")))
   }
 }

@@ -100,15 +100,17 @@ public struct StringsLinter: Sendable {
       let (key, repeats) = (duplicate.key, duplicate.entries)
       let first = repeats[0]
       for entry in repeats.dropFirst() {
-        // The same value twice is harmless; two values leave the table ambiguous.
+        // The same value twice is harmless; two values are read as CoreFoundation reads
+        // them, the last one winning, which the message names.
+        let kept = file.dictionary[key].map { $0.stringValue.map { "\"\($0)\"" } ?? $0.typeName }
         diagnostics.append(
           entry.value == first.value
             ? Diagnostic(
               .warning, .duplicateKey, file.path, line: entry.line, column: entry.column,
               "duplicate key \"\(key)\" (first at line \(first.line)), with the same value")
             : Diagnostic(
-              .error, .conflictingDuplicate, file.path, line: entry.line, column: entry.column,
-              "key \"\(key)\" is defined twice with different values (first at line \(first.line)): keep one"
+              .warning, .conflictingDuplicate, file.path, line: entry.line, column: entry.column,
+              "key \"\(key)\" is defined again with another value (first at line \(first.line)); the last one, \(kept ?? "?"), is what the app reads: keep one"
             ))
       }
     }

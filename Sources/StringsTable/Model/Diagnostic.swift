@@ -8,7 +8,8 @@ public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
   case syntax
   /// Two tables compile to one output file.
   case duplicateOutput = "duplicate-output"
-  /// A key defined twice with different values.
+  /// A key defined twice with different values: CoreFoundation reads the table (the last
+  /// value wins) and Xcode builds it, so it is a warning that names the value kept.
   case conflictingDuplicate = "conflicting-duplicate"
   /// A code-generation template that failed.
   case template
@@ -43,7 +44,7 @@ public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
   /// the only kind `strings compile` (and so the build) stops for.
   public var isFatal: Bool {
     switch self {
-    case .syntax, .duplicateOutput, .conflictingDuplicate, .template: true
+    case .syntax, .duplicateOutput, .template: true
     default: false
     }
   }

@@ -39,6 +39,10 @@ public struct StringsFile: Sendable {
   public var path: String
   /// The encoding the file was read in.
   public var encoding: StringsFileEncoding
+  /// `xml1` or `binary1` for a table written as a property list (translation platforms
+  /// export XML; a compiled table is binary), which CoreFoundation reads as well; nil for
+  /// the text format.
+  public var propertyListFormat: PropertyListFormat?
   /// Every entry in file order, repeated keys included.
   public private(set) var entries: [StringsEntry]
 
@@ -95,6 +99,14 @@ public struct StringsFile: Sendable {
   public init(bytes: [UInt8], path: String) throws(PropertyListError) {
     self.path = path
     encoding = Self.detectEncoding(bytes)
+    if let format = Self.propertyListFormat(of: bytes) {
+      propertyListFormat = format
+      entries = try Self.propertyListEntries(bytes, format: format, path: path)
+      var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
+      for entry in entries { dictionary[entry.key] = entry.value }
+      self.dictionary = dictionary
+      return
+    }
     // Text that is not valid in its encoding is refused, as CoreFoundation refuses it, at
     // the line and column of the first bad byte: decoding it with U+FFFD would compile a
     // table that differs from the file without a word.
@@ -132,6 +144,72 @@ public struct StringsFile: Sendable {
     var dictionary = PropertyListDictionary(minimumCapacity: entries.count)
     for entry in entries { dictionary[entry.key] = entry.value }
     self.dictionary = dictionary
+  }
+
+  /// `binary1` for `bplist00`, `xml1` for text opening with `<?xml`, `<!DOCTYPE plist` or
+  /// `<plist` (after a BOM and white space): the property-list forms CoreFoundation takes
+  /// for a strings table.
+  static func propertyListFormat(of bytes: [UInt8]) -> PropertyListFormat? {
+    if bytes.starts(with: Array("bplist00".utf8)) { return .binary1 }
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+    let head = bytes[start..<min(bytes.count, start + 16)]
+    for opening in ["<?xml", "<!DOCTYPE plist", "<plist"] where head.starts(with: opening.utf8) {
+      return .xml1
+    }
+    return nil
+  }
+
+  /// The entries of a table written as a property list: a dictionary of strings (or, as in
+  /// text, arrays and dictionaries), in file order, each key at its `<key>` line in XML.
+  private static func propertyListEntries(
+    _ bytes: [UInt8], format: PropertyListFormat, path: String
+  ) throws(PropertyListError) -> [StringsEntry] {
+    let value: PropertyListValue
+    do {
+      value = try PropertyListDocument(bytes: bytes, format: format).value
+    } catch {
+      throw error.inFile(path)
+    }
+    guard case .dictionary(let dictionary) = value else {
+      throw .syntax(
+        path: path, line: 1, column: 1,
+        message: "a strings table in property-list form must be a dictionary of strings")
+    }
+    // The top-level `<key>` elements in order, for lines: one per entry, else line 1.
+    var lines: [(line: Int, column: Int)] = []
+    if format == .xml1 {
+      var line = 1
+      var lineStart = 0
+      var depth = 0
+      var index = 0
+      let open = Array("<dict".utf8)
+      let close = Array("</dict>".utf8)
+      let key = Array("<key>".utf8)
+      while index < bytes.count {
+        let byte = bytes[index]
+        if byte == 0x0A {
+          line += 1
+          lineStart = index + 1
+        } else if byte == 0x3C {
+          let rest = bytes[index...]
+          if rest.starts(with: open), !rest.starts(with: Array("<dict/>".utf8)) {
+            depth += 1
+          } else if rest.starts(with: close) {
+            depth -= 1
+          } else if depth == 1, rest.starts(with: key) {
+            lines.append((line, index - lineStart + 1))
+          }
+        }
+        index += 1
+      }
+    }
+    let located = lines.count == dictionary.count
+    return dictionary.enumerated().map { offset, entry in
+      StringsEntry(
+        key: entry.key, value: entry.value, comment: nil,
+        line: located ? lines[offset].line : 1, column: located ? lines[offset].column : 1)
+    }
   }
 
   private static func encodingError(

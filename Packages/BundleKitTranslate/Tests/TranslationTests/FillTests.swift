@@ -310,4 +310,59 @@ struct FillTests {
     #expect(result.status == 1)
     #expect(result.stderr.contains("\"C\" is not a language code"))
   }
+
+  @Test("A table in XML property-list form stays XML: new pairs before </dict>, marked")
+  func xmlStrings() throws {
+    let folder = try TemporaryFolder()
+    func write(_ relative: String, _ text: String) throws {
+      let path = folder.file(relative)
+      try FileIO.createFolders(for: path)
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+    }
+    try write("Memory/en.lproj/M.strings", "\"a\" = \"Cancel\";\n\"b\" = \"Open & close\";\n")
+    try write(
+      "Memory/de.lproj/M.strings", "\"a\" = \"Abbrechen\";\n\"b\" = \"Öffnen & schließen\";\n")
+    try write(
+      "App/en.lproj/Localizable.strings",
+      "\"title\" = \"Settings\";\n\"cancel\" = \"Cancel\";\n\"toggle\" = \"Open & close\";\n")
+    // As a translation platform exports it.
+    let exported = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+        <key>title</key>
+        <string>Einstellungen</string>
+      </dict>
+      </plist>
+
+      """
+    try write("App/de.lproj/Localizable.strings", exported)
+    let memory = folder.file("tm.sqlite")
+    #expect(
+      try BundleKitTool.run(["translate", "index", folder.file("Memory"), "-o", memory]).status == 0
+    )
+    let fill = try BundleKitTool.run([
+      "translate", "fill", folder.file("App"), "--to", "de", "--memory", memory,
+    ])
+    #expect(fill.status == 0, "\(fill.stderr)")
+    let text = String(
+      decoding: try FileIO.read(folder.file("App/de.lproj/Localizable.strings")), as: UTF8.self)
+    #expect(text.hasPrefix(exported.components(separatedBy: "</dict>")[0]))
+    #expect(text.contains("  <key>cancel</key>\n  <string>Abbrechen</string>\n"))
+    #expect(text.contains("  <string>Öffnen &amp; schließen</string>\n"))
+    #expect(text.contains("<!-- filled by bundlekit translate fill"))
+    #expect(text.hasSuffix("</dict>\n</plist>\n"))
+    let table = try StringsFile(contentsOfFile: folder.file("App/de.lproj/Localizable.strings"))
+    #expect(table.propertyListFormat == .xml1)
+    #expect(table.dictionary["toggle"] == "Öffnen & schließen")
+    #expect(table.dictionary["title"] == "Einstellungen")
+    if let plutil = Tool.path("plutil") {
+      let reading = try Tool.run(
+        plutil, ["-convert", "json", "-o", "-", folder.file("App/de.lproj/Localizable.strings")])
+      #expect(reading.status == 0)
+      let object = try JSONSerialization.jsonObject(with: reading.stdout) as? [String: String]
+      #expect(object?["cancel"] == "Abbrechen")
+    }
+  }
 }

@@ -14,9 +14,10 @@ struct StringsCompile: ParsableCommand {
       .strings and .stringsdict files become binary plists at DIR/<lang>.lproj/<name>. A \
       String Catalog (.xcstrings) becomes DIR/<lang>.lproj/<Table>.strings and .stringsdict \
       for every language it has; untranslated keys fall back to the source language. What \
-      CoreFoundation reads compiles: only a table that is unreadable or ambiguous (syntax, \
-      encoding, a key defined twice with different values, two tables for one output) stops \
-      the run, before anything is written. Other findings are warnings (shown with \
+      CoreFoundation reads compiles (text or property-list tables; a key defined twice \
+      keeps its last value, with a warning): only a table that is unreadable or ambiguous \
+      (syntax, encoding, two tables for one output) stops the run, before anything is \
+      written. Other findings are warnings (shown with \
       --warnings); --warnings-as-errors or --severity RULE=error make them stop it. The \
       outputs are written as one batch: all or none, even when the run is killed.
       """

@@ -47,6 +47,7 @@ struct StringsFill: FileJob {
     found: [FillNeed: (String, FillOrigin)], failures: [FillNeed: String], to plan: inout FillPlan
   ) throws {
     var blocks: [String] = []
+    var notes: [String] = []
     var filled: [(String, String)] = []
     for (entry, need) in zip(missing, needs) {
       guard let (text, origin) = found[need] else {
@@ -57,6 +58,7 @@ struct StringsFill: FileJob {
         continue
       }
       let note = [entry.comment, FillMark.text(origin)].compactMap { $0 }.joined(separator: " — ")
+      notes.append(note)
       blocks.append(
         "/* \(StringsText.comment(note)) */\n\(StringsText.literal(entry.key)) = \(StringsText.literal(text));\n"
       )
@@ -69,12 +71,18 @@ struct StringsFill: FileJob {
     guard !blocks.isEmpty else { return }
     let encoding = existing?.file.encoding ?? .utf8
     var after = existing?.bytes ?? []
-    var text = blocks.joined(separator: "\n")
-    if let existing, !existing.bytes.isEmpty {
-      text =
-        (StringsText.endsWithNewline(existing.bytes, encoding: encoding) ? "\n" : "\n\n") + text
+    if let existing, let format = existing.file.propertyListFormat {
+      // A table in property-list form stays in it: XML gets its new pairs before the
+      // closing </dict>, as a translation platform lays them out; binary is written again.
+      after = try Self.propertyList(existing, adding: filled, notes: notes, format: format)
+    } else {
+      var text = blocks.joined(separator: "\n")
+      if let existing, !existing.bytes.isEmpty {
+        text =
+          (StringsText.endsWithNewline(existing.bytes, encoding: encoding) ? "\n" : "\n\n") + text
+      }
+      after += StringsText.encode(text, as: encoding)
     }
-    after += StringsText.encode(text, as: encoding)
     // What is written must read back as planned, with every old entry unchanged.
     let check = try StringsFile(bytes: after, path: target)
     for (key, value) in filled where check.dictionary[key]?.stringValue != value {
@@ -88,5 +96,57 @@ struct StringsFill: FileJob {
       }
     }
     plan.changes.append(FillPlan.Change(path: target, before: existing?.bytes, after: after))
+  }
+
+  /// A property-list table with `filled` added: in XML, each pair (under its note as a
+  /// comment) inserted before the last `</dict>` with the indentation of the first `<key>`;
+  /// in binary, the whole table written again.
+  static func propertyList(
+    _ existing: (bytes: [UInt8], file: StringsFile), adding filled: [(String, String)],
+    notes: [String], format: PropertyListFormat
+  ) throws -> [UInt8] {
+    guard format == .xml1, let close = lastRange(of: Array("</dict>".utf8), in: existing.bytes)
+    else {
+      var dictionary = existing.file.dictionary
+      for (key, value) in filled { dictionary[key] = .string(value) }
+      return try PropertyListValue.dictionary(dictionary).encoded(as: format)
+    }
+    var indent = "\t"
+    if let key = firstRange(of: Array("<key>".utf8), in: existing.bytes) {
+      var start = key
+      while start > 0, existing.bytes[start - 1] == 0x20 || existing.bytes[start - 1] == 0x09 {
+        start -= 1
+      }
+      indent = String(decoding: existing.bytes[start..<key], as: UTF8.self)
+    }
+    var text = ""
+    for ((key, value), note) in zip(filled, notes) {
+      // `--` may not appear inside an XML comment.
+      let comment = note.replacingOccurrences(of: "--", with: "- -")
+      text += "\(indent)<!-- \(comment) -->\n"
+      text += "\(indent)<key>\(XMLEscaping.escape(key))</key>\n"
+      text += "\(indent)<string>\(XMLEscaping.escape(value))</string>\n"
+    }
+    // At the start of the closing tag's line, so it keeps its own indentation.
+    var lineStart = close
+    while lineStart > 0, existing.bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+    let onItsOwnLine = existing.bytes[lineStart..<close].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    let at = onItsOwnLine ? lineStart : close
+    return Array(existing.bytes[..<at]) + Array((onItsOwnLine ? "" : "\n").utf8)
+      + Array(text.utf8) + Array(existing.bytes[at...])
+  }
+
+  private static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+    guard bytes.count >= needle.count else { return nil }
+    return (0...(bytes.count - needle.count)).first {
+      bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+    }
+  }
+
+  private static func lastRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+    guard bytes.count >= needle.count else { return nil }
+    return (0...(bytes.count - needle.count)).reversed().first {
+      bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+    }
   }
 }
