@@ -158,6 +158,74 @@ struct CatalogCompileTests {
   }
 }
 
+struct SubstitutionOrderTests {
+  /// Independent of the compiler: for every variable of every compiled stringsdict, the
+  /// argument its `%#@name@` takes in the format key (its position, or its turn among the
+  /// placeholders) must be the catalog's argNum. Python reads both files.
+  static let oracle = #"""
+    import json, plistlib, re, sys, os
+    catalog = json.load(open(sys.argv[1]))
+    table = os.path.splitext(os.path.basename(sys.argv[1]))[0]
+    checked = wrong = 0
+    spec = re.compile(r"%(?:(\d+)\$)?(#@(\w+)@|[-+ #0']*[\d*]*(?:\.[\d*]+)?(?:hh|h|ll|l|q|L|z|t|j)?[@dDuUxXoOfeEgGcCsSpaAF])|%%")
+    for key, entry in catalog["strings"].items():
+        for language, localization in entry.get("localizations", {}).items():
+            substitutions = localization.get("substitutions")
+            if not substitutions:
+                continue
+            path = os.path.join(sys.argv[2], f"{language}.lproj", f"{table}.stringsdict")
+            rules = plistlib.load(open(path, "rb"))[key]
+            turn = 0
+            for match in spec.finditer(rules["NSStringLocalizedFormatKey"]):
+                if match.group(0) == "%%":
+                    continue
+                turn += 1
+                position = int(match.group(1)) if match.group(1) else turn
+                name = match.group(3)
+                if name and "argNum" in substitutions.get(name, {}):
+                    checked += 1
+                    if position != substitutions[name]["argNum"]:
+                        wrong += 1
+                        print(f"{language} {key} {name}: takes argument {position}, argNum {substitutions[name]['argNum']}")
+    print(f"checked {checked} wrong {wrong}")
+    """#
+
+  @Test("substitutions in another order than their arguments get positions; Python checks each")
+  func reordered() throws {
+    let catalog = try StringCatalog(contentsOfFile: Fixture.catalog("Forum"))
+    let compiled = catalog.compile()
+    #expect(
+      compiled["en"]?.stringsdict["thread.stats"]?["NSStringLocalizedFormatKey"]
+        == "%#@count_posts@ by %#@count_participants@")
+    #expect(
+      compiled["de"]?.stringsdict["thread.stats"]?["NSStringLocalizedFormatKey"]
+        == "%2$#@count_participants@ schrieben %1$#@count_posts@")
+    #expect(
+      compiled["ja"]?.stringsdict["thread.stats"]?["NSStringLocalizedFormatKey"]
+        == "%1$@さん: %3$#@count_participants@、%2$#@count_posts@")
+    guard let python = Tool.path("python3") else { return }
+    var catalogs = [Fixture.catalog("Forum"), Fixture.catalog("Inbox")]
+    for folder in ["icecubes-xcstrings", "xcstrings-tool-fixtures", "xcstrings-tool-package"] {
+      catalogs += Corpus.files(in: folder).filter {
+        $0.hasSuffix(".xcstrings") && !Paths.lastComponent($0).hasPrefix("!")
+      }
+    }
+    let folder = try TemporaryFolder()
+    var checked = 0
+    defer { #expect(checked >= 6, "the oracle checked \(checked) variables") }
+    for (index, path) in catalogs.enumerated() {
+      let out = folder.file("\(index)")
+      let run = try BundleKitTool.run(["strings", "compile", path, "--output-dir", out])
+      #expect(run.status == 0, "\(path): \(run.stderr)")
+      let check = try Tool.run(python, ["-c", Self.oracle, path, out])
+      let text = String(decoding: check.stdout, as: UTF8.self)
+      #expect(check.status == 0, "\(check.stderr)")
+      #expect(text.hasSuffix("wrong 0\n"), "\(path): \(text)")
+      checked += Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+  }
+}
+
 struct StringsdictValidationTests {
   @Test(
     "SwiftGen's error fixtures give the errors they are named for",

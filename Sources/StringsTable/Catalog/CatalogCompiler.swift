@@ -62,8 +62,13 @@ extension StringCatalog {
         ]
       }
     }
+    var arguments: [String: Int] = [:]
+    for (name, substitution) in localization.substitutions {
+      if let argument = substitution.argNum { arguments[name] = argument }
+    }
     var result: PropertyListDictionary = [
-      "NSStringLocalizedFormatKey": .string(localization.stringUnit?.value ?? key)
+      "NSStringLocalizedFormatKey": .string(
+        positioned(localization.stringUnit?.value ?? key, arguments: arguments))
     ]
     for (name, substitution) in localization.substitutions {
       guard let variations = substitution.variations else { continue }
@@ -71,6 +76,75 @@ extension StringCatalog {
         pluralVariable(
           variations, specifier: substitution.formatSpecifier, argument: substitution.argNum))
     }
+    return result
+  }
+
+  /// The format with explicit positions when its substitutions are not in their arguments'
+  /// order: Foundation gives `%#@name@` the next argument in turn, so in
+  /// `%#@participants@ %#@posts@` with `participants` argNum 2, each variable would choose
+  /// its plural form by the other number. Written then as Xcode does,
+  /// `%2$#@participants@ %1$#@posts@`, every placeholder with its position. A format already
+  /// in order, or that numbers its own placeholders, is left as it is.
+  static func positioned(_ format: String, arguments: [String: Int]) -> String {
+    guard !arguments.isEmpty else { return format }
+    // Each placeholder: its range, whether it names its position, its variable, and the
+    // argument it takes in turn.
+    var placeholders: [(range: Range<String.Index>, explicit: Bool, variable: String?, next: Int)] =
+      []
+    var next = 0
+    var index = format.startIndex
+    while let percent = format[index...].firstIndex(of: "%") {
+      var cursor = format.index(after: percent)
+      guard cursor < format.endIndex else { break }
+      if format[cursor] == "%" {
+        index = format.index(after: cursor)
+        continue
+      }
+      let digits = format[cursor...].prefix { $0.isASCII && $0.isNumber }
+      var explicit = false
+      if !digits.isEmpty, format[format.index(cursor, offsetBy: digits.count)...].hasPrefix("$") {
+        explicit = true
+        cursor = format.index(cursor, offsetBy: digits.count + 1)
+      }
+      next += 1
+      if format[cursor...].hasPrefix("#@"),
+        let close = format[format.index(cursor, offsetBy: 2)...].firstIndex(of: "@")
+      {
+        let name = String(format[format.index(cursor, offsetBy: 2)..<close])
+        let end = format.index(after: close)
+        placeholders.append((percent..<end, explicit, name, next))
+        index = end
+        continue
+      }
+      // An ordinary conversion: flags, width, precision, length, then its letter.
+      let modifiers: Set<Character> = Set("-+ #0'123456789.*hlqLztj")
+      while cursor < format.endIndex, modifiers.contains(format[cursor]) {
+        cursor = format.index(after: cursor)
+      }
+      guard cursor < format.endIndex, format[cursor].isLetter || format[cursor] == "@" else {
+        index = cursor
+        continue
+      }
+      let end = format.index(after: cursor)
+      placeholders.append((percent..<end, explicit, nil, next))
+      index = end
+    }
+    guard !placeholders.contains(where: \.explicit) else { return format }
+    let inOrder = placeholders.allSatisfy { placeholder in
+      placeholder.variable.flatMap { arguments[$0] }.map { $0 == placeholder.next } ?? true
+    }
+    guard !inOrder else { return format }
+    var result = ""
+    var last = format.startIndex
+    for placeholder in placeholders {
+      result += format[last..<placeholder.range.lowerBound]
+      let position = placeholder.variable.flatMap { arguments[$0] } ?? placeholder.next
+      result +=
+        "%\(position)$"
+        + format[format.index(after: placeholder.range.lowerBound)..<placeholder.range.upperBound]
+      last = placeholder.range.upperBound
+    }
+    result += format[last...]
     return result
   }
 
