@@ -33,6 +33,9 @@ public struct ResourceScan: Sendable {
     public var path: String
     /// Strings tables: table name → language → key count (nil when the file does not parse).
     public var tables: [String: [String: Int?]] = [:]
+    /// Strings tables: table name → language → its keys (absent when the file does not
+    /// parse), to say which keys a language lacks, not only how many.
+    public var tableKeys: [String: [String: Set<String>]] = [:]
     /// The kinds of file each table comes in (`strings`, `stringsdict`, `xcstrings`).
     public var tableKinds: [String: Set<String>] = [:]
     /// Info.plists with their versions.
@@ -154,11 +157,14 @@ public struct ResourceScan: Sendable {
         target.tableKinds[location.table, default: []].insert(location.kind.rawValue)
         let languages =
           location.kind == .catalog
-          ? catalogCounts(full) : [(location.language ?? "-", keyCount(location))]
-        for (language, count) in languages {
+          ? catalogKeys(full) : [(location.language ?? "-", keys(location))]
+        for (language, keys) in languages {
           let previous = target.tables[location.table]?[language] ?? nil
           target.tables[location.table, default: [:]][language] =
-            count.map { $0 + (previous ?? 0) } ?? previous
+            keys.map { $0.count + (previous ?? 0) } ?? previous
+          if let keys {
+            target.tableKeys[location.table, default: [:]][language, default: []].formUnion(keys)
+          }
         }
         continue
       }
@@ -178,23 +184,26 @@ public struct ResourceScan: Sendable {
     return target
   }
 
-  static func keyCount(_ location: TableLocation) -> Int? {
+  static func keys(_ location: TableLocation) -> Set<String>? {
     switch location.kind {
-    case .strings: return (try? StringsFile(contentsOfFile: location.path))?.dictionary.count
-    case .stringsdict: return (try? StringsdictFile(contentsOfFile: location.path))?.entries.count
+    case .strings:
+      return (try? StringsFile(contentsOfFile: location.path)).map { Set($0.dictionary.keys) }
+    case .stringsdict:
+      return (try? StringsdictFile(contentsOfFile: location.path)).map { Set($0.entries.keys) }
     case .catalog: return nil
     }
   }
 
-  static func catalogCounts(_ path: String) -> [(String, Int?)] {
+  static func catalogKeys(_ path: String) -> [(String, Set<String>?)] {
     guard let catalog = try? StringCatalog(contentsOfFile: path) else { return [("?", nil)] }
     return catalog.languages.map { language in
       (
         language,
-        catalog.strings.values.filter {
-          !$0.shouldTranslate || $0.localizations[language] != nil
-            || language == catalog.sourceLanguage
-        }.count
+        Set(
+          catalog.strings.filter {
+            !$0.value.shouldTranslate || $0.value.localizations[language] != nil
+              || language == catalog.sourceLanguage
+          }.keys)
       )
     }
   }

@@ -117,6 +117,36 @@ struct ScanTests {
     #expect(value.arrayValue?.first?["tables"]?["Localizable"]?["missing"]?["fr"] == 1)
   }
 
+  @Test("scan compares key sets: one extra and one missing key still shows what is missing")
+  func missingKeys() throws {
+    let folder = try TemporaryFolder()
+    let files = [
+      "Sources/App/en.lproj/Localizable.strings": "\"a\" = \"A\";\n\"b\" = \"B\";\n",
+      "Sources/App/de.lproj/Localizable.strings": "\"a\" = \"A\";\n\"old\" = \"Alt\";\n",
+      "Sources/App/main.swift": "print(1)",
+    ]
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    let text = try BundleKitTool.run(["scan", folder.path, "--no-describe"])
+    #expect(text.stdout.contains("2 (-1)"), "\(text.stdout)")
+    let json = try BundleKitTool.run(["scan", folder.path, "--no-describe", "--format", "json"])
+    let value = try PropertyListValue(bytes: Array(json.stdout.utf8), format: .json)
+    let table = value.arrayValue?.first?["tables"]?["Localizable"]
+    #expect(table?["missing"]?["de"] == 1)
+    #expect(table?["missingKeys"]?["de"] == ["b"])
+    // On a terminal, colours are colours, not escaped text.
+    if let script = Tool.path("script"), let tool = BundleKitTool.path {
+      let terminal = try Tool.run(
+        script, ["-qc", "\(tool) scan \(folder.path) --no-describe", "/dev/null"],
+        environment: ["TERM": "xterm", "NO_COLOR": ""])
+      let output = String(decoding: terminal.stdout, as: UTF8.self)
+      #expect(output.contains("\u{1B}[33m2 (-1)\u{1B}[0m"), "\(output)")
+      #expect(!output.contains("\\x1B"))
+    }
+  }
+
   @Test(
     "the home-assistant corpus: 35 languages, counts as parsed, fast",
     .enabled(if: Corpus.has("home-assistant-ios"), Corpus.reason("home-assistant-ios"))

@@ -3,17 +3,23 @@ enum TextTable {
   /// Rows padded to the widest cell of each column, the first row as the header. Control
   /// characters in cells are shown escaped (`\n`, `\x1B`), so a name cannot pose as a row
   /// or move the cursor; a backslash is doubled, as bsdtar shows names.
-  static func render(_ rows: [[String]]) -> String {
+  /// `styles`, when given, holds an SGR code per cell (`"33"` for yellow, nil for none),
+  /// added around the escaped text after the padding is worked out.
+  static func render(_ rows: [[String]], styles: [[String?]]? = nil) -> String {
     let rows = rows.map { $0.map(escaped) }
     guard let columns = rows.map(\.count).max() else { return "" }
     var widths = Array(repeating: 0, count: columns)
     for row in rows {
       for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
     }
-    return rows.map { row in
+    return rows.enumerated().map { rowIndex, row in
       row.enumerated().map { index, cell in
-        index == row.count - 1
-          ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+        let padding =
+          index == row.count - 1 ? "" : String(repeating: " ", count: widths[index] - cell.count)
+        guard let code = styles?[safe: rowIndex]?[safe: index] ?? nil else {
+          return cell + padding
+        }
+        return "\u{1B}[\(code)m\(cell)\u{1B}[0m" + padding
       }.joined(separator: "  ")
     }.joined(separator: "\n") + "\n"
   }
@@ -40,5 +46,11 @@ enum TextTable {
   private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || scalar == "\\" || (0x7F...0x9F).contains(scalar.value)
       || scalar.value == 0x2028 || scalar.value == 0x2029
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
   }
 }

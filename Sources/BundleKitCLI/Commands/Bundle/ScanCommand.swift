@@ -52,11 +52,18 @@ struct ScanCommand: ParsableCommand {
           for (language, count) in (target.tables[name] ?? [:]).sorted(by: { $0.key < $1.key }) {
             languages[language] = count.map { .int($0) } ?? "unreadable"
           }
+          let lacking = missing(in: target.tableKeys[name] ?? [:], scan.developmentLanguage)
           tables[name] = .dictionary([
             "kinds": .array((target.tableKinds[name] ?? []).sorted().map { .string($0) }),
             "languages": .dictionary(languages),
             "missing": .dictionary(
-              missing(in: target.tables[name] ?? [:], scan.developmentLanguage)),
+              PropertyListDictionary(
+                uniqueKeysWithValues: lacking.map { ($0.key, .int(Int64($0.value.count))) })),
+            "missingKeys": .dictionary(
+              PropertyListDictionary(
+                uniqueKeysWithValues: lacking.map {
+                  ($0.key, .array($0.value.map { .string($0) }))
+                })),
           ])
         }
         return [
@@ -78,15 +85,17 @@ struct ScanCommand: ParsableCommand {
       })
   }
 
-  /// Keys each language lacks against the development language.
-  func missing(in languages: [String: Int?], _ development: String) -> PropertyListDictionary {
-    guard let reference = languages[development] ?? nil else { return [:] }
-    var result = PropertyListDictionary()
-    for (language, count) in languages.sorted(by: { $0.key < $1.key }) where language != development
-    {
-      if let count, count < reference { result[language] = .int(reference - count) }
+  /// The keys each language lacks against the development language, sorted, by language:
+  /// compared as sets, so one extra key does not hide one missing.
+  func missing(in languages: [String: Set<String>], _ development: String) -> [(
+    key: String, value: [String]
+  )] {
+    guard let reference = languages[development] else { return [] }
+    return languages.sorted(by: { $0.key < $1.key }).compactMap { language, keys in
+      guard language != development else { return nil }
+      let lacking = reference.subtracting(keys)
+      return lacking.isEmpty ? nil : (language, lacking.sorted())
     }
-    return result
   }
 
   func text(_ scan: ResourceScan) -> String {
@@ -95,6 +104,9 @@ struct ScanCommand: ParsableCommand {
     func paint(_ text: String, _ code: String) -> String {
       color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
+    // Table cells are escaped (a file name cannot move the cursor): their colours are the
+    // table's to add, after the padding.
+    var styles: [[String?]] = [[]]
     var output = ""
     for target in scan.targets {
       output += paint("\(target.name)", "1") + "  \(target.path)\n"
@@ -103,30 +115,39 @@ struct ScanCommand: ParsableCommand {
           ($0 == scan.developmentLanguage ? "" : $0) < ($1 == scan.developmentLanguage ? "" : $1)
         }
         var rows = [["  TABLE"] + languages]
+        styles = [Array(repeating: nil, count: languages.count + 1)]
         for table in target.tables.keys.sorted() {
           let counts = target.tables[table] ?? [:]
-          let reference = counts[scan.developmentLanguage] ?? nil
+          let keys = target.tableKeys[table] ?? [:]
+          let reference = keys[scan.developmentLanguage]
           var row = [
             "  \(table) (\((target.tableKinds[table] ?? []).sorted().joined(separator: ", ")))"
           ]
+          var style: [String?] = [nil]
           for language in languages {
             guard let entry = counts[language] else {
-              row.append(paint("-", "31"))
+              row.append("-")
+              style.append("31")
               continue
             }
             guard let count = entry else {
-              row.append(paint("error", "31"))
+              row.append("error")
+              style.append("31")
               continue
             }
-            if let reference, language != scan.developmentLanguage, count < reference {
-              row.append(paint("\(count) (-\(reference - count))", "33"))
+            let lacking = reference.map { $0.subtracting(keys[language] ?? []).count } ?? 0
+            if language != scan.developmentLanguage, lacking > 0 {
+              row.append("\(count) (-\(lacking))")
+              style.append("33")
             } else {
               row.append("\(count)")
+              style.append(nil)
             }
           }
           rows.append(row)
+          styles.append(style)
         }
-        output += TextTable.render(rows)
+        output += TextTable.render(rows, styles: color ? styles : nil)
       }
       for plist in target.infoPlists {
         output +=
