@@ -412,3 +412,48 @@ struct ConflictingDuplicateTests {
     #expect(!FileManager.default.fileExists(atPath: tables.file("strict/en.lproj")))
   }
 }
+
+struct LintFalsePositiveTests {
+  @Test("text that only looks like a format: '% of', '100% sure', an app's own %0 and %1 tokens")
+  func textLikePercent() throws {
+    let tables = try TableFolder([
+      // An Interface Builder table and an app that replaces %0/%1 itself.
+      "en.lproj/Main.strings":
+        "/* Class = \"UILabel\"; text = \"50% of screen\"; ObjectID = \"a1b-2c-3d4\"; */\n\"a1b-2c-3d4.text\" = \"50% of screen\";\n\"sure.title\" = \"100% sure\";\n\"track\" = \"Track %1 of %0 songs\";\n\"real\" = \"%d items\";\n",
+      "fr.lproj/Main.strings":
+        "\"a1b-2c-3d4.text\" = \"50 % de l’écran\";\n\"sure.title\" = \"Sûr à 100% sans doute\";\n\"track\" = \"Titre %1 sur %0 chansons\";\n\"real\" = \"%@ articles\";\n",
+      // Keys whose values live in Info.plist; the empty key.
+      "en.lproj/InfoPlist.strings": "\"CFBundleName\" = \"Shop\";\n",
+      "fr.lproj/InfoPlist.strings":
+        "\"CFBundleName\" = \"Boutique\";\n\"NSCameraUsageDescription\" = \"Pour scanner les codes\";\n",
+      "en.lproj/Localizable.strings": "\"\" = \"\";\n\"ok\" = \"OK\";\n",
+      "fr.lproj/Localizable.strings": "\"\" = \"\";\n\"ok\" = \"OK\";\n",
+    ])
+    let diagnostics = StringsLinter().lint(try tables.tables()).map(\.description)
+    // The one real problem is still found.
+    #expect(diagnostics.count == 1, "\(diagnostics)")
+    #expect(diagnostics.first?.contains("\"real\" (fr): argument 1 is an object") == true)
+  }
+
+  @Test("positional arguments inside the development language's substitutions are arguments")
+  func positionalInSubstitutions() throws {
+    func localization(_ format: String, _ one: String, _ other: String) -> String {
+      """
+      { "stringUnit" : { "state" : "translated", "value" : "\(format)" },
+        "substitutions" : { "photos" : { "argNum" : 1, "formatSpecifier" : "lld",
+          "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "\(one)" } },
+            "other" : { "stringUnit" : { "state" : "translated", "value" : "\(other)" } } } } } } }
+      """
+    }
+    let tables = try TableFolder([
+      "Album.xcstrings": """
+      { "sourceLanguage" : "en", "version" : "1.0", "strings" : { "album.count" : { "localizations" : {
+        "en" : \(localization("%#@photos@", "%arg photo in %2$@", "%arg photos in %2$@")),
+        "de" : \(localization("%2$@: %#@photos@", "%arg Foto", "%arg Fotos")) } } } }
+      """
+    ])
+    let diagnostics = StringsLinter().lint(try tables.tables()).map(\.description)
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+  }
+}

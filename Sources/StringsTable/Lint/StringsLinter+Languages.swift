@@ -81,6 +81,9 @@ extension StringsLinter {
         }
         for entry in file.entries {
           guard let original = referenceValues[entry.key] else {
+            // InfoPlist.strings translates keys whose values live in Info.plist, not in a
+            // development-language table.
+            if location.table == "InfoPlist" { continue }
             diagnostics.append(
               Diagnostic(
                 .warning, .extraKey, file.path, line: entry.line, column: entry.column,
@@ -92,9 +95,13 @@ extension StringsLinter {
           else { continue }
           // A development string with no placeholders is not used as a format: a `%` in a
           // translation is then just text.
-          let sourceSignature = FormatSignature(source)
+          let sourceSpecifiers = Self.lintSpecifiers(source)
+          let sourceSignature = FormatSignature(specifiers: sourceSpecifiers)
           guard sourceSignature.count > 0 else { continue }
-          for problem in Self.compare(FormatSignature(translated), with: sourceSignature) {
+          let translatedSignature = FormatSignature(
+            specifiers: Self.lintSpecifiers(
+              translated, formatted: Set(sourceSpecifiers.map(\.text))))
+          for problem in Self.compare(translatedSignature, with: sourceSignature) {
             diagnostics.append(
               Diagnostic(
                 problem.severity, problem.rule, file.path, line: entry.line, column: entry.column,

@@ -123,7 +123,8 @@ public struct StringsLinter: Sendable {
             "the value of \"\(entry.key)\" is a \(entry.value.typeName), not a string"))
         continue
       }
-      if value.isEmpty {
+      // The empty key translated as empty is how tables hold nothing for "": no finding.
+      if value.isEmpty, !entry.key.isEmpty {
         diagnostics.append(
           Diagnostic(
             .warning, .emptyValue, file.path, line: entry.line, column: entry.column,
@@ -158,7 +159,7 @@ public struct StringsLinter: Sendable {
       utf8.baseAddress.map { memchr($0, Int32(UInt8(ascii: "%")), utf8.count) != nil } ?? false
     }
     guard hasPercent else { return [] }
-    let specifiers = FormatSpecifier.parse(value)
+    let specifiers = lintSpecifiers(value)
     var problems: [FormatProblem] = []
     for specifier in specifiers where unsafeKinds.contains(specifier.kind) {
       problems.append(
@@ -278,6 +279,27 @@ public struct StringsLinter: Sendable {
 
   /// The arguments a localization takes: the `other` case of variations, the format with
   /// substitutions resolved to their own argument types.
+  /// The placeholders lint checks in `value`. `%`, digits or none, a space and a letter is
+  /// text: "50% of screen" and "100% sure" (a stray `%` before a word), and an app's own
+  /// `%0`/`%1` tokens it replaces itself ("Track %1 of %0 songs"), which printf would read
+  /// as octal and C strings. It counts as a placeholder only where `formatted` (the
+  /// development value's placeholders) uses the very same one.
+  static func lintSpecifiers(_ value: String, formatted: Set<String> = []) -> [FormatSpecifier] {
+    FormatSpecifier.parse(value).filter { specifier in
+      guard !specifier.isPositional, isTextLike(specifier.text) else { return true }
+      return formatted.contains(specifier.text)
+    }
+  }
+
+  /// `%`, ASCII digits, one space, one letter.
+  private static func isTextLike(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 3, bytes[0] == 0x25, bytes[bytes.count - 2] == 0x20,
+      let last = bytes.last, (0x41...0x5A).contains(last) || (0x61...0x7A).contains(last)
+    else { return false }
+    return bytes[1..<(bytes.count - 2)].allSatisfy { (0x30...0x39).contains($0) }
+  }
+
   static func signature(of localization: StringCatalog.Localization?, key: String)
     -> FormatSignature?
   {
@@ -298,6 +320,14 @@ public struct StringsLinter: Sendable {
         argument.position = substitution?.argNum ?? specifier.position
         argument.text = "%#@\(name)@"
         specifiers.append(argument)
+      }
+      // Positional arguments in the substitution's own cases ("%arg of %3$lld") are
+      // arguments the text passes too.
+      for variant in substitution?.variations?.cases.values.map({ $0 }) ?? [] {
+        for inner in FormatSpecifier.parse(variant.stringUnit?.value ?? "")
+        where inner.isPositional && !specifiers.contains(where: { $0.position == inner.position }) {
+          specifiers.append(inner)
+        }
       }
     }
     return FormatSignature(specifiers: specifiers)
