@@ -426,6 +426,12 @@ struct LintFalsePositiveTests {
       "en.lproj/InfoPlist.strings": "\"CFBundleName\" = \"Shop\";\n",
       "fr.lproj/InfoPlist.strings":
         "\"CFBundleName\" = \"Boutique\";\n\"NSCameraUsageDescription\" = \"Pour scanner les codes\";\n",
+      // Siri intents: Xcode generates the keys from the .intentdefinition.
+      "Base.lproj/Intents.intentdefinition":
+        "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict/></plist>\n",
+      "en.lproj/Intents.strings": "\"gpCwrM\" = \"Order\";\n",
+      "fr.lproj/Intents.strings":
+        "\"gpCwrM\" = \"Commander\";\n\"tVvJ9c\" = \"Commander un café\";\n",
       "en.lproj/Localizable.strings": "\"\" = \"\";\n\"ok\" = \"OK\";\n",
       "fr.lproj/Localizable.strings": "\"\" = \"\";\n\"ok\" = \"OK\";\n",
     ])

@@ -1,4 +1,5 @@
 import Diagnostics
+import FileSystem
 import Foundation
 import Localization
 import OrderedCollections
@@ -40,6 +41,15 @@ extension StringsLinter {
     comment?.contains(StringsFile.notFormatDirective) ?? false
   }
 
+  /// Whether `<table>.intentdefinition` sits beside the table's `.lproj` folders (or in
+  /// `Base.lproj`): Xcode generates that table's keys from it.
+  static func hasIntentDefinition(_ location: TableLocation) -> Bool {
+    let folder = Paths.parent(Paths.parent(location.path))
+    let name = location.table + ".intentdefinition"
+    return FileIO.exists(Paths.join(folder, name))
+      || FileIO.exists(Paths.join(Paths.join(folder, "Base.lproj"), name))
+  }
+
   func compareLanguages(_ files: [TableLocation: StringsFile]) -> [Diagnostic] {
     var diagnostics: [Diagnostic] = []
     for group in Self.groups(files.keys) {
@@ -48,6 +58,10 @@ extension StringsLinter {
       else { continue }
       guard group.count > 1 else { continue }
       let referenceValues = reference.dictionary
+      // A table an .intentdefinition (or Info.plist) holds the source of: its keys are not
+      // the development table's to define.
+      let sourceElsewhere =
+        development.table == "InfoPlist" || Self.hasIntentDefinition(development)
       // Lines of the reference's keys, found once there is a missing key to point at.
       var referenceLines: [String: Int]?
       func line(of key: String) -> Int {
@@ -81,9 +95,7 @@ extension StringsLinter {
         }
         for entry in file.entries {
           guard let original = referenceValues[entry.key] else {
-            // InfoPlist.strings translates keys whose values live in Info.plist, not in a
-            // development-language table.
-            if location.table == "InfoPlist" { continue }
+            if sourceElsewhere { continue }
             diagnostics.append(
               Diagnostic(
                 .warning, .extraKey, file.path, line: entry.line, column: entry.column,
