@@ -316,4 +316,45 @@ struct RealProjectLayoutTests {
         "../Configuration/Shop.xcconfig: error: cannot open: No such file or directory\n  in the settings of Shop (Debug, Release) in Shop.xcodeproj"
       ), "\(run.stderr)")
   }
+
+  @Test(
+    "an XcodeGen spec: versions from project.yml and its xcconfigs, bumped there, not in the generated project"
+  )
+  func xcodeGen() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["version"], in: "XcodeGen")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "note: Podcasts.xcodeproj is generated from project.yml (XcodeGen): the spec was read, not the project"
+      ))
+    let versions = try fixtures.versions(in: "XcodeGen")
+    #expect(Set(versions.keys) == ["Podcasts", "PodcastsWidget", "PodcastKit"])
+    #expect(versions["Podcasts"]?["CFBundleVersion"] as? String == "318")
+    #expect(versions["Podcasts"]?["CFBundleShortVersionString"] as? String == "2.4")
+    #expect(versions["PodcastsWidget"]?["buildNumberOf"] as? String == "Podcasts")
+    #expect(versions["PodcastKit"]?["CFBundleVersion"] as? String == "7")
+    #expect(versions["PodcastKit"]?["definedIn"] as? [String] == ["Config/PodcastKit.xcconfig"])
+    let before = try fixtures.snapshot()
+    #expect(try fixtures.run(["bump", "build"], in: "XcodeGen").status == 0)
+    #expect(try fixtures.run(["bump", "version", "minor"], in: "XcodeGen").status == 0)
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "XcodeGen/project.yml": ["4 -> 5", "8 -> 9"]
+      ])
+    let spec = try String(contentsOfFile: fixtures.path("XcodeGen/project.yml"), encoding: .utf8)
+    // Quotes and the comment kept.
+    #expect(spec.contains("    MARKETING_VERSION: \"2.5\"   # the App Store version\n"))
+    #expect(spec.contains("    CURRENT_PROJECT_VERSION: 319\n"))
+    // A plain 2.5 would be the number 2.5 to YAML, and 2.10 would be 2.1: quoted when written.
+    try spec.replacingOccurrences(of: "\"2.5\"", with: "2.9").write(
+      toFile: fixtures.path("XcodeGen/project.yml"), atomically: true, encoding: .utf8)
+    #expect(try fixtures.run(["bump", "version", "minor"], in: "XcodeGen").status == 0)
+    #expect(
+      try String(contentsOfFile: fixtures.path("XcodeGen/project.yml"), encoding: .utf8).contains(
+        "    MARKETING_VERSION: \"2.10\"   # the App Store version\n"))
+    #expect(
+      try fixtures.versions(in: "XcodeGen")["Podcasts"]?["CFBundleShortVersionString"] as? String
+        == "2.10")
+  }
 }

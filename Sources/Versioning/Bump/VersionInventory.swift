@@ -12,11 +12,13 @@ public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
   case xcconfig(path: String, setting: String, line: Int? = nil)
   /// A setting in one build configuration of an Xcode project.
   case project(path: String, configurationID: String, setting: String)
+  /// A scalar of a project spec (XcodeGen's `project.yml`), by its keys from the top.
+  case spec(path: String, keyPath: [String])
 
   /// The file that holds it.
   public var file: String {
     switch self {
-    case .plist(let path, _), .xcconfig(let path, _, _): path
+    case .plist(let path, _), .xcconfig(let path, _, _), .spec(let path, _): path
     case .project(let path, _, _): path + "/project.pbxproj"
     }
   }
@@ -28,6 +30,7 @@ public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
     case .xcconfig(let path, let setting, let line):
       "\(path)\(line.map { ":\($0)" } ?? "") \(setting)"
     case .project(let path, let id, let setting): "\(path) \(setting) (configuration \(id))"
+    case .spec(let path, let keyPath): "\(path) \(keyPath.joined(separator: "."))"
     }
   }
 }
@@ -83,12 +86,15 @@ public struct VersionedBundle: Sendable, Hashable {
     case infoPlist(PropertyListFormat)
     /// The build settings of an Xcode project's target.
     case project
+    /// A target of a project spec (XcodeGen's `project.yml`).
+    case spec
 
     /// `xml1`, `binary1`, `openstep`, `json`, or `project`: as `version` prints it.
     public var description: String {
       switch self {
       case .infoPlist(let format): format.rawValue
       case .project: "project"
+      case .spec: "spec"
       }
     }
   }
@@ -132,7 +138,9 @@ public struct VersionedBundle: Sendable, Hashable {
   }
 
   /// How a bump names it: the Info.plist, or `App.xcodeproj (Target)`.
-  public var label: String { format == .project ? "\(path) (\(target))" : path }
+  public var label: String {
+    format == .project || format == .spec ? "\(path) (\(target))" : path
+  }
 }
 
 /// Reads the versions of every Info.plist and project found, resolving `$(SETTING)`
@@ -144,6 +152,9 @@ public struct VersionInventory: Sendable {
   public var contents: [String: [UInt8]] = [:]
   /// The targets asked for by name (nil: all).
   public var namedTargets: Set<String>?
+  /// What a reader should know about how the versions were found (a generated project
+  /// passed over for its spec).
+  public var notes: [String] = []
 
   /// The build-setting names Xcode uses for the two keys.
   public static let settings = [
@@ -193,8 +204,22 @@ public struct VersionInventory: Sendable {
           projectPaths.append(listed)
           if workspaceOf[listed] == nil { workspaceOf[listed] = path }
         }
-      case .infoPlist: break
+      case .infoPlist, .spec: break
       }
+    }
+    // A spec is the source of the project XcodeGen generates beside it: that project is
+    // not read (a bump there would be lost at the next generate), and `notes` says so.
+    let specs = found.compactMap { item -> String? in
+      guard case .spec(let path) = item else { return nil }
+      return path
+    }
+    let specFolders = Set(specs.map { Paths.parent($0) })
+    projectPaths = projectPaths.filter { path in
+      guard specFolders.contains(Paths.parent(path)) else { return true }
+      notes.append(
+        "\(path) is generated from \(Paths.join(Paths.parent(path), "project.yml")) (XcodeGen): the spec was read, not the project"
+      )
+      return false
     }
     var seenProjects: Set<String> = []
     projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
@@ -233,6 +258,18 @@ public struct VersionInventory: Sendable {
       bundles += result.bundles
       usedPlists.formUnion(result.infoPlists)
       for (plist, read) in versions.plists { contents[plist] = read.bytes }
+    }
+    for path in specs {
+      do {
+        let result = try SpecVersions(spec: try XcodeGenSpec(path: path), chains: chains).bundles(
+          includeTests: includeTests)
+        bundles += result.bundles
+        usedPlists.formUnion(result.infoPlists)
+      } catch {
+        var row = VersionedBundle(path: path, target: "-", format: .spec, version: nil, build: nil)
+        row.problems = error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+        bundles.append(row)
+      }
     }
     let plists = found.compactMap { item -> String? in
       guard case .infoPlist(let path) = item, !usedPlists.contains(path) else { return nil }
@@ -311,10 +348,7 @@ public struct VersionInventory: Sendable {
   ) -> VersionValue {
     let values = configurations.compactMap { $0.settings[setting]?.string }
     let current =
-      values.max {
-        (BundleVersion($0) ?? BundleVersion(components: [0]))
-          < (BundleVersion($1) ?? BundleVersion(components: [0]))
-      } ?? ""
+      BundleVersion.highest(of: values) ?? ""
     return VersionValue(
       key: key, current: current,
       places: configurations.map { .project(path: path, configurationID: $0.id, setting: setting) })
@@ -346,10 +380,7 @@ public struct VersionInventory: Sendable {
       }
       if !places.isEmpty {
         let current =
-          values.max {
-            (BundleVersion($0) ?? BundleVersion(components: [0]))
-              < (BundleVersion($1) ?? BundleVersion(components: [0]))
-          } ?? ""
+          BundleVersion.highest(of: values) ?? ""
         return VersionValue(key: key, current: current, places: places)
       }
       for name in names where name.hasSuffix(".xcodeproj") {

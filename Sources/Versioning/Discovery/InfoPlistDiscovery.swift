@@ -13,6 +13,8 @@ public enum InfoPlistDiscovery {
     case project(String)
     /// An Xcode workspace (`App.xcworkspace`): the projects it lists.
     case workspace(String)
+    /// An XcodeGen project spec (`project.yml`), which the project is generated from.
+    case spec(String)
   }
 
   /// Whether a file name is an Info.plist: `Info.plist`, `*-Info.plist`, `*Info.plist`.
@@ -54,6 +56,10 @@ public enum InfoPlistDiscovery {
         found.insert(.workspace(normalized(path)))
         continue
       }
+      if path.hasSuffix("/project.yml") || path == "project.yml" || path.hasSuffix(".yml") {
+        found.insert(.spec(normalized(path)))
+        continue
+      }
       guard isFolder.boolValue else {
         found.insert(.infoPlist(normalized(path)))
         continue
@@ -82,6 +88,10 @@ public enum InfoPlistDiscovery {
           found.insert(.workspace(full))
           return .skip
         }
+        if name == "project.yml" || name == "project.yaml", !entry.isFolder {
+          found.insert(.spec(full))
+          return .skip
+        }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
           found.insert(.infoPlist(full))
         }
@@ -108,7 +118,7 @@ extension InfoPlistDiscovery.Found {
   /// The path found.
   public var path: String {
     switch self {
-    case .infoPlist(let path), .project(let path), .workspace(let path): path
+    case .infoPlist(let path), .project(let path), .workspace(let path), .spec(let path): path
     }
   }
 }

@@ -18,6 +18,11 @@ enum FileEditor {
         let range = objects.last(where: { $0.key == id })?.value["buildSettings"]?[setting]?.range
       else { return nil }
       return XcodeProject.line(of: range.lowerBound, in: bytes)
+    case .spec(_, let keyPath):
+      guard let tree = try? YAMLTree(bytes: bytes),
+        case .scalar(_, _, let line, _)? = SpecEditor.node(at: keyPath, in: tree.root)
+      else { return nil }
+      return line
     }
   }
 
@@ -36,6 +41,9 @@ enum FileEditor {
         textEdits.append(TextEdit(range: assignment.range, replacement: Array(value.utf8)))
       }
       return (TextEdit.apply(textEdits, to: bytes), false)
+    }
+    if path.hasSuffix(".yml") || path.hasSuffix(".yaml") {
+      return (try SpecEditor.apply(edits, to: bytes, path: path), false)
     }
     if path.hasSuffix("project.pbxproj") {
       let project = try OpenStepSourceTree.parse(bytes, path: path)

@@ -27,6 +27,15 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
     self.widths = widths
   }
 
+  /// The highest of `texts` as versions (text that is not a version counts as 0), or nil
+  /// when there is none: a value's current number when its places disagree.
+  public static func highest<Texts: Sequence<String>>(of texts: Texts) -> String? {
+    texts.max {
+      (BundleVersion($0) ?? BundleVersion(components: [0]))
+        < (BundleVersion($1) ?? BundleVersion(components: [0]))
+    }
+  }
+
   /// Whether it has four components, where Apple documents at most three: Xcode builds it
   /// and App Store Connect takes it as a build number, so it is a warning, not an error.
   public var hasMoreThanAppleDocuments: Bool { components.count > 3 }

@@ -309,10 +309,7 @@ struct ProjectVersions {
     }
     guard !byConfiguration.isEmpty else { return (nil, problems) }
     let current =
-      byConfiguration.values.max {
-        (BundleVersion($0) ?? BundleVersion(components: [0]))
-          < (BundleVersion($1) ?? BundleVersion(components: [0]))
-      } ?? ""
+      BundleVersion.highest(of: byConfiguration.values) ?? ""
     var value = VersionValue(key: key, current: current, places: places)
     value.byConfiguration = byConfiguration
     value.chain = chain

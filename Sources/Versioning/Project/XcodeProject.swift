@@ -80,6 +80,11 @@ public struct XcodeProject: Sendable {
 
     /// How its product carries a version, by its product type.
     public var versioning: Versioning {
+      Self.versioning(productType: productType, buildsProduct: buildsProduct)
+    }
+
+    /// How a product of `productType` carries a version.
+    static func versioning(productType: String?, buildsProduct: Bool) -> Versioning {
       guard buildsProduct else { return .none }
       // A native target without a type (hand-written projects) is taken as an app would be.
       guard let productType else { return .own }
@@ -100,9 +105,11 @@ public struct XcodeProject: Sendable {
     public var isTool: Bool { productType?.hasSuffix(".tool") == true }
 
     /// Whether it builds tests (unit or UI test bundles, `.xctest`).
-    public var isTest: Bool {
-      guard let productType else { return false }
-      return productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
+    public var isTest: Bool { productType.map(Self.isTest(productType:)) ?? false }
+
+    /// Whether `productType` builds tests.
+    static func isTest(productType: String) -> Bool {
+      productType.hasSuffix(".unit-test") || productType.hasSuffix(".ui-testing")
         || productType.contains("xctest")
     }
   }

@@ -62,6 +62,7 @@ struct VersionCommand: ParsableCommand {
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
+    for note in inventory.notes { StandardStreams.printToStandardError("note: " + note) }
     let missing = inventory.bundles.compactMap(\.missing)
     for message in missing + mismatches.values.sorted() + Self.beyondApple(inventory.bundles) {
       StandardStreams.printToStandardError("warning: " + message)

@@ -387,3 +387,70 @@ write("Includes/Configuration/BuildNumber.xcconfig", "CURRENT_PROJECT_VERSION = 
 for name in INCLUDED:
     write(f"Includes/Configuration/{name}/{name}.xcconfig",
           f"#include \"../BuildNumber.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.{name.lower()}\n")
+
+# 15. An XcodeGen repository: the spec (with an include, settings at the project level,
+#     info.properties naming the settings, a widget with its own Info.plist, a framework with
+#     an xcconfig, tests) and the project generated from it, committed too.
+write("XcodeGen/project.yml", """name: Podcasts
+include:
+  - path: Config/shared.yml
+options:
+  bundleIdPrefix: com.example
+  deploymentTarget:
+    iOS: "17.0"
+configs:
+  Debug: debug
+  Release: release
+settings:
+  base:
+    MARKETING_VERSION: "2.4"   # the App Store version
+    CURRENT_PROJECT_VERSION: 318
+targets:
+  Podcasts:
+    type: application
+    platform: iOS
+    sources: [Podcasts]
+    info:
+      path: Podcasts/Info.plist
+      properties:
+        CFBundleShortVersionString: $(MARKETING_VERSION)
+        CFBundleVersion: "$(CURRENT_PROJECT_VERSION)"
+        UILaunchScreen: {}
+    dependencies:
+      - target: PodcastsWidget
+      - target: PodcastKit
+      - package: Nuke
+  PodcastsWidget:
+    type: app-extension
+    platform: iOS
+    sources:
+      - PodcastsWidget
+    settings:
+      base:
+        INFOPLIST_FILE: PodcastsWidget/Info.plist
+        PRODUCT_BUNDLE_IDENTIFIER: com.example.Podcasts.Widget
+  PodcastKit:
+    type: framework
+    platform: iOS
+    configFiles:
+      Debug: Config/PodcastKit.xcconfig
+      Release: Config/PodcastKit.xcconfig
+  PodcastsTests:
+    type: bundle.unit-test
+    platform: iOS
+    settings:
+      GENERATE_INFOPLIST_FILE: YES
+      CURRENT_PROJECT_VERSION: 1
+""")
+write("XcodeGen/Config/shared.yml", """settings:
+  base:
+    SWIFT_VERSION: "5.9"
+    CURRENT_PROJECT_VERSION: 1
+""")
+write("XcodeGen/Config/PodcastKit.xcconfig", "PRODUCT_NAME = PodcastKit\nCURRENT_PROJECT_VERSION = 7\nMARKETING_VERSION = 1.3.0\n")
+write("XcodeGen/Podcasts/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+write("XcodeGen/PodcastsWidget/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+project("XcodeGen", "Podcasts",
+        [{"name": "Podcasts", "type": APP, "configs": both(INFOPLIST_FILE="Podcasts/Info.plist")}],
+        both(SDKROOT="iphoneos", MARKETING_VERSION="2.4", CURRENT_PROJECT_VERSION="318"),
+        groups=[("Podcasts", ["Info.plist"])])
