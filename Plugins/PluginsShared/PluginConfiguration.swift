@@ -10,6 +10,7 @@ import Foundation
 ///   "enumName": "L10n",
 ///   "template": "Templates/strings.mustache",
 ///   "warningsAsErrors": false,
+///   "notFormat": false,
 ///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" }
 /// }
 /// ```
@@ -19,13 +20,17 @@ struct PluginConfiguration: Decodable {
   var enumName: String?
   var template: String?
   var warningsAsErrors: Bool?
+  /// The target's values are text, not format strings (an app that fills `%0`, `%1`
+  /// itself): placeholder checks off.
+  var notFormat: Bool?
   var severities: [String: String]?
 
   /// The file read, as a build input (an edit reruns the commands).
   var files: [URL] = []
 
   enum CodingKeys: String, CodingKey {
-    case developmentLanguage, accessLevel, enumName, template, warningsAsErrors, severities
+    case developmentLanguage, accessLevel, enumName, template, warningsAsErrors, notFormat
+    case severities
   }
 
   /// The nearest `bundlekit.json` in `folders` (nearest first); an empty configuration when
@@ -54,6 +59,7 @@ struct PluginConfiguration: Decodable {
     var arguments: [String] = []
     if let developmentLanguage { arguments += ["--development-language", developmentLanguage] }
     if warningsAsErrors == true { arguments.append("--warnings-as-errors") }
+    if notFormat == true { arguments.append("--not-format") }
     for (rule, level) in (severities ?? [:]).sorted(by: { $0.key < $1.key }) {
       arguments += ["--severity", "\(rule)=\(level)"]
     }

@@ -441,6 +441,25 @@ struct LintFalsePositiveTests {
     #expect(diagnostics.first?.contains("\"real\" (fr): argument 1 is an object") == true)
   }
 
+  @Test("--not-format turns placeholder checks off, and many findings suggest it once")
+  func notFormatOption() throws {
+    var english = ""
+    var german = ""
+    for index in 0..<25 {
+      english += "\"k\(index)\" = \"Item %\(index % 2) of %s\";\n"
+      german += "\"k\(index)\" = \"Teil %d von %@\";\n"
+    }
+    let tables = try TableFolder([
+      "App/en.lproj/Localizable.strings": english, "App/de.lproj/Localizable.strings": german,
+    ])
+    let run = try BundleKitTool.run(["strings", "lint", tables.file("App")])
+    #expect(run.status == 1)
+    #expect(run.stderr.components(separatedBy: "pass --not-format").count == 2, "\(run.stderr)")
+    let quiet = try BundleKitTool.run(["strings", "lint", tables.file("App"), "--not-format"])
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(quiet.stderr.hasSuffix("2 tables checked: 0 errors, 0 warnings\n"))
+  }
+
   @Test("positional arguments inside the development language's substitutions are arguments")
   func positionalInSubstitutions() throws {
     func localization(_ format: String, _ one: String, _ other: String) -> String {

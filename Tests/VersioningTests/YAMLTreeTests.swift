@@ -44,12 +44,12 @@ struct YAMLTreeTests {
 
   @Test("bad and hostile input: an error at its line, bounded depth, no crash")
   func hostile() {
-    #expect(throws: YAMLTree.Failure.self) { try YAMLTree(bytes: Array("a: 1\n  b: 2\n".utf8)) }
-    #expect(throws: YAMLTree.Failure.self) { try YAMLTree(bytes: Array("a: [1, 2\n".utf8)) }
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: Array("a: 1\n  b: 2\n".utf8)) }
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: Array("a: [1, 2\n".utf8)) }
     var deep = ""
     for level in 0..<200 { deep += String(repeating: " ", count: level) + "k\(level):\n" }
-    #expect(throws: YAMLTree.Failure.self) { try YAMLTree(bytes: Array(deep.utf8)) }
-    #expect(throws: YAMLTree.Failure.self) {
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: Array(deep.utf8)) }
+    #expect(throws: YAMLTree.Malformed.self) {
       try YAMLTree(bytes: [UInt8](repeating: 0x61, count: YAMLTree.maximumSize + 1))
     }
     #expect((try? YAMLTree(bytes: Array("".utf8)))?.root.entries.isEmpty == true)

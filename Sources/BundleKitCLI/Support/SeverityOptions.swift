@@ -13,9 +13,21 @@ struct SeverityOptions: ParsableArguments {
       "Set a rule's severity: RULE=error|warning|ignore (repeatable).",
       discussion: "Rules: "
         + StringsRule.allCases.filter { !$0.isFatal }.map(\.rawValue).joined(separator: ", ")
-        + ". Syntax, encoding, keys defined twice with different values and two tables for one output are always errors.",
+        + ". Syntax, encoding and two tables for one output are always errors.",
       valueName: "rule=level"))
   var severities: [String] = []
+
+  @Flag(
+    help:
+      "The values are text, not format strings (an app that fills %0, %1 itself): every placeholder check is off. Per file: a /* bundlekit:not-format-file */ comment."
+  )
+  var notFormat = false
+
+  /// The rules that judge values as format strings.
+  static let formatRules: [StringsRule] = [
+    .unsafePlaceholder, .placeholderTypeConflict, .unusedArgument, .placeholderMismatch,
+    .missingPlaceholder,
+  ]
 
   func validate() throws {
     var policy = SeverityPolicy()
@@ -27,6 +39,9 @@ struct SeverityOptions: ParsableArguments {
   /// `base` with these options on top.
   func policy(_ base: SeverityPolicy) -> SeverityPolicy {
     var policy = base
+    if notFormat {
+      for rule in Self.formatRules { _ = policy.set("\(rule.rawValue)=ignore") }
+    }
     for text in severities { _ = policy.set(text) }
     policy.warningsAsErrors = policy.warningsAsErrors || warningsAsErrors
     return policy

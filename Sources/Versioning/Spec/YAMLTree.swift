@@ -43,7 +43,7 @@ struct YAMLTree: Sendable {
   }
 
   /// Why a spec could not be read, at its line.
-  struct Failure: Error, Sendable {
+  struct Malformed: Error, Sendable {
     var line: Int
     var message: String
   }
@@ -68,9 +68,9 @@ struct YAMLTree: Sendable {
   private var lines: [Line] = []
 
   /// Reads `bytes` (UTF-8).
-  init(bytes: [UInt8]) throws(Failure) {
+  init(bytes: [UInt8]) throws(Malformed) {
     guard bytes.count <= Self.maximumSize else {
-      throw Failure(line: 1, message: "is larger than \(Self.maximumSize >> 20) MiB")
+      throw Malformed(line: 1, message: "is larger than \(Self.maximumSize >> 20) MiB")
     }
     self.bytes = bytes
     self.root = .mapping([])
@@ -78,7 +78,7 @@ struct YAMLTree: Sendable {
     var index = 0
     root = lines.isEmpty ? .mapping([]) : try block(&index, indent: lines[0].indent, depth: 0)
     if index < lines.count {
-      throw Failure(line: lines[index].number, message: "unexpected indentation")
+      throw Malformed(line: lines[index].number, message: "unexpected indentation")
     }
   }
 
@@ -129,15 +129,16 @@ struct YAMLTree: Sendable {
   }
 
   /// The block at `indent` from line `index`: a sequence or a mapping.
-  private func block(_ index: inout Int, indent: Int, depth: Int) throws(Failure) -> Node {
+  private func block(_ index: inout Int, indent: Int, depth: Int) throws(Malformed) -> Node {
     guard depth < Self.maximumDepth else {
-      throw Failure(line: lines[index].number, message: "nests more than \(Self.maximumDepth) deep")
+      throw Malformed(
+        line: lines[index].number, message: "nests more than \(Self.maximumDepth) deep")
     }
     if isItem(lines[index]) { return try sequence(&index, indent: indent, depth: depth) }
     return try mapping(&index, indent: indent, depth: depth, first: nil)
   }
 
-  private func sequence(_ index: inout Int, indent: Int, depth: Int) throws(Failure) -> Node {
+  private func sequence(_ index: inout Int, indent: Int, depth: Int) throws(Malformed) -> Node {
     var items: [Node] = []
     while index < lines.count, lines[index].indent == indent, isItem(lines[index]) {
       let line = lines[index]
@@ -188,7 +189,7 @@ struct YAMLTree: Sendable {
     return nil
   }
 
-  private func mapping(_ index: inout Int, indent: Int, depth: Int, first: Line?) throws(Failure)
+  private func mapping(_ index: inout Int, indent: Int, depth: Int, first: Line?) throws(Malformed)
     -> Node
   {
     var entries: [(key: String, value: Node)] = []
@@ -206,7 +207,7 @@ struct YAMLTree: Sendable {
         index += 1
       }
       guard let colon = keyColon(in: line) else {
-        throw Failure(line: line.number, message: "expected 'key: value'")
+        throw Malformed(line: line.number, message: "expected 'key: value'")
       }
       let key = unquoted(line.start..<colon)
       var valueStart = colon + 1
@@ -248,7 +249,7 @@ struct YAMLTree: Sendable {
   }
 
   /// A value on one line: a flow sequence, a flow mapping, or a scalar.
-  private func value(_ range: Range<Int>, line: Int) throws(Failure) -> Node {
+  private func value(_ range: Range<Int>, line: Int) throws(Malformed) -> Node {
     var range = range
     // An anchor (`&name`) or a tag (`!!str`) before the value: left out.
     while range.lowerBound < range.upperBound,
@@ -265,7 +266,7 @@ struct YAMLTree: Sendable {
     if first == 0x5B || first == 0x7B {
       let close: UInt8 = first == 0x5B ? 0x5D : 0x7D
       guard bytes[range.upperBound - 1] == close else {
-        throw Failure(line: line, message: "an unterminated \(first == 0x5B ? "[" : "{")")
+        throw Malformed(line: line, message: "an unterminated \(first == 0x5B ? "[" : "{")")
       }
       var parts: [Range<Int>] = []
       var start = range.lowerBound + 1
@@ -291,7 +292,7 @@ struct YAMLTree: Sendable {
       var entries: [(key: String, value: Node)] = []
       for part in trimmed {
         guard let colon = bytes[part].firstIndex(of: 0x3A) else {
-          throw Failure(line: line, message: "expected 'key: value' in { }")
+          throw Malformed(line: line, message: "expected 'key: value' in { }")
         }
         entries.append(
           (

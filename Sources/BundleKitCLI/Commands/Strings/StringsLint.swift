@@ -47,6 +47,16 @@ struct StringsLint: ParsableCommand {
     switch formatOptions.format {
     case .text:
       StandardStreams.report(diagnostics)
+      // Many placeholder findings usually mean values that are not format strings: said
+      // once, not once per finding.
+      let formatFindings = diagnostics.filter {
+        $0.stringsRule.map(SeverityOptions.formatRules.contains) ?? false
+      }.count
+      if formatFindings >= 20 {
+        StandardStreams.printToStandardError(
+          "note: \(formatFindings) placeholder findings: if these values are text your app fills itself (%0, %1), pass --not-format (bundlekit.json: \"notFormat\": true)"
+        )
+      }
       let errors = diagnostics.filter { $0.severity == .error }.count
       StandardStreams.printToStandardError(
         "\(locations.count) table\(locations.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) warning\(diagnostics.count - errors == 1 ? "" : "s")"
