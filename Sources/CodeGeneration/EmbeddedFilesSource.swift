@@ -31,8 +31,8 @@ public struct EmbeddedFilesSource: Sendable, Hashable {
   /// A source embedding `files`.
   public init(files: [File]) { self.files = files }
 
-  /// The Swift source: one constant per file (`style.css` → `styleCss`, a keyword in
-  /// backticks, `_` appended when two names meet), and `all` by name.
+  /// The Swift source: one constant per file (`style.css` → `styleCss`; `_` appended to a
+  /// keyword, to `all`, and when two names meet), and `all` by name.
   public var code: String {
     let access = isPublic ? "public " : ""
     var code = """
@@ -44,13 +44,15 @@ public struct EmbeddedFilesSource: Sendable, Hashable {
       \(access)enum \(typeName) {
 
       """
-    var used: Set<String> = []
+    // `all` is the enum's own member; a keyword gets `_` too (a backticked `Type`, `self` or
+    // `init` is still not a member name that compiles everywhere).
+    var used: Set<String> = ["all"]
     var identifiers: [String] = []
     for file in files {
       var name = Identifier.memberName(file.name)
+      if Identifier.keywords.contains(name) { name += "_" }
       while used.contains(name) { name += "_" }
       used.insert(name)
-      name = Identifier.escapeKeyword(name)
       identifiers.append(name)
       code += """
           /// \(Identifier.commentText(file.name)) (\(file.bytes.count) bytes)

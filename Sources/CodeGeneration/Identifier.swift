@@ -11,7 +11,8 @@ public enum Identifier {
     "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while", "as",
     "catch", "false", "is", "nil", "rethrows", "super", "self", "Self", "throw", "throws", "true",
     "try",
-    "Type", "Protocol", "any", "some",
+    "Type", "Protocol", "any", "some", "Any", "await", "precedencegroup", "nonisolated",
+    "borrowing", "consuming", "actor", "async", "_",
   ]
 
   /// Words of a key segment: split at anything not a letter or digit.

@@ -28,7 +28,7 @@ struct EmbedCommandTests {
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let code = String(decoding: try FileIO.read(folder.file("Embedded.swift")), as: UTF8.self)
-    #expect(code.contains("static let `class` = "))
+    #expect(code.contains("static let class_ = "))
     #expect(code.contains("static let styleCss = "))
     try FileIO.writeAtomically(
       Array(
@@ -36,7 +36,7 @@ struct EmbedCommandTests {
         for (name, file) in EmbeddedResources.all.sorted(by: { $0.key < $1.key }) {
           print(name, String(decoding: file.bytes, as: UTF8.self))
         }
-        print(EmbeddedResources.`class`.bytes.count)
+        print(EmbeddedResources.class_.bytes.count)
         """.utf8), to: folder.file("main.swift"))
     let build = try Tool.run(
       swiftc,
@@ -54,5 +54,41 @@ struct EmbedCommandTests {
     ])
     #expect(badName.status == 2)
     #expect(badName.stderr.contains("'My Files' is not a Swift type name"))
+  }
+
+  @Test("a file named after every Swift keyword, or 'all', gives code that compiles")
+  func everyKeyword() throws {
+    guard let swiftc = Tool.path("swiftc") else {
+      print("skipped: swiftc is not on PATH")
+      return
+    }
+    let folder = try TemporaryFolder()
+    let names = [
+      "all", "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func",
+      "import", "init", "inout", "internal", "let", "open", "operator", "private", "protocol",
+      "public", "static", "struct", "subscript", "typealias", "var", "break", "case", "continue",
+      "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+      "return", "switch", "where", "while", "as", "catch", "false", "is", "nil", "rethrows",
+      "super", "self", "Self", "throw", "throws", "true", "try", "Type", "Protocol", "any",
+      "some", "Any", "await", "precedencegroup", "nonisolated", "borrowing", "consuming",
+      "actor", "async", "all_",
+    ]
+    try FileIO.createFolders(for: folder.file("in/x"))
+    for name in names {
+      try FileIO.writeAtomically(Array(name.utf8), to: folder.file("in/" + name))
+    }
+    let run = try BundleKitTool.run(["embed", folder.file("in"), "-o", folder.file("E.swift")])
+    #expect(run.status == 0, "\(run.stderr)")
+    try FileIO.writeAtomically(
+      Array(
+        """
+        print(EmbeddedResources.all.count, String(decoding: EmbeddedResources.all["self"]!.bytes, as: UTF8.self))
+        """.utf8), to: folder.file("main.swift"))
+    let build = try Tool.run(
+      swiftc, ["-o", folder.file("e"), folder.file("E.swift"), folder.file("main.swift")])
+    #expect(build.status == 0, "\(build.stderr.prefix(2000))")
+    guard build.status == 0 else { return }
+    let output = try Tool.run(folder.file("e"), [])
+    #expect(String(decoding: output.stdout, as: UTF8.self) == "\(names.count) self\n")
   }
 }

@@ -78,7 +78,20 @@ struct StringsCommandTests {
     #expect(try lookup(["%d days", "--language", "ru", "1.5"]) == "1 дня\n")
     #expect(try lookup(["hello", "Ada"], environment: ["LANG": "ru_RU.UTF-8"]) == "Привет, Ada\n")
     #expect(try lookup(["hello", "Ada"], environment: ["LANG": "de_DE.UTF-8"]) == "Hello, Ada\n")
-    #expect(try lookup(["missing.key", "--language", "ru"]) == "missing.key\n")
+    // A key no table has, or too few arguments: an error, exit 1, nothing on stdout.
+    let missing = try BundleKitTool.run([
+      "strings", "lookup", "missing.key", "--language", "ru", "--in", output.path,
+    ])
+    #expect(missing.status == 1)
+    #expect(missing.stdout.isEmpty)
+    #expect(
+      missing.stderr.contains("\"missing.key\": no Localizable table of ru, en has it"),
+      "\(missing.stderr)")
+    let short = try BundleKitTool.run([
+      "strings", "lookup", "hello", "--language", "en", "--in", output.path,
+    ])
+    #expect(short.status == 1)
+    #expect(short.stderr.contains("\"Hello, %@\" takes 1 argument, 0 given"), "\(short.stderr)")
   }
 
   @Test("A table large enough for the restart with a tuned heap compiles to what Foundation reads")
@@ -123,5 +136,24 @@ struct StringsCommandTests {
     let code = try String(contentsOfFile: swift, encoding: .utf8)
     #expect(code.contains("public static func count(_ p1: Int, language: String? = nil) -> String"))
     #expect(code.contains("public enum Home {"))
+  }
+
+  @Test(
+    "translate --help works from the bundlekit the quick start builds, and says how to get the helper"
+  )
+  func translateHelp() throws {
+    let help = try BundleKitTool.run(["translate", "--help"])
+    #expect(help.status == 0, "\(help.stderr)")
+    #expect(help.stdout.contains("index") && help.stdout.contains("serve"))
+    let tool = try #require(BundleKitTool.path)
+    let beside = URL(fileURLWithPath: tool).deletingLastPathComponent()
+      .appendingPathComponent("bundlekit-translate").path
+    if !FileManager.default.isExecutableFile(atPath: beside) {
+      #expect(help.stdout.contains("`make install` installs both"))
+      let run = try BundleKitTool.run(["translate", "index", "x", "-o", "y"])
+      #expect(run.status == 1)
+      #expect(run.stderr.split(separator: "\n").count == 1)
+      #expect(run.stderr.contains("--package-path Packages/BundleKitTranslate"))
+    }
   }
 }

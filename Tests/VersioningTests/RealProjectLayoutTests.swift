@@ -357,4 +357,16 @@ struct RealProjectLayoutTests {
       try fixtures.versions(in: "XcodeGen")["Podcasts"]?["CFBundleShortVersionString"] as? String
         == "2.10")
   }
+
+  @Test("--reset-build lowers the build number to 1 without --allow-lower: that is what it asks")
+  func resetBuild() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(["bump", "version", "minor", "--reset-build"], in: "Dated")
+    #expect(run.status == 0, "\(run.stderr)")
+    let versions = try fixtures.versions(in: "Dated")
+    #expect(versions["Almanac"]?["CFBundleShortVersionString"] as? String == "26.08.0")
+    #expect(versions["Almanac"]?["CFBundleVersion"] as? String == "1")
+    // Lowering by --to still needs --allow-lower.
+    #expect(try fixtures.run(["bump", "version", "1.0"], in: "Dated").status == 1)
+  }
 }

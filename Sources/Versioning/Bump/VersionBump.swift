@@ -173,7 +173,9 @@ public struct VersionBump: Sendable {
         break
       }
       guard let new, new != current else { continue }
-      if !allowLower, let old = BundleVersion(current), let raised = BundleVersion(new),
+      // Resetting the build number to 1 is asking to lower it.
+      let resetting = value.key == "CFBundleVersion" && resetBuild
+      if !allowLower, !resetting, let old = BundleVersion(current), let raised = BundleVersion(new),
         raised < old
       {
         throw .wouldLower(

@@ -12,6 +12,8 @@ public enum TranslationError: DiagnosticConvertible, Sendable, Hashable {
   case invalidLanguage(code: String)
   /// The remote provider answered with an error or not at all.
   case remote(url: String, message: String)
+  /// The server could not listen where it was asked to.
+  case listen(host: String, port: Int, message: String)
 
   /// One error, naming the table, memory or server.
   public var diagnostics: [Diagnostic] {
@@ -21,6 +23,7 @@ public enum TranslationError: DiagnosticConvertible, Sendable, Hashable {
     case .invalidMemory(let path, let message): [.error(path, message)]
     case .invalidLanguage(let code): [.error(nil, "\"\(code)\" is not a language code")]
     case .remote(let url, let message): [.error(url, message)]
+    case .listen(let host, let port, let message): [.error(nil, "\(host):\(port): \(message)")]
     }
   }
 }

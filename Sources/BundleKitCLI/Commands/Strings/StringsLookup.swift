@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineTool
 import Diagnostics
+import Foundation
 import Localization
 
 /// `bundlekit strings lookup KEY --in PATH [ARG...]`: the runtime's answer, formatted.
@@ -40,7 +41,36 @@ struct StringsLookup: ParsableCommand {
       throw CLIError.invalidValue(
         value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
     }
-    StandardStreams.printLine(
-      strings.localized(key, table: table, language: language, arguments: arguments))
+    // A key no table has, or a format given fewer arguments than it takes, is an error:
+    // the runtime would show the key or a bare placeholder to the user.
+    let missing = MissingKey()
+    strings.missingKeyHandler = { _, _, chain in missing.record(chain) }
+    let text = strings.localized(key, table: table, language: language, arguments: arguments)
+    if let chain = missing.chain {
+      throw CLIError.lookup(
+        key: key, path: path,
+        message:
+          "no \(table) table of \(chain.joined(separator: ", ")) has it (the app would show the key itself)"
+      )
+    }
+    if let format = strings.rawValue(key, table: table, language: language) {
+      let needed = FormatSignature(format).count
+      if arguments.count < needed {
+        throw CLIError.lookup(
+          key: key, path: path,
+          message:
+            "\"\(format)\" takes \(needed) argument\(needed == 1 ? "" : "s"), \(arguments.count) given: add them after the key"
+        )
+      }
+    }
+    StandardStreams.printLine(text)
   }
+}
+
+/// The language chain of a key the lookup did not find, set from the runtime's handler.
+private final class MissingKey: @unchecked Sendable {
+  private let lock = NSLock()
+  private var found: [String]?
+  func record(_ chain: [String]) { lock.withLock { found = chain } }
+  var chain: [String]? { lock.withLock { found } }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 
 #if canImport(Glibc)
@@ -29,8 +30,34 @@ struct TranslateCommand: ParsableCommand {
   /// The helper's name.
   static let helperName = "bundlekit-translate"
 
+  /// The subcommands, for `--help` when the helper is not there to print its own.
+  static let overview = """
+    OVERVIEW: Translation memory from your own tables: index, lookup, serve, fill.
+
+    USAGE: bundlekit translate <subcommand>
+
+    SUBCOMMANDS:
+      index    Build a translation memory from .strings, .stringsdict and .xcstrings tables.
+      lookup   Translate a text, or look a key up, from a memory.
+      serve    Serve a memory over HTTP, LibreTranslate-compatible.
+      fill     Fill missing translations in a package's tables.
+
+    """
+
   func run() throws {
-    let helper = try Self.helperPath()
+    let asksForHelp =
+      arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"]
+      || arguments == ["help"]
+    let helper: String
+    do {
+      helper = try Self.helperPath()
+    } catch {
+      // Help works without the helper, and says how to get it.
+      guard asksForHelp else { throw error }
+      StandardStreams.writeToStandardOutput(
+        Array((Self.overview + "NOTE: \(Self.howToGet)\n").utf8))
+      return
+    }
     let argv = [helper] + (arguments.isEmpty ? ["--help"] : arguments)
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
@@ -56,8 +83,10 @@ struct TranslateCommand: ParsableCommand {
     if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return found }
     throw CLIError.invalidValue(
       value: helperName, type: "program",
-      reason: "not found beside bundlekit or on PATH; build it with "
-        + "`swift build -c release --package-path Packages/BundleKitTranslate` and use the "
-        + "bundlekit built beside it (the database and the server live in that package)")
+      reason: "not found beside bundlekit or on PATH; " + howToGet)
   }
+
+  /// One line: how to get the helper.
+  static let howToGet =
+    "bundlekit translate runs bundlekit-translate: `make install` installs both, or build it with `swift build -c release --package-path Packages/BundleKitTranslate` and use that package's .build/release/bundlekit"
 }

@@ -259,7 +259,8 @@ struct BumpVersion: ParsableCommand {
   @Argument(help: "Info.plists, .xcodeproj folders, or folders to search (default: here).")
   var paths: [String] = ["."]
 
-  @Flag(help: "Also set build numbers to 1.")
+  @Flag(
+    help: "Also set build numbers to 1 (lowering them is what this asks: no --allow-lower needed).")
   var resetBuild = false
 
   @OptionGroup var options: BumpOptions

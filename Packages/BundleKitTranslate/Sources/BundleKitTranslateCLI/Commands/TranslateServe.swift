@@ -1,5 +1,6 @@
 import ArgumentParser
 import Diagnostics
+import Foundation
 import Translation
 import TranslationServer
 
@@ -45,8 +46,24 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.maximumBodySize = maximumBodySize
     configuration.maximumBatchSize = maximumBatchSize
     let host = host
-    try await TranslationServer(memory: memory, configuration: configuration).run { port in
-      StandardStreams.printLine(TranslationServer.url(host: host, port: port))
+    do {
+      try await TranslationServer(memory: memory, configuration: configuration).run { port in
+        StandardStreams.printLine(TranslationServer.url(host: host, port: port))
+      }
+    } catch {
+      // NIO's text ("bind(descriptor:ptr:bytes:): Address already in use (errno: 98)") says
+      // what failed, not what to do.
+      let text = "\(error)"
+      if text.contains("errno: \(EADDRINUSE)") || text.contains("Address already in use") {
+        throw TranslationError.listen(
+          host: host, port: port, message: "port \(port) is in use; pass --port 0 for a free one")
+      }
+      if text.contains("errno: \(EACCES)") || text.contains("Permission denied") {
+        throw TranslationError.listen(
+          host: host, port: port,
+          message: "port \(port) needs privileges to listen on; use a port above 1023, or --port 0")
+      }
+      throw error
     }
   }
 }
