@@ -89,22 +89,9 @@ struct TranslateCommandTests {
   @Test("A busy port: one line saying what to do, not NIO's text")
   func busyPort() throws {
     let fixture = try MemoryFixture()
-    // Hold a port.
-    let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(holder) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(holder, pointer, length) == 0 && listen(holder, 1) == 0
-          && getsockname(holder, pointer, &length) == 0
-      }
-    }
-    try #require(bound)
-    let port = Int(UInt16(bigEndian: address.sin_port))
+    // A port something else listens on.
+    let holder = try SilentListener()
+    let port = holder.port
     let result = try BundleKitTool.run([
       "translate", "serve", "--memory", fixture.memoryPath, "--host", "127.0.0.1", "--port",
       "\(port)",
@@ -114,6 +101,7 @@ struct TranslateCommandTests {
       result.stderr
         == "error: 127.0.0.1:\(port): port \(port) is in use; pass --port 0 for a free one\n",
       "\(result.stderr)")
+    withExtendedLifetime(holder) {}
   }
 
   @Test("Errors: exit 1 with a message naming the file, 2 for usage")
