@@ -7,9 +7,12 @@ import PackagePlugin
 @main
 struct Release: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
+    // The targets come from the plugin's context: the tool must not ask SwiftPM, which
+    // waits for the lock this `swift package` holds.
+    let targets = try DeclaredTargets.write(context.package, to: context.pluginWorkDirectoryURL)
     try ToolRunner.run(
       context.tool(named: "bundlekit").url,
-      ["release", context.package.directoryURL.path] + arguments)
+      ["release", context.package.directoryURL.path, "--targets", targets.path] + arguments)
   }
 }
 

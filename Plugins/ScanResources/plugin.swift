@@ -6,10 +6,12 @@ import PackagePlugin
 @main
 struct ScanResources: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
-    // The package is already described to the plugin: the tool walks Sources/ and Tests/.
+    // The package is already described to the plugin: its targets go to the tool, which
+    // must not ask SwiftPM (that waits for the lock this `swift package` holds).
+    let targets = try DeclaredTargets.write(context.package, to: context.pluginWorkDirectoryURL)
     try ToolRunner.run(
       context.tool(named: "bundlekit").url,
-      ["scan", context.package.directoryURL.path, "--no-describe"] + arguments)
+      ["scan", context.package.directoryURL.path, "--targets", targets.path] + arguments)
   }
 }
 

@@ -30,6 +30,9 @@ public struct ReleasePipeline: Sendable {
   public var policy = SeverityPolicy.compile
   /// Whether to read and check everything and change nothing.
   public var dryRun = false
+  /// The package's targets as a command plugin knows them; nil to ask SwiftPM (`swift package
+  /// describe`), which a plugin must never make the tool do.
+  public var declaredTargets: [ResourceScan.DeclaredTarget]?
 
   /// A release of the package in `packageDirectory`.
   public init(packageDirectory: String) {
@@ -55,7 +58,8 @@ public struct ReleasePipeline: Sendable {
 
     // 1. Lint: errors stop the run before anything is written.
     step("checking strings tables")
-    let scan = ResourceScan(folder: package, developmentLanguage: developmentLanguage)
+    let scan = ResourceScan(
+      folder: package, developmentLanguage: developmentLanguage, declared: declaredTargets)
     let targets = scan.targets.filter { !$0.path.contains("/Tests/") }
     let tables = try TableDiscovery.tables(in: targets.map(\.path))
     let found = policy.apply(StringsLinter(developmentLanguage: developmentLanguage).lint(tables))

@@ -62,13 +62,38 @@ public struct ResourceScan: Sendable {
     "png", "jpg", "jpeg", "gif", "pdf", "svg", "heic", "webp", "tiff", "ico",
   ]
 
-  /// Scans `folder`: the targets of its `Package.swift` (from `swift package describe`, or
-  /// Sources/ and Tests/ when that is not available), else the folder itself.
-  public init(folder: String, developmentLanguage: String = "en", describe: Bool = true) {
+  /// A target as the package declares it, handed over by whoever knows the package (a
+  /// command plugin has `context.package`): SwiftPM is never called back for it.
+  public struct DeclaredTarget: Codable, Sendable, Hashable {
+    /// The target's name.
+    public var name: String
+    /// Its folder.
+    public var path: String
+    /// Its resource files, as SwiftPM lists them.
+    public var resources: [String]?
+
+    /// A declared target.
+    public init(name: String, path: String, resources: [String]?) {
+      self.name = name
+      self.path = path
+      self.resources = resources
+    }
+  }
+
+  /// Scans `folder`: the `declared` targets when given; else the targets of its
+  /// `Package.swift` (from `swift package describe`, or Sources/ and Tests/ when that is not
+  /// available), else the folder itself. A command plugin must pass `declared`: `swift
+  /// package describe` waits for the lock the running `swift package` holds.
+  public init(
+    folder: String, developmentLanguage: String = "en", describe: Bool = true,
+    declared: [DeclaredTarget]? = nil
+  ) {
     self.developmentLanguage = developmentLanguage
     var found: [(String, String, [String]?)] = []
     let manifest = Paths.join(folder, "Package.swift")
-    if FileManager.default.fileExists(atPath: manifest) {
+    if let declared {
+      found = declared.map { ($0.name, $0.path, $0.resources) }.sorted { $0.0 < $1.0 }
+    } else if FileManager.default.fileExists(atPath: manifest) {
       found = (describe ? Self.describedTargets(folder) : nil) ?? Self.conventionalTargets(folder)
     }
     if found.isEmpty {
@@ -206,5 +231,14 @@ public struct ResourceScan: Sendable {
           }.keys)
       )
     }
+  }
+}
+
+extension ResourceScan.DeclaredTarget {
+  /// The targets in a JSON file (`[{"name", "path", "resources"}]`), as the plugins write it
+  /// for `--targets`.
+  public static func read(_ path: String) throws -> [ResourceScan.DeclaredTarget] {
+    try JSONDecoder().decode(
+      [ResourceScan.DeclaredTarget].self, from: Data(try FileIO.read(path)))
   }
 }

@@ -153,6 +153,20 @@ struct PluginTests {
     #expect(names.contains("Resources/ru.lproj/Localizable.stringsdict"))
     #expect(names.contains("Resources/fr.lproj/Menu.strings"))
     #expect(!names.contains { $0.hasSuffix(".xcstrings") })
+    // release and scan-resources through `swift package`, bounded: the tool is handed the
+    // targets and never calls SwiftPM back (which waited forever for the lock).
+    for command in [["release", "--dry-run"], ["scan-resources"]] {
+      let run = try Tool.run(
+        Tool.path("timeout") ?? "/usr/bin/timeout",
+        [
+          "600", Tool.path("swift") ?? "swift", "package", "--package-path", package,
+          "--allow-writing-to-package-directory",
+        ] + command)
+      #expect(run.status == 0, "\(command): exit \(run.status) (124: timed out); \(run.stderr)")
+      let output = String(decoding: run.stdout, as: UTF8.self)
+      #expect(
+        output.contains(command[0] == "release" ? "would write:" : "Localizable"), "\(output)")
+    }
     // A syntax error in a table stops the build, pointing at the line.
     let table = package + "/Sources/DemoApp/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(

@@ -31,12 +31,18 @@ struct ScanCommand: ParsableCommand {
   @Flag(help: "Find targets from Sources/ and Tests/ instead of asking SwiftPM.")
   var noDescribe = false
 
+  @Option(
+    help:
+      "A JSON file of the package's targets ([{name, path, resources}]), as the plugins write it: SwiftPM is then not asked."
+  )
+  var targets: String?
+
   @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let scan = ResourceScan(
       folder: folder, developmentLanguage: languageOptions.developmentLanguage,
-      describe: !noDescribe)
+      describe: !noDescribe, declared: try targets.map(ResourceScan.DeclaredTarget.read))
     switch formatOptions.format {
     case .json: StandardStreams.writeToStandardOutput(try json(scan).encoded(as: .json))
     case .text: StandardStreams.writeToStandardOutput(Array(text(scan).utf8))

@@ -4,6 +4,7 @@ import CommandLineTool
 import Diagnostics
 import PropertyListXML
 import Releasing
+import Resources
 import StringsTable
 import Versioning
 
@@ -55,8 +56,15 @@ struct ReleaseCommand: ParsableCommand {
 
   @OptionGroup var severity: SeverityOptions
 
+  @Option(
+    help:
+      "A JSON file of the package's targets ([{name, path, resources}]), as the plugins write it: SwiftPM is then not asked."
+  )
+  var targets: String?
+
   func run() throws {
     var pipeline = ReleasePipeline(packageDirectory: packageDirectory)
+    if let targets { pipeline.declaredTargets = try ResourceScan.DeclaredTarget.read(targets) }
     pipeline.bump = bump.change
     pipeline.archiveFormat = archiveFormat
     pipeline.outputFolder = output
