@@ -248,7 +248,7 @@ class Fuzzer:
             if listed is not None:
                 names = subprocess.run([BSDTAR, '-tf', path], capture_output=True, timeout=20)
                 if names.returncode == 0:
-                    expected = [n.rstrip('/') for n in names.stdout.decode('utf-8', 'replace').splitlines()]
+                    expected = [self.bsdtar_name(n).rstrip('/') for n in names.stdout.split(b'\n')[:-1]]
                     got = [e['name'].rstrip('/') for e in json.loads(listed.stdout)]
                     self.check(got == expected, 'bsdtar -t', ['archive', 'list', path], path)
             if extracted is not None and reference.returncode == 0:
@@ -335,6 +335,44 @@ class Fuzzer:
                 result = self.run(arguments, path)
                 if refused:
                     self.check(result is None, 'invalid UTF-8 accepted (Python json refuses it)', arguments, path)
+
+    @staticmethod
+    def bsdtar_name(line):
+        """A name as `bsdtar -t` prints it (control bytes as \\ooo, \\n ...), read back as
+        BundleKit lists it: the bytes, bytes that are not UTF-8 as %XX."""
+        raw = bytearray()
+        index = 0
+        simple = {ord('n'): 10, ord('t'): 9, ord('r'): 13, ord('\\'): 92, ord('a'): 7,
+                  ord('b'): 8, ord('f'): 12, ord('v'): 11}
+        while index < len(line):
+            byte = line[index]
+            if byte == 92 and index + 3 < len(line) + 0 and all(48 <= c <= 55 for c in line[index + 1:index + 4]) \
+                    and len(line[index + 1:index + 4]) == 3:
+                raw.append(int(line[index + 1:index + 4], 8))
+                index += 4
+            elif byte == 92 and index + 1 < len(line) and line[index + 1] in simple:
+                raw.append(simple[line[index + 1]])
+                index += 2
+            else:
+                raw.append(byte)
+                index += 1
+        text = ''
+        position = 0
+        while position < len(raw):
+            for length in (4, 3, 2, 1):
+                chunk = bytes(raw[position:position + length])
+                if len(chunk) < length:
+                    continue
+                try:
+                    text += chunk.decode('utf-8')
+                    position += length
+                    break
+                except UnicodeDecodeError:
+                    continue
+            else:
+                text += '%%%02X' % raw[position]
+                position += 1
+        return text
 
     @staticmethod
     def same_tree(a, b):
