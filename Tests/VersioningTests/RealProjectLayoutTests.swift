@@ -369,4 +369,39 @@ struct RealProjectLayoutTests {
     // Lowering by --to still needs --allow-lower.
     #expect(try fixtures.run(["bump", "version", "1.0"], in: "Dated").status == 1)
   }
+
+  @Test("a Tuist manifest: literal versions read from Project.swift and bumped there; code refused")
+  func tuist() throws {
+    let fixtures = try Fixtures()
+    let versions = try fixtures.versions(in: "Tuist")
+    #expect(Set(versions.keys) == ["Weather", "WeatherWidget", "WeatherKit"])
+    #expect(versions["Weather"]?["CFBundleVersion"] as? String == "57")
+    #expect(versions["WeatherWidget"]?["buildNumberOf"] as? String == "Weather")
+    #expect(versions["WeatherKit"]?["CFBundleShortVersionString"] as? String == "1.1.0")
+    let before = try fixtures.snapshot()
+    let bump = try fixtures.run(["bump", "build"], in: "Tuist")
+    #expect(
+      bump.stdout
+        == "CFBundleVersion 57 -> 58: Project.swift (Weather), Project.swift (WeatherWidget)\n")
+    #expect(try fixtures.run(["bump", "version", "minor"], in: "Tuist").status == 0)
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "Tuist/Project.swift": ["2 -> 3", "7 -> 8"]
+      ])
+    // The framework keeps its own numbers, raised when named.
+    #expect(try fixtures.run(["bump", "build", "--target", "WeatherKit"], in: "Tuist").status == 0)
+    #expect(try fixtures.versions(in: "Tuist")["WeatherKit"]?["CFBundleVersion"] as? String == "5")
+    // A manifest built by code cannot be read without running it: said, not guessed.
+    try """
+    import ProjectDescription
+    import ProjectDescriptionHelpers
+
+    let project = Project.app(name: "Weather", platform: .iOS)
+    """.write(toFile: fixtures.path("Tuist/Project.swift"), atomically: true, encoding: .utf8)
+    let helper = try fixtures.run(["version"], in: "Tuist")
+    #expect(helper.status == 1)
+    #expect(
+      helper.stderr.contains("Project.swift: error: no Project(...) in it that can be read"),
+      "\(helper.stderr)")
+  }
 }

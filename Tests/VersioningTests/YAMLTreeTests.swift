@@ -55,3 +55,22 @@ struct YAMLTreeTests {
     #expect((try? YAMLTree(bytes: Array("".utf8)))?.root.entries.isEmpty == true)
   }
 }
+
+/// Tuist manifests read without running them: bounded on any input.
+struct TuistManifestTests {
+  @Test("deep nesting, unterminated strings and interpolation: no crash, no hang, nothing guessed")
+  func hostile() throws {
+    let deep =
+      "let project = Project(name: \"A\", targets: " + String(repeating: "[", count: 100_000)
+      + String(repeating: "]", count: 100_000) + ")\n"
+    let manifest = TuistManifest(bytes: Array(deep.utf8))
+    #expect(manifest.project != nil)
+    let interpolated = TuistManifest(
+      bytes: Array(
+        "let v = \"3\"\nlet project = Project(name: \"A\", settings: .settings(base: [\"MARKETING_VERSION\": \"\\(v).0\"]))\n"
+          .utf8))
+    #expect(interpolated.string(at: ["settings", "base", "MARKETING_VERSION"]) == nil)
+    let open = TuistManifest(bytes: Array("let project = Project(name: \"A".utf8))
+    #expect(open.string(at: ["name"]) == nil || open.string(at: ["name"])?.0 == "A")
+  }
+}

@@ -213,12 +213,13 @@ public struct VersionInventory: Sendable {
       guard case .spec(let path) = item else { return nil }
       return path
     }
-    let specFolders = Set(specs.map { Paths.parent($0) })
+    let specOfFolder = Dictionary(
+      specs.map { (Paths.parent($0), $0) }, uniquingKeysWith: { a, _ in a })
     projectPaths = projectPaths.filter { path in
-      guard specFolders.contains(Paths.parent(path)) else { return true }
+      guard let spec = specOfFolder[Paths.parent(path)] else { return true }
+      let tool = spec.hasSuffix("Project.swift") ? "Tuist" : "XcodeGen"
       notes.append(
-        "\(path) is generated from \(Paths.join(Paths.parent(path), "project.yml")) (XcodeGen): the spec was read, not the project"
-      )
+        "\(path) is generated from \(spec) (\(tool)): the spec was read, not the project")
       return false
     }
     var seenProjects: Set<String> = []
@@ -261,7 +262,10 @@ public struct VersionInventory: Sendable {
     }
     for path in specs {
       do {
-        let result = try SpecVersions(spec: try XcodeGenSpec(path: path), chains: chains).bundles(
+        let spec =
+          path.hasSuffix("Project.swift")
+          ? try TuistManifest.spec(path: path) : try XcodeGenSpec(path: path)
+        let result = try SpecVersions(spec: spec, chains: chains).bundles(
           includeTests: includeTests)
         bundles += result.bundles
         usedPlists.formUnion(result.infoPlists)

@@ -13,7 +13,8 @@ public enum InfoPlistDiscovery {
     case project(String)
     /// An Xcode workspace (`App.xcworkspace`): the projects it lists.
     case workspace(String)
-    /// An XcodeGen project spec (`project.yml`), which the project is generated from.
+    /// A project spec the project is generated from: XcodeGen's `project.yml`, Tuist's
+    /// `Project.swift`.
     case spec(String)
   }
 
@@ -56,7 +57,7 @@ public enum InfoPlistDiscovery {
         found.insert(.workspace(normalized(path)))
         continue
       }
-      if path.hasSuffix("/project.yml") || path == "project.yml" || path.hasSuffix(".yml") {
+      if path.hasSuffix(".yml") || path.hasSuffix(".yaml") || path.hasSuffix("Project.swift") {
         found.insert(.spec(normalized(path)))
         continue
       }
@@ -88,7 +89,9 @@ public enum InfoPlistDiscovery {
           found.insert(.workspace(full))
           return .skip
         }
-        if name == "project.yml" || name == "project.yaml", !entry.isFolder {
+        if name == "project.yml" || name == "project.yaml" || name == "Project.swift",
+          !entry.isFolder
+        {
           found.insert(.spec(full))
           return .skip
         }

@@ -18,6 +18,9 @@ enum FileEditor {
         let range = objects.last(where: { $0.key == id })?.value["buildSettings"]?[setting]?.range
       else { return nil }
       return XcodeProject.line(of: range.lowerBound, in: bytes)
+    case .spec(let path, let keyPath) where path.hasSuffix(".swift"):
+      guard let (_, range) = TuistManifest(bytes: bytes).string(at: keyPath) else { return nil }
+      return bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1
     case .spec(_, let keyPath):
       guard let tree = try? YAMLTree(bytes: bytes),
         case .scalar(_, _, let line, _)? = SpecEditor.node(at: keyPath, in: tree.root)
@@ -41,6 +44,9 @@ enum FileEditor {
         textEdits.append(TextEdit(range: assignment.range, replacement: Array(value.utf8)))
       }
       return (TextEdit.apply(textEdits, to: bytes), false)
+    }
+    if path.hasSuffix("Project.swift") {
+      return (try SpecEditor.applyToManifest(edits, to: bytes, path: path), false)
     }
     if path.hasSuffix(".yml") || path.hasSuffix(".yaml") {
       return (try SpecEditor.apply(edits, to: bytes, path: path), false)

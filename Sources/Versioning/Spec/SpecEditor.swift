@@ -41,6 +41,32 @@ enum SpecEditor {
     return result
   }
 
+  /// The same for a Tuist manifest: each string literal the key path names is replaced.
+  static func applyToManifest(_ edits: [(VersionPlace, String)], to bytes: [UInt8], path: String)
+    throws(VersioningError) -> [UInt8]
+  {
+    let manifest = TuistManifest(bytes: bytes)
+    var textEdits: [TextEdit] = []
+    for (place, value) in edits {
+      guard case .spec(_, let keyPath) = place, let (_, range) = manifest.string(at: keyPath)
+      else { continue }
+      textEdits.append(TextEdit(range: range, replacement: Array("\"\(value)\"".utf8)))
+    }
+    let result = TextEdit.apply(textEdits, to: bytes)
+    let check = TuistManifest(bytes: result)
+    guard
+      edits.allSatisfy({ place, value in
+        guard case .spec(_, let keyPath) = place else { return true }
+        return check.string(at: keyPath)?.0 == value
+      })
+    else {
+      throw .unreadable(
+        path: path, line: nil,
+        message: "could not edit the manifest in place safely; nothing was changed")
+    }
+    return result
+  }
+
   /// Whether a plain scalar would be read as a number that loses the text: `1.10` is the
   /// float 1.1 to YAML (and so to XcodeGen), `2.0` is 2.
   static func needsQuotes(_ value: String) -> Bool {

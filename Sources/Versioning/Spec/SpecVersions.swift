@@ -13,7 +13,10 @@ struct SpecVersions {
   ) {
     let byName = Dictionary(spec.targets.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
     var hostOf: [String: String] = [:]
-    for target in spec.targets {
+    // What a target embeds: its dependencies, unless it is a test bundle (a test target
+    // depends on the app it tests, which does not make the app part of it).
+    for target in spec.targets
+    where !(target.productType.map(XcodeProject.Target.isTest(productType:)) ?? false) {
       for dependency in target.dependencies where byName[dependency] != nil {
         hostOf[dependency] = target.name
       }

@@ -59,6 +59,19 @@ struct XcodeGenSpec: Sendable {
   /// How many specs `include` may chain.
   static let maximumIncludes = 32
 
+  /// A spec from its parts (a Tuist manifest read into the same model).
+  init(
+    path: String, name: String?, configurations: [String], settings: Settings,
+    configFiles: [String: String], targets: [Target]
+  ) {
+    self.path = path
+    self.name = name
+    self.configurations = configurations
+    self.settings = settings
+    self.configFiles = configFiles
+    self.targets = targets
+  }
+
   /// Reads the spec at `path` and what it includes.
   init(path: String) throws(VersioningError) {
     self.path = path
