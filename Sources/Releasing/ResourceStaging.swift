@@ -8,7 +8,8 @@ import StringsTable
 public final class ResourceStaging {
   /// The temporary folder holding the copies.
   public let folder: String
-  /// The copies, one per source, in the order given.
+  /// The copies, one per source in the order given (a localized file by its `.lproj`
+  /// folder); every top-level entry of `folder` when a catalog was compiled away.
   public let paths: [String]
   /// The tables compiled (paths in the copies).
   public private(set) var compiled: [String] = []
@@ -26,16 +27,50 @@ public final class ResourceStaging {
     var copies: [String] = []
     var compiled: [String] = []
     do {
+      var origins: [String: String] = [:]
       for source in sources {
         var trimmed = source
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        let copy = base + "/" + Paths.lastComponent(trimmed)
-        try FileManager.default.copyItem(atPath: trimmed, toPath: copy)
-        copies.append(copy)
+        // A file of a `<lang>.lproj` folder (Xcode lists each localization of a table as a
+        // resource of its own) keeps its folder: `en.lproj/Localizable.strings` and
+        // `de.lproj/Localizable.strings` are two files, not one name twice.
+        let folderName = Paths.lastComponent(Paths.parent(trimmed))
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: trimmed, isDirectory: &isFolder)
+        let localized = folderName.hasSuffix(".lproj") && !isFolder.boolValue
+        let relative =
+          localized
+          ? folderName + "/" + Paths.lastComponent(trimmed) : Paths.lastComponent(trimmed)
+        if let other = origins[relative] {
+          throw FileSystemError.io(
+            path: trimmed,
+            message:
+              "has the name \(relative), as \(other) has: one archive root cannot hold both; pass their folder instead"
+          )
+        }
+        origins[relative] = trimmed
+        let copy = base + "/" + relative
+        do {
+          try FileIO.createFolders(for: copy)
+          try FileManager.default.copyItem(atPath: trimmed, toPath: copy)
+        } catch let error as FileSystemError {
+          throw error
+        } catch {
+          throw FileSystemError.io(
+            path: trimmed, message: "cannot be copied: \((error as NSError).localizedDescription)")
+        }
+        let root = localized ? base + "/" + folderName : copy
+        if !copies.contains(root) { copies.append(root) }
       }
       // Tables of one folder compile together, where they lie.
       for copy in copies {
         compiled += try StringsCompiler().compileInPlace(copy)
+      }
+      // A catalog compiles into `<lang>.lproj` folders beside it and is gone: what is staged
+      // is what the folder holds now.
+      if copies.contains(where: { !FileManager.default.fileExists(atPath: $0) }) {
+        copies = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).sorted()
+          .map { base + "/" + $0 }
       }
     } catch {
       // Nothing staged is left behind when staging fails.

@@ -156,4 +156,43 @@ struct StringsCommandTests {
       #expect(run.stderr.contains("--package-path Packages/BundleKitTranslate"))
     }
   }
+
+  @Test("archive create --compile-strings takes localized tables file by file, as Xcode lists them")
+  func localizedFilesOneByOne() throws {
+    let folder = try TemporaryFolder()
+    let files = [
+      "Res/en.lproj/Localizable.strings": "\"a\" = \"A\";\n",
+      "Res/de.lproj/Localizable.strings": "\"a\" = \"B\";\n",
+      "Res/Cat.xcstrings":
+        "{\"sourceLanguage\":\"en\",\"strings\":{\"k\":{\"localizations\":{\"de\":{\"stringUnit\":{\"state\":\"translated\",\"value\":\"K\"}}}}},\"version\":\"1.0\"}",
+      "A/Info.plist": "1", "B/Info.plist": "2",
+    ]
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    let archive = folder.file("out.tar.gz")
+    let run = try BundleKitTool.run([
+      "archive", "create", folder.file("Res/en.lproj/Localizable.strings"),
+      folder.file("Res/de.lproj/Localizable.strings"), folder.file("Res/Cat.xcstrings"), "-o",
+      archive, "--compile-strings",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let list = try BundleKitTool.run(["archive", "list", archive, "--format", "json"])
+    let names =
+      (try PropertyListValue(bytes: Array(list.stdout.utf8), format: .json).arrayValue ?? [])
+      .compactMap { $0["name"]?.stringValue }
+    #expect(
+      Set(names).isSuperset(of: [
+        "en.lproj/Localizable.strings", "de.lproj/Localizable.strings", "de.lproj/Cat.strings",
+      ]), "\(names)")
+    // Two inputs of one name outside .lproj folders: a clear error, not Foundation's.
+    let clash = try BundleKitTool.run([
+      "archive", "create", folder.file("A/Info.plist"), folder.file("B/Info.plist"), "-o",
+      folder.file("clash.tar.gz"), "--compile-strings",
+    ])
+    #expect(clash.status == 1)
+    #expect(clash.stderr.contains("has the name Info.plist, as"), "\(clash.stderr)")
+    #expect(!clash.stderr.contains("NSCocoaErrorDomain"))
+  }
 }
