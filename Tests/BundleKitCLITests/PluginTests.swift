@@ -34,8 +34,12 @@ struct PluginTests {
     }
   }
 
+  /// `swift ARGUMENTS`, stopped after 600 s (exit 124): a plugin that hangs fails the test
+  /// instead of holding CI.
   func swift(_ arguments: [String]) throws -> Tool.Result {
-    try Tool.run(Tool.path("swift") ?? "swift", arguments)
+    try Tool.run(
+      Tool.path("timeout") ?? "/usr/bin/timeout",
+      ["600", Tool.path("swift") ?? "swift"] + arguments)
   }
 
   @Test("a user of the plugins resolves no web server, networking or database")
@@ -156,12 +160,8 @@ struct PluginTests {
     // release and scan-resources through `swift package`, bounded: the tool is handed the
     // targets and never calls SwiftPM back (which waited forever for the lock).
     for command in [["release", "--dry-run"], ["scan-resources"]] {
-      let run = try Tool.run(
-        Tool.path("timeout") ?? "/usr/bin/timeout",
-        [
-          "600", Tool.path("swift") ?? "swift", "package", "--package-path", package,
-          "--allow-writing-to-package-directory",
-        ] + command)
+      let run = try swift(
+        ["package", "--package-path", package, "--allow-writing-to-package-directory"] + command)
       #expect(run.status == 0, "\(command): exit \(run.status) (124: timed out); \(run.stderr)")
       let output = String(decoding: run.stdout, as: UTF8.self)
       #expect(

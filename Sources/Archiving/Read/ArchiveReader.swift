@@ -171,18 +171,12 @@ public enum ArchiveReader {
         position += encoded.count
       case .error(let length):
         for byte in bytes[position..<position + length] {
-          result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+          result += String(format: "%%%02X", byte)
         }
         position += length
       case .emptyInput:
         return result
       }
     }
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

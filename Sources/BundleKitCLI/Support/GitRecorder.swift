@@ -62,7 +62,7 @@ struct GitRecorder {
         throw .refused(
           path: file.path,
           reason: "is not tracked by git; add it first, or bump without --commit"
-            + Self.said(listed))
+            + listed.reason(of: "git"))
       }
       // Staged or not, any edit of the file's own would go into the bump's commit.
       if hasHead, Self.git(["-C", top, "diff", "--quiet", "HEAD", "--", absolute])?.status != 0 {
@@ -162,7 +162,7 @@ struct GitRecorder {
       throw .refused(path: nil, reason: "git could not be started")
     }
     guard result.status == 0 else {
-      throw .refused(path: path, reason: reason() + said(result))
+      throw .refused(path: path, reason: reason() + result.reason(of: "git"))
     }
     return String(decoding: result.output, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -177,12 +177,8 @@ struct GitRecorder {
     guard result.status == 0 else {
       throw CLIError.invalidValue(
         value: "git " + arguments.dropFirst(2).joined(separator: " "), type: "git command",
-        reason: "exit \(result.status); \(after)" + said(result))
+        reason: "exit \(result.status); \(after)" + result.reason(of: "git"))
     }
   }
 
-  /// git's standard error on one line, when it printed any.
-  private static func said(_ result: ToolOutput.Result) -> String {
-    result.errorLine.isEmpty ? "" : " (git: \(result.errorLine))"
-  }
 }

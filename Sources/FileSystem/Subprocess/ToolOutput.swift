@@ -76,5 +76,11 @@ public enum ToolOutput {
         .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         .filter { !$0.isEmpty }.joined(separator: " ")
     }
+
+    /// ` (PROGRAM: its standard error on one line)`, or nothing when it printed none: a
+    /// program's own reason appended to a message.
+    public func reason(of program: String) -> String {
+      errorLine.isEmpty ? "" : " (\(program): \(errorLine))"
+    }
   }
 }

@@ -82,7 +82,7 @@ public struct BuildNumberClaim: Sendable {
         ], capturingErrors: true)
       guard let pushed else { throw .scheme(message: "git could not be started") }
       if pushed.status == 0 { return number }
-      lastRefusal = Self.said(pushed)
+      lastRefusal = pushed.reason(of: "git")
       // Taken (by a pipeline faster than this one) or refused for another reason: the
       // remote tells which.
       let exists = try git(["ls-remote", "--refs", remote, ref]) {
@@ -121,7 +121,7 @@ public struct BuildNumberClaim: Sendable {
         ["git", "-C", folder, "mktag"], capturingErrors: true, input: Data(text.utf8))
     else { throw .scheme(message: "git could not be started") }
     guard made.status == 0 else {
-      throw .scheme(message: "git could not make the claim's tag" + Self.said(made))
+      throw .scheme(message: "git could not make the claim's tag" + made.reason(of: "git"))
     }
     return String(decoding: made.output, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -137,13 +137,9 @@ public struct BuildNumberClaim: Sendable {
       throw .scheme(message: "git could not be started")
     }
     guard result.status == 0 else {
-      throw .scheme(message: reason() + Self.said(result))
+      throw .scheme(message: reason() + result.reason(of: "git"))
     }
     return String(decoding: result.output, as: UTF8.self)
   }
 
-  /// ` (git: ...)` with git's message on one line, or nothing.
-  static func said(_ result: ToolOutput.Result) -> String {
-    result.errorLine.isEmpty ? "" : " (git: \(result.errorLine))"
-  }
 }

@@ -27,7 +27,8 @@ struct SpecVersions {
       let versioning = XcodeProject.Target.versioning(
         productType: target.productType, buildsProduct: target.type != nil)
       let isTest = target.productType.map(XcodeProject.Target.isTest(productType:)) ?? false
-      if let plist = try infoPlist(of: target) { used.insert(plist) }
+      let plist = try infoPlist(of: target)
+      if let plist { used.insert(plist) }
       guard versioning != .none, includeTests || !isTest else { continue }
       var bundle = VersionedBundle(
         path: spec.path, target: target.name, format: .spec, version: nil, build: nil)
@@ -43,12 +44,23 @@ struct SpecVersions {
         climber = host
       }
       if climber != target.name { bundle.app = climber }
+      // An Info.plist the target keeps itself (not one XcodeGen generates): read once.
+      var ownPlist: (path: String, document: PropertyListDocument)?
+      if target.infoPath == nil, let plist, FileIO.exists(plist) {
+        do {
+          ownPlist = (plist, try PropertyListDocument(contentsOfFile: plist))
+        } catch {
+          bundle.problems += VersioningError.propertyList(error.inFile(plist)).diagnostics.map {
+            VersionProblem(key: nil, diagnostic: $0)
+          }
+        }
+      }
       for (key, setting) in [
         ("CFBundleShortVersionString", "MARKETING_VERSION"),
         ("CFBundleVersion", "CURRENT_PROJECT_VERSION"),
       ] {
         do {
-          if let value = try value(key, setting: setting, of: target) {
+          if let value = try value(key, setting: setting, of: target, ownPlist: ownPlist) {
             if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
           }
         } catch {
@@ -62,9 +74,9 @@ struct SpecVersions {
     return (bundles, used)
   }
 
-  /// The Info.plist file a target names: `info.path` or `INFOPLIST_FILE`.
+  /// The Info.plist file a target names: `info.path`, its own file, or `INFOPLIST_FILE`.
   private func infoPlist(of target: XcodeGenSpec.Target) throws(VersioningError) -> String? {
-    if let path = target.infoPath { return path }
+    if let path = target.infoPath ?? target.infoPlistFile { return path }
     guard
       let file = try spec.resolve(
         "INFOPLIST_FILE", target: target, configuration: spec.configurations.last ?? "Release",
@@ -77,9 +89,10 @@ struct SpecVersions {
   /// One key's value in every configuration: `info.properties` (a literal, or the setting it
   /// names), else an Info.plist the target keeps itself (`INFOPLIST_FILE` without `info`),
   /// else the build setting XcodeGen's generated Info.plist names.
-  private func value(_ key: String, setting: String, of target: XcodeGenSpec.Target)
-    throws(VersioningError) -> VersionValue?
-  {
+  private func value(
+    _ key: String, setting: String, of target: XcodeGenSpec.Target,
+    ownPlist: (path: String, document: PropertyListDocument)?
+  ) throws(VersioningError) -> VersionValue? {
     var places: [VersionPlace] = []
     var byConfiguration: [String: String] = [:]
     var chain: [SettingAssignment] = []
@@ -92,14 +105,7 @@ struct SpecVersions {
         } else {
           found = property
         }
-      } else if target.infoPath == nil, let plist = try infoPlist(of: target), FileIO.exists(plist)
-      {
-        let document: PropertyListDocument
-        do {
-          document = try PropertyListDocument(contentsOfFile: plist)
-        } catch {
-          throw .propertyList(error.inFile(plist))
-        }
+      } else if let (plist, document) = ownPlist {
         guard let raw = document.value[key]?.stringValue else { continue }
         if let reference = buildSettingReference(in: raw) {
           name = reference

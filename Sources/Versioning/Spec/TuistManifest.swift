@@ -206,13 +206,13 @@ struct TuistManifest {
   /// The value at `keyPath` (as ``spec(path:)`` names places), for an edit.
   func string(at keyPath: [String]) -> (String, Range<Int>)? {
     guard let project else { return nil }
-    var node: Value?
     if keyPath.first == "targets", keyPath.count > 1 {
-      node = Self.targetCalls(project).first { Self.literal($0.argument("name")) == keyPath[1] }
-      return Self.walk(node, Array(keyPath.dropFirst(2)))
+      let target = Self.targetCalls(project).first {
+        Self.literal($0.argument("name")) == keyPath[1]
+      }
+      return Self.walk(target, Array(keyPath.dropFirst(2)))
     }
-    node = project
-    return Self.walk(node, keyPath)
+    return Self.walk(project, keyPath)
   }
 
   private static func walk(_ start: Value?, _ keyPath: [String]) -> (String, Range<Int>)? {
@@ -222,7 +222,7 @@ struct TuistManifest {
       case .call(_, let arguments)?:
         node =
           arguments.first { $0.label == key }?.value
-          ?? arguments.first { $0.label == nil }?.value.flatMapCall(key)
+          ?? arguments.first { $0.label == nil }?.value.argument(key)
       case .dictionary(let pairs)?:
         node = pairs.last { $0.key == key }?.value
       case .array(let items)?:
@@ -231,23 +231,11 @@ struct TuistManifest {
         return nil
       }
     }
-    switch node {
-    case .string(let text, let range)?: return (text, range)
-    case .call(_, let arguments)?:
-      if case .string(let text, let range)? = arguments.first?.value { return (text, range) }
-      return nil
-    default: return nil
-    }
+    return node.flatMap(placedLiteral)
   }
 
   static func literal(_ value: Value?) -> String? {
-    switch value {
-    case .string(let text, _)?: return text
-    case .call(let name, let arguments)? where name.hasSuffix("string"):
-      if case .string(let text, _)? = arguments.first?.value { return text }
-      return nil
-    default: return nil
-    }
+    value.flatMap(placedLiteral)?.0
   }
 
   /// A literal value and the range of its string literal: `"1.0"` or `.string("1.0")`.
@@ -359,11 +347,7 @@ struct TuistManifest {
       target.configFiles = targetFiles
       switch call.argument("infoPlist") {
       case .string(let file, _)?:
-        target.infoPath = InfoPlistDiscovery.normalized(Paths.join(folder, file))
-        // An Info.plist of its own: read through INFOPLIST_FILE's path below.
-        target.settings.base["INFOPLIST_FILE"] = XcodeGenSpec.Setting(
-          value: file, place: .plist(path: file, key: "INFOPLIST_FILE"), line: 1, file: path)
-        target.infoPath = nil
+        target.infoPlistFile = InfoPlistDiscovery.normalized(Paths.join(folder, file))
       case .call(let kind, _)? where kind.hasSuffix("extendingDefault"):
         if case .dictionary(let pairs)? = call.argument("infoPlist")?.argument("with") {
           for (key, value) in pairs {
@@ -387,13 +371,5 @@ struct TuistManifest {
     return XcodeGenSpec(
       path: path, name: literal(project.argument("name")), configurations: ["Debug", "Release"],
       settings: projectSettings, configFiles: projectFiles, targets: targets)
-  }
-}
-
-extension TuistManifest.Value {
-  /// The argument `key` of a call that is itself the first, unlabelled argument
-  /// (`.extendingDefault(with:)` inside `infoPlist:`).
-  fileprivate func flatMapCall(_ key: String) -> TuistManifest.Value? {
-    argument(key)
   }
 }

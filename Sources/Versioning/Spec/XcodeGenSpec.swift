@@ -39,6 +39,9 @@ struct XcodeGenSpec: Sendable {
     var settings = Settings()
     var configFiles: [String: String] = [:]
     var infoPath: String?
+    /// An Info.plist the target keeps itself (Tuist's `infoPlist: "path"`): its own values
+    /// count, as with `INFOPLIST_FILE`.
+    var infoPlistFile: String?
     var properties: [String: Setting] = [:]
     var dependencies: [String] = []
 
@@ -208,12 +211,19 @@ struct XcodeGenSpec: Sendable {
         value: assignment.value, place: assignment.place, line: assignment.line,
         file: assignment.file)
     }
-    // In the order Xcode weighs them, strongest first.
-    var candidates: [Setting?] = [configs(target.settings)[setting], target.settings.base[setting]]
-    candidates.append(try file(target.configFiles))
-    candidates += [configs(self.settings)[setting], self.settings.base[setting]]
-    candidates.append(try file(self.configFiles))
-    for case let found? in candidates {
+    // In the order Xcode weighs them, strongest first; an .xcconfig is read only when the
+    // levels above it do not decide.
+    for level in 0..<6 {
+      let candidate: Setting?
+      switch level {
+      case 0: candidate = configs(target.settings)[setting]
+      case 1: candidate = target.settings.base[setting]
+      case 2: candidate = try file(target.configFiles)
+      case 3: candidate = configs(self.settings)[setting]
+      case 4: candidate = self.settings.base[setting]
+      default: candidate = try file(self.configFiles)
+      }
+      guard let found = candidate else { continue }
       let trimmed = found.value.trimmingCharacters(in: [" ", "\t"])
       if trimmed == "$(inherited)" || trimmed == "${inherited}" { continue }
       if let other = buildSettingReference(in: trimmed) {

@@ -110,9 +110,6 @@ struct ScanCommand: ParsableCommand {
     func paint(_ text: String, _ code: String) -> String {
       color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
-    // Table cells are escaped (a file name cannot move the cursor): their colours are the
-    // table's to add, after the padding.
-    var styles: [[String?]] = [[]]
     var output = ""
     for target in scan.targets {
       output += paint("\(target.name)", "1") + "  \(target.path)\n"
@@ -121,7 +118,9 @@ struct ScanCommand: ParsableCommand {
           ($0 == scan.developmentLanguage ? "" : $0) < ($1 == scan.developmentLanguage ? "" : $1)
         }
         var rows = [["  TABLE"] + languages]
-        styles = [Array(repeating: nil, count: languages.count + 1)]
+        // Table cells are escaped (a file name cannot move the cursor): their colours are
+        // the table's to add, after the padding.
+        var styles: [[String?]] = [Array(repeating: nil, count: languages.count + 1)]
         for table in target.tables.keys.sorted() {
           let counts = target.tables[table] ?? [:]
           let keys = target.tableKeys[table] ?? [:]
