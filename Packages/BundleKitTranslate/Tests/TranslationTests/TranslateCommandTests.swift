@@ -160,3 +160,20 @@ struct TranslateCommandTests {
     #expect(helperBinary.range(of: Data("sqlite3_open".utf8)) != nil)
   }
 }
+
+/// The README's `bundlekit translate` blocks, run here where the helper is built (the main
+/// package's ReadmeTests check the others).
+@Suite struct ReadmeTranslateTests {
+  @Test func translateBlocksHold() throws {
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built")
+    let root = Corpus.packageRoot
+    let outcome = try ReadmeCheck.check(
+      readme: root.appendingPathComponent("README.md"), tool: tool, packageRoot: root
+    ) { block in block.usesTranslate ? nil : "checked by the main package's ReadmeTests" }
+    for skipped in outcome.skipped where !skipped.hasSuffix("ReadmeTests") {
+      print("README check skipped \(skipped)")
+    }
+    #expect(!outcome.checked.isEmpty)
+    #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
+  }
+}

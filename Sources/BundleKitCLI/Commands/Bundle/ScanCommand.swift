@@ -111,7 +111,9 @@ struct ScanCommand: ParsableCommand {
       color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
     var output = ""
-    for target in scan.targets {
+    for (index, target) in scan.targets.enumerated() {
+      // A blank line between targets, none after the last.
+      if index > 0 { output += "\n" }
       output += paint("\(target.name)", "1") + "  \(target.path)\n"
       if !target.tables.isEmpty {
         let languages = Set(target.tables.values.flatMap(\.keys)).sorted {
@@ -172,7 +174,6 @@ struct ScanCommand: ParsableCommand {
       if !target.otherFiles.isEmpty {
         output += "  \(target.otherFiles.count) other files, \(otherBytes) bytes\n"
       }
-      output += "\n"
     }
     return output
   }

@@ -76,7 +76,7 @@ struct ReleaseCommand: ParsableCommand {
     let report = try pipeline.run(step: progress.step, findings: StandardStreams.report)
     switch formatOptions.format {
     case .text: StandardStreams.printLine(report.text)
-    case .json: StandardStreams.writeToStandardOutput(try report.json.encoded(as: .json) + [0x0A])
+    case .json: StandardStreams.writeToStandardOutput(try report.json.encoded(as: .json))
     }
   }
 }

@@ -107,7 +107,7 @@ struct BumpOptions: ParsableArguments {
         ])
       }
       StandardStreams.writeToStandardOutput(
-        try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
+        try PropertyListValue.array(rows).encoded(as: .json))
     }
     if commit, !planned.files.isEmpty {
       try GitRecorder(allowDetached: allowDetached, tag: tag).record(planned)

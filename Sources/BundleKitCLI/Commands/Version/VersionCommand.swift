@@ -48,7 +48,7 @@ struct VersionCommand: ParsableCommand {
     case .json:
       let rows = inventory.bundles.map { Self.json($0, mismatch: mismatches[$0.label]) }
       StandardStreams.writeToStandardOutput(
-        try PropertyListValue.array(rows).encoded(as: .json) + [0x0A])
+        try PropertyListValue.array(rows).encoded(as: .json))
     case .text:
       var table = [["PATH", "TARGET", "VERSION", "BUILD", "KIND"]]
       for bundle in inventory.bundles {
