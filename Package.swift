@@ -4,9 +4,9 @@ import PackageDescription
 
 // The plugins run `bundlekit`. A prebuilt one (an artifact bundle from
 // Scripts/make-artifactbundle.sh, in Artifacts/ or named by BUNDLEKIT_TOOL_ARTIFACT) saves
-// every user compiling it; without one, the tool is built from source. A release of BundleKit
-// points the binary target at its published bundle instead:
-// `.binaryTarget(name: "BundleKitTool", url: ".../bundlekit.artifactbundle.zip", checksum: "...")`.
+// compiling it here; without one, the tool is built from source. Users get the prebuilt tool
+// from BundleKitPlugins, the package a release generates (Scripts/make-plugin-package.py)
+// whose `.binaryTarget(url:checksum:)` names the published zip.
 let prebuiltTool: String? = {
   if let path = Context.environment["BUNDLEKIT_TOOL_ARTIFACT"], !path.isEmpty { return path }
   let local = "Artifacts/bundlekit.artifactbundle"
@@ -327,6 +327,12 @@ let package = Package(
     .testTarget(
       name: "MorseTests",
       dependencies: ["Morse", "BundleKitTestSupport"]
+    ),
+    // The plugins' logic (Plugins/PluginsShared/Plain, linked in), tested with inputs shaped
+    // as SwiftPM and Xcode give them.
+    .testTarget(
+      name: "PluginLogicTests",
+      dependencies: ["bundlekit", "BundleKitTestSupport"]
     ),
     .testTarget(
       name: "BundleKitCLITests",

@@ -68,6 +68,11 @@ import Localization
 {{/tables}}
   /// The module's tables; the language comes from the environment unless given.
   {{accessLevel}} static let strings = LocalizedStrings(bundle: {{bundle}})
+{{#bundleToken}}
+
+  /// A class of this module, for `Bundle(for:)` to find the module's bundle.
+  private final class {{bundleToken}} {}
+{{/bundleToken}}
 
   private static func tr(_ table: String, _ key: String, language: String?, _ arguments: [Any]) -> String {
     strings.localized(key, table: table, language: language, arguments: arguments)

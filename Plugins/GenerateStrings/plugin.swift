@@ -4,7 +4,8 @@ import PackagePlugin
 /// Generates typed Swift accessors (`L10n.Localizable.greeting(name)`) for a target's strings
 /// tables, calling BundleKit's Localization runtime. Attach it with CompileStrings and add
 /// the `Localization` product to the target's dependencies. A `bundlekit.json` sets the
-/// access level, enum name, template and development language.
+/// access level, enum name, template and development language. In an Xcode target the
+/// accessors read the target's own bundle (Xcode targets have no `Bundle.module`).
 ///
 /// Only works out paths; `bundlekit strings generate` does the work.
 @main
@@ -13,12 +14,10 @@ struct GenerateStrings: BuildToolPlugin {
     guard let target = target as? SourceModuleTarget else { return [] }
     let tables = StringsTables.tables(in: target.sourceFiles.map(\.url))
     guard !tables.isEmpty else { return [] }
-    return [
-      StringsTables.generateCommand(
-        tool: try context.tool(named: "bundlekit").url, tables: tables,
-        into: context.pluginWorkDirectoryURL, targetName: target.name,
-        configuration: try .load(from: [target.directoryURL, context.package.directoryURL]))
-    ]
+    let plan = StringsTables.generate(
+      tables, into: context.pluginWorkDirectoryURL, targetName: target.name,
+      configuration: try .load(from: [target.directoryURL, context.package.directoryURL]))
+    return [plan.buildCommand(tool: try context.tool(named: "bundlekit").url)]
   }
 }
 
@@ -29,14 +28,12 @@ struct GenerateStrings: BuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws
       -> [Command]
     {
-      let tables = StringsTables.tables(in: target.inputFiles.map(\.url))
-      guard !tables.isEmpty else { return [] }
-      return [
-        StringsTables.generateCommand(
-          tool: try context.tool(named: "bundlekit").url, tables: tables,
-          into: context.pluginWorkDirectoryURL, targetName: target.displayName,
-          configuration: try .load(from: [context.xcodeProject.directoryURL]))
-      ]
+      let facts = XcodeTargetFacts(context: context, target: target)
+      let configuration = try PluginConfiguration.load(from: [facts.projectFolder])
+      guard let plan = XcodeTargets.generateStrings(facts, configuration: configuration) else {
+        return []
+      }
+      return [plan.buildCommand(tool: try context.tool(named: "bundlekit").url)]
     }
   }
 #endif

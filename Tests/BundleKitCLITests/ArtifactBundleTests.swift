@@ -88,3 +88,72 @@ struct ArtifactBundleTests {
     #expect(String(decoding: run.stdout, as: UTF8.self) == "bplist00\n", "\(run.stderr)")
   }
 }
+
+/// BundleKitPlugins, the package a release publishes beside the zip: a consumer depending on
+/// it builds the runtime and its own code, and not one file of the tool.
+@Suite(.serialized)
+struct PluginPackageTests {
+  @Test("a consumer of BundleKitPlugins builds cold without compiling the tool")
+  func consumerColdBuild() throws {
+    guard let swift = Tool.path("swift"), Tool.path("python3") != nil else {
+      print("skipped: building the artifact bundle needs swift and python3")
+      return
+    }
+    let folder = try TemporaryFolder()
+    let script = Corpus.packageRoot.appendingPathComponent("Scripts/make-artifactbundle.sh").path
+    let plugins = folder.file("BundleKitPlugins")
+    let made = try Tool.run(
+      "/bin/bash", [script, "--output", folder.file("Artifacts"), "--plugin-package", plugins])
+    guard made.status == 0 else {
+      print("skipped: the artifact bundle could not be built here:\n\(made.stderr.suffix(2000))")
+      return
+    }
+    // The demo, depending on BundleKitPlugins by path instead of BundleKit.
+    let demo = folder.file("DemoApp")
+    try FileManager.default.copyItem(
+      atPath: Corpus.packageRoot.appendingPathComponent("Examples/DemoApp").path, toPath: demo)
+    var manifest = try String(contentsOfFile: demo + "/Package.swift", encoding: .utf8)
+    manifest = manifest.replacingOccurrences(
+      of: #".package(name: "BundleKit", path: "../..")"#,
+      with: ".package(name: \"BundleKitPlugins\", path: \"\(plugins)\")"
+    )
+    .replacingOccurrences(of: #"package: "BundleKit")"#, with: #"package: "BundleKitPlugins")"#)
+    #expect(!manifest.contains(#""BundleKit""#))
+    try manifest.write(toFile: demo + "/Package.swift", atomically: true, encoding: .utf8)
+    let started = Date()
+    let build = try Tool.run(swift, ["build", "--package-path", demo])
+    let seconds = Date().timeIntervalSince(started)
+    let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
+    try #require(build.status == 0, "\(log.suffix(4000))")
+    print("BundleKitPlugins consumer: cold build of Examples/DemoApp in \(Int(seconds)) s")
+    // Nothing of the tool was compiled: none of its modules, no executable.
+    let modules = try FileManager.default.contentsOfDirectory(
+      atPath: demo + "/.build/debug/Modules")
+    for toolModule in ["StringsTable", "Versioning", "Archiving", "ArgumentParser", "bundlekit"] {
+      #expect(!modules.contains { $0.hasPrefix(toolModule + ".") }, "\(toolModule) was built")
+    }
+    #expect(!FileManager.default.fileExists(atPath: demo + "/.build/debug/bundlekit"))
+    #expect(modules.contains("Localization.swiftmodule"))
+    // The plugins ran the prebuilt tool: compiled tables and generated accessors work.
+    let run = try Tool.run(demo + "/.build/debug/DemoApp", [])
+    let printed = String(decoding: run.stdout, as: UTF8.self)
+    #expect(printed.contains("fr: Bonjour | Réglages | 0 fichier, 1 fichier"), "\(printed)")
+    #expect(printed.contains("ru typed: 1 файл, 2 файла, 5 файлов, 21 файл"), "\(printed)")
+    // A release names the zip by URL and checksum instead of copying the bundle in.
+    let release = try Tool.run(
+      "/usr/bin/env",
+      [
+        "python3",
+        Corpus.packageRoot.appendingPathComponent("Scripts/make-plugin-package.py").path,
+        folder.file("Released"), "--url", "https://example.com/bundlekit.artifactbundle.zip",
+        "--checksum", "abc123",
+      ])
+    #expect(release.status == 0, "\(release.stderr)")
+    let released = try String(
+      contentsOfFile: folder.file("Released/Package.swift"), encoding: .utf8)
+    #expect(released.contains("url: \"https://example.com/bundlekit.artifactbundle.zip\""))
+    #expect(released.contains("checksum: \"abc123\""))
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.file("Released/bundlekit.artifactbundle")))
+  }
+}

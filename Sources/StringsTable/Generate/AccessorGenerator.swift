@@ -28,6 +28,9 @@ public struct AccessorGenerator: Sendable {
   public var accessLevel = AccessLevel.internal
   /// The expression for the bundle holding the tables.
   public var bundle = "Bundle.module"
+  /// A private class the template declares for `bundle` to find its module's bundle with
+  /// `Bundle(for:)` (Xcode targets, which have no `Bundle.module`); nil for none.
+  public var bundleToken: String?
 
   /// A generator with the default settings.
   public init() {}
@@ -166,9 +169,10 @@ public struct AccessorGenerator: Sendable {
       context.merge(namespace(tableKeys, depth: 0, indent: "    ")) { $1 }
       tables.append(context)
     }
-    let root: [String: Any] = [
+    var root: [String: Any] = [
       "enumName": enumName, "accessLevel": accessLevel.rawValue, "bundle": bundle, "tables": tables,
     ]
+    if let bundleToken { root["bundleToken"] = bundleToken }
     guard let output = library.render(root, withTemplate: "main") else {
       throw DiagnosticsError([
         Diagnostic(.error, .template, "template", "the template could not be rendered")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CodeGeneration
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -25,6 +26,17 @@ struct BuildInfoCommand: ParsableCommand {
   @Option(help: "The target's Info.plist.")
   var infoPlist: String?
 
+  @Option(
+    help: """
+      An Xcode project (.xcodeproj) whose --target's versions are read as Xcode resolves \
+      them: its INFOPLIST_FILE, or MARKETING_VERSION and CURRENT_PROJECT_VERSION for a \
+      generated Info.plist.
+      """)
+  var xcodeProject: String?
+
+  @Option(help: "The target of --xcode-project, by its Xcode name.")
+  var target: String?
+
   @Option(help: "A folder inside the git repository.")
   var gitFolder = "."
 
@@ -35,6 +47,12 @@ struct BuildInfoCommand: ParsableCommand {
   var `public` = false
 
   func validate() throws {
+    if (xcodeProject == nil) != (target == nil) {
+      throw ValidationError("--xcode-project and --target go together")
+    }
+    if xcodeProject != nil, infoPlist != nil {
+      throw ValidationError("give --info-plist or --xcode-project, not both")
+    }
     if let problem = Identifier.typeNameProblem(typeName) { throw ValidationError(problem) }
   }
 
@@ -45,6 +63,21 @@ struct BuildInfoCommand: ParsableCommand {
       let inventory = try VersionInventory(found: [.infoPlist(infoPlist)])
       version = inventory.bundles.first?.version?.current
       build = inventory.bundles.first?.build?.current
+    }
+    if let xcodeProject, let target {
+      let inventory = try VersionInventory(found: [.project(xcodeProject)], targets: [target])
+      guard let bundle = inventory.bundles.first(where: { $0.target == target }) else {
+        throw CLIError.unknownTarget(project: xcodeProject, target: target)
+      }
+      // A value the project leaves unresolved is left out of the file, and said.
+      StandardStreams.report(
+        bundle.problems.map {
+          var warning = $0.diagnostic
+          warning.severity = .warning
+          return warning
+        })
+      version = bundle.version?.current
+      build = bundle.build?.current
     }
     let epoch = BuildEnvironment.sourceDateEpoch()
     let date = epoch.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date()

@@ -40,8 +40,13 @@ struct StringsGenerate: ParsableCommand {
   @Flag(help: "Make the accessors public.")
   var `public` = false
 
-  @Option(help: "The bundle expression the accessors read from.")
-  var bundle = "Bundle.module"
+  @Option(
+    help: """
+      The bundle the accessors read from: module (Bundle.module, a package target), main \
+      (Bundle.main), token (the bundle holding the generated code, an Xcode app or framework \
+      target, which has no Bundle.module), or a Swift expression.
+      """)
+  var bundle = "module"
 
   func validate() throws {
     if let problem = Identifier.typeNameProblem(enumName) { throw ValidationError(problem) }
@@ -53,7 +58,15 @@ struct StringsGenerate: ParsableCommand {
     generator.developmentLanguage = languageOptions.developmentLanguage
     generator.enumName = enumName
     generator.accessLevel = `public` ? .public : .internal
-    generator.bundle = bundle
+    switch bundle {
+    case "module": generator.bundle = "Bundle.module"
+    case "main": generator.bundle = "Bundle.main"
+    case "token":
+      // Bundle(for:) a class of the module: the app's own bundle, or the framework's.
+      generator.bundleToken = "BundleKitBundleToken"
+      generator.bundle = "Bundle(for: BundleKitBundleToken.self)"
+    default: generator.bundle = bundle
+    }
     let locations = try TableDiscovery.tables(in: paths)
     let loaded = StringsLinter.load(locations)
     let errors = loaded.diagnostics

@@ -32,6 +32,13 @@ struct StringsLint: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
+  @Option(
+    help: """
+      A file written (empty) when the tables pass: the output a build system waits for \
+      (the CompileStrings plugin in an Xcode target, where Xcode compiles the tables).
+      """)
+  var stamp: String?
+
   func run() throws {
     let locations: [TableLocation]
     do {
@@ -79,5 +86,7 @@ struct StringsLint: ParsableCommand {
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw ExitCode(1)
     }
+    // Written anew on every pass, so its time is newer than the tables it checked.
+    if let stamp { try FileIO.writeAtomically([], to: stamp) }
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PackagePlugin
 
 /// What the strings plugins share, for packages and Xcode projects alike: which files are
 /// tables, and what compiling them writes (declared as outputs, so builds stay incremental).
@@ -9,11 +8,11 @@ enum StringsTables {
     files.filter { ["strings", "stringsdict", "xcstrings"].contains($0.pathExtension) }
   }
 
-  /// The command compiling `tables` into `folder`, with the options of `configuration`.
-  static func compileCommand(
-    tool: URL, tables: [URL], into folder: URL, targetName: String,
-    configuration: PluginConfiguration
-  ) throws -> Command {
+  /// Compiling `tables` into `folder`, with the options of `configuration` (a package
+  /// target: SwiftPM copies the compiled tables into the target's resource bundle).
+  static func compile(
+    _ tables: [URL], into folder: URL, targetName: String, configuration: PluginConfiguration
+  ) throws -> PlannedCommand {
     var outputs: [URL] = []
     for table in tables {
       let name = table.deletingPathExtension().lastPathComponent
@@ -33,30 +32,42 @@ enum StringsTables {
     }
     // One command for all tables, so translations are checked against each other; warnings
     // reach the build log.
-    return .buildCommand(
+    return PlannedCommand(
       displayName: "Compiling strings tables of \(targetName)",
-      executable: tool,
       arguments: ["strings", "compile"] + tables.map(\.path)
         + ["--output-dir", folder.path, "--warnings"] + configuration.compileArguments,
-      inputFiles: tables + configuration.files,
-      outputFiles: outputs
-    )
+      inputs: tables + configuration.files,
+      outputs: outputs)
   }
 
-  /// The command generating typed accessors for `tables` into `folder`.
-  static func generateCommand(
-    tool: URL, tables: [URL], into folder: URL, targetName: String,
+  /// Linting `tables` only, a stamp file its declared output (an Xcode target: Xcode's own
+  /// resource phase compiles the tables, and a second producer of the same `.strings` would
+  /// be "Multiple commands produce").
+  static func lint(
+    _ tables: [URL], stampIn folder: URL, targetName: String, configuration: PluginConfiguration
+  ) -> PlannedCommand {
+    let stamp = folder.appending(path: "strings-lint.stamp")
+    return PlannedCommand(
+      displayName: "Checking strings tables of \(targetName)",
+      arguments: ["strings", "lint"] + tables.map(\.path) + ["--stamp", stamp.path]
+        + configuration.lintArguments,
+      inputs: tables + configuration.files,
+      outputs: [stamp])
+  }
+
+  /// Generating typed accessors for `tables` into `folder`, read from `bundle` (`module` for
+  /// a package target; see `strings generate --bundle`).
+  static func generate(
+    _ tables: [URL], into folder: URL, targetName: String, bundle: String = "module",
     configuration: PluginConfiguration
-  ) -> Command {
+  ) -> PlannedCommand {
     let output = folder.appending(path: "Strings+Generated.swift")
-    return .buildCommand(
+    return PlannedCommand(
       displayName: "Generating string accessors for \(targetName)",
-      executable: tool,
       arguments: ["strings", "generate"] + tables.map(\.path) + ["--output", output.path]
-        + configuration.generateArguments,
-      inputFiles: tables + configuration.files,
-      outputFiles: [output]
-    )
+        + (bundle == "module" ? [] : ["--bundle", bundle]) + configuration.generateArguments,
+      inputs: tables + configuration.files,
+      outputs: [output])
   }
 
   /// The source language and every language with a localization, as the tool compiles them.

@@ -55,7 +55,10 @@ struct PluginConfiguration: Decodable {
   }
 
   /// Options for `bundlekit strings compile`.
-  var compileArguments: [String] {
+  var compileArguments: [String] { lintArguments }
+
+  /// Options for `bundlekit strings lint` (the same checks as compiling).
+  var lintArguments: [String] {
     var arguments: [String] = []
     if let developmentLanguage { arguments += ["--development-language", developmentLanguage] }
     if warningsAsErrors == true { arguments.append("--warnings-as-errors") }
