@@ -336,7 +336,9 @@ let package = Package(
     ),
     .testTarget(
       name: "BundleKitCLITests",
-      dependencies: ["bundlekit", "PropertyListXML", "FileSystem", "BundleKitTestSupport"],
+      dependencies: [
+        "bundlekit", "PropertyListXML", "FileSystem", "StringsTable", "BundleKitTestSupport",
+      ],
       exclude: ["Hostile/make-hostile.py"]
     ),
   ],

@@ -14,6 +14,8 @@ public struct StringCatalog: Sendable {
   /// The file's path, for diagnostics.
   public var path: String
   private var bytes: [UInt8]
+  /// The file's bytes as read (a writer that keeps Xcode's layout starts from them).
+  public var contents: [UInt8] { bytes }
   /// Keys the file holds twice in one object (a bad merge): the last one is read, as
   /// Xcode reads it; lint warns at the second.
   package var duplicateKeys: [JSONPropertyListReader.DuplicateKey] = []

@@ -80,6 +80,23 @@ public struct StringsFile: Sendable {
   /// `bundlekit:not-format-file` in any comment, it marks every key of the file.
   public static let notFormatDirective = "bundlekit:not-format"
 
+  /// `text` as a quoted `.strings` literal: quotes, backslashes and control characters
+  /// escaped as CoreFoundation reads them.
+  public static func literal(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
   /// Whether a key's value is marked as text, not a format string (`notFormatDirective`).
   /// Working it out is a pass over every entry: take it once per file, not once per key.
   public var notFormatKeys: @Sendable (String) -> Bool {

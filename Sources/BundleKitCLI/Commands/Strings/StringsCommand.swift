@@ -5,6 +5,9 @@ struct StringsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "strings",
     abstract: "Check and compile .strings, .stringsdict and .xcstrings tables.",
-    subcommands: [StringsLint.self, StringsCompile.self, StringsGenerate.self, StringsLookup.self]
+    subcommands: [
+      StringsLint.self, StringsCompile.self, StringsGenerate.self, StringsLookup.self,
+      StringsCoverage.self, StringsPseudo.self,
+    ]
   )
 }

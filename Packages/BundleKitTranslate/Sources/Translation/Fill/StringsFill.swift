@@ -60,7 +60,7 @@ struct StringsFill: FileJob {
       let note = [entry.comment, FillMark.text(origin)].compactMap { $0 }.joined(separator: " — ")
       notes.append(note)
       blocks.append(
-        "/* \(StringsText.comment(note)) */\n\(StringsText.literal(entry.key)) = \(StringsText.literal(text));\n"
+        "/* \(StringsText.comment(note)) */\n\(StringsFile.literal(entry.key)) = \(StringsFile.literal(text));\n"
       )
       filled.append((entry.key, text))
       plan.filled.append(

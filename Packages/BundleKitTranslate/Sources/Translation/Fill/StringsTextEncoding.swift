@@ -3,23 +3,6 @@ import StringsTable
 
 /// Text in a `.strings` file's own encoding, and the escapes its syntax needs.
 enum StringsText {
-  /// `text` as a quoted `.strings` literal: quotes, backslashes and control characters
-  /// escaped as CoreFoundation reads them.
-  static func literal(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
-
   /// A comment's text made safe to sit between `/*` and `*/`.
   static func comment(_ text: String) -> String {
     text.replacingOccurrences(of: "*/", with: "* /")

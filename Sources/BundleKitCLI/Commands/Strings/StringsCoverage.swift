@@ -1,0 +1,85 @@
+import ArgumentParser
+import CommandLineTool
+import Diagnostics
+import PropertyListXML
+import StringsTable
+
+/// `bundlekit strings coverage PATH... [--min 0.9] [--format json]`.
+struct StringsCoverage: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "coverage",
+    abstract: "Show how much of each table is translated into each language.",
+    discussion: """
+      Per language and table: the keys translated out of the development language's, and \
+      the keys missing. A catalog key counts when every unit of the language is in state \
+      translated (needs_review does not); stale keys and keys not to translate are left out. \
+      A regional variant (de-CH) counts what it inherits from its base (de). With --min, \
+      exits 1 when any language of any table is under that share.
+      """
+  )
+
+  @Argument(help: "Tables, or folders to search for them.")
+  var paths: [String] = ["."]
+
+  @OptionGroup var languageOptions: LanguageOptions
+
+  @Option(help: "The share (0 to 1) every language of every table must reach.")
+  var min: Double?
+
+  @OptionGroup var formatOptions: FormatOptions
+
+  func validate() throws {
+    if let min, !(0...1).contains(min) {
+      throw ValidationError("--min is a share from 0 to 1 (0.9 for 90%), not \(min)")
+    }
+  }
+
+  func run() throws {
+    let locations = try TableDiscovery.tables(in: paths)
+    let loaded = StringsLinter.load(locations)
+    if !loaded.diagnostics.isEmpty { throw DiagnosticsError(loaded.diagnostics) }
+    let coverage = TranslationCoverage(
+      loaded, developmentLanguage: languageOptions.developmentLanguage)
+    let under = coverage.rows.filter { row in min.map { row.share < $0 } ?? false }
+    switch formatOptions.format {
+    case .text:
+      var rows = [["LANGUAGE", "TABLE", "TRANSLATED", "SHARE", "FOLDER"]]
+      for row in coverage.rows {
+        rows.append([
+          row.language, row.table, "\(row.translated)/\(row.total)", Self.percent(row.share),
+          row.bundleFolder.isEmpty ? "." : row.bundleFolder,
+        ])
+      }
+      var text = TextTable.render(rows)
+      for row in coverage.rows where !row.missing.isEmpty {
+        text += "\n\(row.language) \(row.table): missing \(row.missing.count): "
+        text += row.missing.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ")
+        if row.missing.count > 20 { text += ", and \(row.missing.count - 20) more" }
+      }
+      StandardStreams.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    case .json:
+      let rows = coverage.rows.map { row -> PropertyListValue in
+        .dictionary([
+          "language": .string(row.language), "table": .string(row.table),
+          "folder": .string(row.bundleFolder), "translated": .int(row.translated),
+          "total": .int(row.total), "share": .real(row.share),
+          "missing": .array(row.missing.map { .string($0) }),
+        ])
+      }
+      StandardStreams.writeToStandardOutput(try PropertyListValue.array(rows).encoded(as: .json))
+    }
+    guard let min, !under.isEmpty else { return }
+    for row in under {
+      StandardStreams.printToStandardError(
+        "error: \(row.language) \(row.table) is \(Self.percent(row.share)) translated, under \(Self.percent(min)) (\(row.missing.count) missing)"
+      )
+    }
+    throw ExitCode(1)
+  }
+
+  /// `87.5%`.
+  static func percent(_ share: Double) -> String {
+    let tenths = Int((share * 1000).rounded())
+    return "\(tenths / 10).\(tenths % 10)%"
+  }
+}
