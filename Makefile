@@ -1,5 +1,6 @@
-# make install [PREFIX=/usr/local]: builds bundlekit (and the translation helper beside it)
-# in release mode and installs both into $(PREFIX)/bin. make uninstall removes them.
+# make install [PREFIX=/usr/local]: builds bundlekit (and its helpers beside it: translation,
+# Swift extraction)
+# in release mode and installs them into $(PREFIX)/bin. make uninstall removes them.
 PREFIX ?= /usr/local
 BIN = $(DESTDIR)$(PREFIX)/bin
 
@@ -8,14 +9,16 @@ BIN = $(DESTDIR)$(PREFIX)/bin
 build:
 	swift build -c release --product bundlekit
 	swift build -c release --package-path Packages/BundleKitTranslate --product bundlekit-translate
+	swift build -c release --package-path Packages/BundleKitLocalize --product bundlekit-localize
 
 install: build
 	install -d "$(BIN)"
 	install -m 755 .build/release/bundlekit "$(BIN)/bundlekit"
 	install -m 755 Packages/BundleKitTranslate/.build/release/bundlekit-translate "$(BIN)/bundlekit-translate"
+	install -m 755 Packages/BundleKitLocalize/.build/release/bundlekit-localize "$(BIN)/bundlekit-localize"
 
 uninstall:
-	rm -f "$(BIN)/bundlekit" "$(BIN)/bundlekit-translate"
+	rm -f "$(BIN)/bundlekit" "$(BIN)/bundlekit-translate" "$(BIN)/bundlekit-localize"
 
 test:
 	Scripts/test.sh

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, then runs every test of both packages:
-# BundleKit, and Packages/BundleKitTranslate (the translation memory and server, with the
-# `bundlekit` it runs built beside its helper).
+# The test command: installs what is missing, then runs every test of the three packages:
+# BundleKit, Packages/BundleKitTranslate (the translation memory and server) and
+# Packages/BundleKitLocalize (extraction from Swift sources), each helper with the `bundlekit`
+# that runs it built beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --oracles
@@ -9,7 +10,8 @@ Scripts/check-availability.sh
 # The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
 swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Packages/BundleKitTranslate/Sources \
-  Packages/BundleKitTranslate/Tests
+  Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources \
+  Packages/BundleKitLocalize/Tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 swift test "$@" 2>&1 | tee "$log"
@@ -27,3 +29,5 @@ skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
 if [[ "$skipped" -gt 0 ]]; then
   echo "test.sh: BundleKitTranslate: $skipped corpus tests skipped: ../shared/corpus is not beside this clone"
 fi
+swift build --package-path Packages/BundleKitLocalize --product bundlekit
+swift test --package-path Packages/BundleKitLocalize "$@"

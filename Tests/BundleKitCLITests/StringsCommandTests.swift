@@ -149,7 +149,7 @@ struct StringsCommandTests {
     let beside = URL(fileURLWithPath: tool).deletingLastPathComponent()
       .appendingPathComponent("bundlekit-translate").path
     if !FileManager.default.isExecutableFile(atPath: beside) {
-      #expect(help.stdout.contains("`make install` installs both"))
+      #expect(help.stdout.contains("`make install` installs it beside bundlekit"))
       let run = try BundleKitTool.run(["translate", "index", "x", "-o", "y"])
       #expect(run.status == 1)
       #expect(run.stderr.split(separator: "\n").count == 1)

@@ -74,14 +74,7 @@ extension Pseudolocalizer {
   /// The catalog with `language` set on every key to translate, mirroring the source
   /// language's units, variations and substitutions; written as Xcode writes catalogs.
   func catalog(_ catalog: StringCatalog, language: String) throws -> Output {
-    let bytes = catalog.contents
-    guard
-      var root = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
-      var strings = root["strings"] as? [String: Any]
-    else {
-      throw PropertyListError.invalidValue(
-        path: catalog.path, keyPath: "strings", message: "not a String Catalog")
-    }
+    var (root, strings) = try CatalogJSON.read(catalog)
     for (key, value) in strings {
       guard var entry = value as? [String: Any] else { continue }
       if entry["shouldTranslate"] as? Bool == false { continue }
@@ -98,11 +91,7 @@ extension Pseudolocalizer {
       strings[key] = entry
     }
     root["strings"] = strings
-    let data = try JSONSerialization.data(
-      withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    var after = [UInt8](data)
-    // Xcode writes no final line break; keep one if the file had it.
-    if bytes.last == 0x0A, after.last != 0x0A { after.append(0x0A) }
+    let after = try CatalogJSON.bytes(root, like: catalog.contents, path: catalog.path)
     return Output(path: catalog.path, bytes: after)
   }
 

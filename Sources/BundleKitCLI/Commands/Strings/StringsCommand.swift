@@ -7,7 +7,7 @@ struct StringsCommand: ParsableCommand {
     abstract: "Check and compile .strings, .stringsdict and .xcstrings tables.",
     subcommands: [
       StringsLint.self, StringsCompile.self, StringsGenerate.self, StringsLookup.self,
-      StringsCoverage.self, StringsPseudo.self,
+      StringsCoverage.self, StringsPseudo.self, StringsExtract.self,
     ]
   )
 }

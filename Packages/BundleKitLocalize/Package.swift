@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Finding localizable strings in Swift sources as Xcode's extraction does, with swift-syntax,
+// in a package of its own: a user who attaches BundleKit's plugins resolves and builds none
+// of swift-syntax. `bundlekit strings extract ...` runs the `bundlekit-localize` built here,
+// found beside `bundlekit` or on PATH.
+let package = Package(
+  name: "BundleKitLocalize",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "bundlekit-localize", targets: ["bundlekit-localize"]),
+    .library(name: "StringsExtraction", targets: ["StringsExtraction"]),
+  ],
+  dependencies: [
+    .package(name: "BundleKit", path: "../.."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+  ],
+  targets: [
+    .target(
+      name: "StringsExtraction",
+      dependencies: [
+        .product(name: "Diagnostics", package: "BundleKit"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftOperators", package: "swift-syntax"),
+      ]
+    ),
+    .executableTarget(
+      name: "bundlekit-localize",
+      dependencies: [
+        "StringsExtraction",
+        .product(name: "CommandLineTool", package: "BundleKit"),
+        .product(name: "Diagnostics", package: "BundleKit"),
+        .product(name: "FileSystem", package: "BundleKit"),
+        .product(name: "PropertyList", package: "BundleKit"),
+        .product(name: "StringsTable", package: "BundleKit"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/BundleKitLocalizeCLI"
+    ),
+    .testTarget(
+      name: "StringsExtractionTests",
+      dependencies: [
+        "StringsExtraction", "bundlekit-localize",
+        .product(name: "BundleKitTestSupport", package: "BundleKit"),
+      ],
+      exclude: ["Fixtures"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+/// One localizable string found in Swift source, as Xcode's extraction records it.
+public struct ExtractedString: Sendable, Hashable, Codable {
+  /// The key as Xcode writes it in the catalog: the literal's text with each interpolation
+  /// replaced by its format specifier (`"%lld files"`), `%` doubled where there are
+  /// interpolations.
+  public var key: String
+  /// The development-language value when the code gives one apart from the key
+  /// (`defaultValue:`, `value:`); nil when the key is the value.
+  public var defaultValue: String?
+  /// The comment for translators (`comment:`).
+  public var comment: String?
+  /// The table (`table:`, `tableName:`); nil for `Localizable`.
+  public var table: String?
+  /// The bundle expression as written (`.module`); nil for the main bundle.
+  public var bundle: String?
+  /// The file.
+  public var file: String
+  /// The 1-based line of the literal.
+  public var line: Int
+  /// The 1-based column of the literal.
+  public var column: Int
+  /// What it was found in: `Text`, `String(localized:)`, `.navigationTitle`, a function of
+  /// the target's own ...
+  public var source: String
+
+  /// A string found at a place.
+  public init(
+    key: String, defaultValue: String? = nil, comment: String? = nil, table: String? = nil,
+    bundle: String? = nil, file: String, line: Int, column: Int, source: String
+  ) {
+    self.key = key
+    self.defaultValue = defaultValue
+    self.comment = comment
+    self.table = table
+    self.bundle = bundle
+    self.file = file
+    self.line = line
+    self.column = column
+    self.source = source
+  }
+
+  /// The table's name as a catalog file is named: `Localizable` when none is given.
+  public var tableName: String { table ?? "Localizable" }
+}

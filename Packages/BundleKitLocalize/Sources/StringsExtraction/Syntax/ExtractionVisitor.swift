@@ -1,0 +1,350 @@
+import Diagnostics
+import Foundation
+@_spi(Compiler) import SwiftParser
+import SwiftSyntax
+
+/// Walks one file: keeps the names in scope with their types, and records each localized
+/// literal it meets.
+final class ExtractionVisitor: SyntaxVisitor {
+  let path: String
+  let converter: SourceLocationConverter
+  let declarations: TargetDeclarations
+  var strings: [ExtractedString] = []
+  var diagnostics: [Diagnostic] = []
+  /// Names in scope, innermost last; a nil type is a name whose type is not known (it
+  /// shadows an outer one all the same).
+  var scopes: [[String: String?]] = [[:]]
+
+  init(path: String, tree: SourceFileSyntax, declarations: TargetDeclarations) {
+    self.path = path
+    self.converter = SourceLocationConverter(fileName: path, tree: tree)
+    self.declarations = declarations
+    super.init(viewMode: .sourceAccurate)
+  }
+
+  // MARK: Scopes
+
+  func declare(_ name: String, _ type: String?) {
+    scopes[scopes.count - 1][name] = .some(type)
+  }
+
+  func lookup(_ name: String) -> String?? {
+    for scope in scopes.reversed() {
+      if let type = scope[name] { return type }
+    }
+    return nil
+  }
+
+  func pushParameters(_ parameters: FunctionParameterListSyntax) {
+    scopes.append([:])
+    for parameter in parameters {
+      let name = (parameter.secondName ?? parameter.firstName).text
+      declare(name, parameter.type.trimmedDescription)
+      // A localized parameter's default value is extracted: `_ title: LocalizedStringKey = "Untitled"`.
+      if TargetDeclarations.isLocalized(parameter.type),
+        let literal = parameter.defaultValue?.value.as(StringLiteralExprSyntax.self)
+      {
+        record(literal, source: "a default value", arguments: nil)
+      }
+    }
+  }
+
+  override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushParameters(node.signature.parameterClause.parameters)
+    return .visitChildren
+  }
+  override func visitPost(_ node: FunctionDeclSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushParameters(node.signature.parameterClause.parameters)
+    return .visitChildren
+  }
+  override func visitPost(_ node: InitializerDeclSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushParameters(node.parameterClause.parameters)
+    return .visitChildren
+  }
+  override func visitPost(_ node: SubscriptDeclSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+    scopes.append([:])
+    if let parameters = node.signature?.parameterClause {
+      switch parameters {
+      case .simpleInput(let names):
+        for name in names { declare(name.name.text, nil) }
+      case .parameterClause(let clause):
+        for parameter in clause.parameters {
+          declare(
+            (parameter.secondName ?? parameter.firstName).text,
+            parameter.type?.trimmedDescription)
+        }
+      }
+    }
+    return .visitChildren
+  }
+  override func visitPost(_ node: ClosureExprSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
+    scopes.append([:])
+    return .visitChildren
+  }
+  override func visitPost(_ node: CodeBlockSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+    // `for i in 0..<n`, `for (index, item) in items.enumerated()`: the body's scope is the
+    // code block's, pushed next; the loop names go in one of their own.
+    scopes.append([:])
+    let sequence = node.sequence
+    if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+      let isRange =
+        sequence.as(InfixOperatorExprSyntax.self).map {
+          ["..<", "..."].contains($0.operator.trimmedDescription)
+        } ?? sequence.trimmedDescription.hasSuffix(".indices")
+      declare(name, isRange ? "Int" : nil)
+    } else if let tuple = node.pattern.as(TuplePatternSyntax.self) {
+      let enumerated = sequence.trimmedDescription.hasSuffix(".enumerated()")
+      for (index, element) in tuple.elements.enumerated() {
+        if let name = element.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {
+          declare(name, enumerated && index == 0 ? "Int" : nil)
+        }
+      }
+    }
+    return .visitChildren
+  }
+  override func visitPost(_ node: ForStmtSyntax) { scopes.removeLast() }
+
+  override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+    for binding in node.bindings {
+      let type = binding.typeAnnotation?.type
+      // `let title: LocalizedStringKey = "Inbox"` is a localized literal too.
+      if let type, TargetDeclarations.isLocalized(type),
+        let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self)
+      {
+        record(literal, source: "a \(type.trimmedDescription) value", arguments: nil)
+      }
+      guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+      else { continue }
+      // Only inside a function: a type's properties are the target's declarations.
+      guard scopes.count > 1 else { continue }
+      declare(
+        name,
+        type?.trimmedDescription ?? binding.initializer.flatMap { inferType($0.value) })
+    }
+    return .visitChildren
+  }
+
+  // MARK: Calls
+
+  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+    let arguments = Array(node.arguments)
+    var name: String?
+    var isMember = false
+    if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self) {
+      name = reference.baseName.text
+    } else if let member = node.calledExpression.as(MemberAccessExprSyntax.self) {
+      name = member.declName.baseName.text
+      // `Text.init("...")` and `SwiftUI.Text("...")` are the type's.
+      if name == "init", let base = member.base {
+        name = base.trimmedDescription.split(separator: ".").last.map(String.init)
+      } else if let base = member.base?.trimmedDescription,
+        base == "SwiftUI" || base == "Foundation"
+      {
+        isMember = false
+      } else {
+        isMember = true
+      }
+    }
+    guard let name else { return .visitChildren }
+    // The target's own functions first: they may shadow SwiftUI's names.
+    if let callables = declarations.callables[name],
+      let positions = matchedPositions(arguments, callables)
+    {
+      for index in positions {
+        if let literal = arguments[index].expression.as(StringLiteralExprSyntax.self) {
+          record(literal, source: name, arguments: arguments)
+        }
+      }
+      return .visitChildren
+    }
+    let positions = (isMember ? LocalizedAPIs.modifiers[name] : LocalizedAPIs.types[name]) ?? []
+    for position in positions {
+      let argument: LabeledExprSyntax?
+      switch position {
+      case .firstUnlabeled:
+        // Only when the first argument is unlabeled: `Text(verbatim:)` is not localized.
+        argument = arguments.first.flatMap { $0.label == nil ? $0 : nil }
+      case .label(let label):
+        argument = arguments.first { $0.label?.text == label }
+      }
+      if let literal = argument?.expression.as(StringLiteralExprSyntax.self) {
+        record(literal, source: isMember ? ".\(name)" : name, arguments: arguments)
+      }
+    }
+    return .visitChildren
+  }
+
+  /// The argument positions of localized parameters, when `arguments` fit one of the
+  /// callables (labels in order, parameters with defaults skipped).
+  func matchedPositions(
+    _ arguments: [LabeledExprSyntax], _ callables: [TargetDeclarations.LocalizedCallable]
+  ) -> [Int]? {
+    for callable in callables {
+      var parameter = 0
+      var positions: [Int] = []
+      var fits = true
+      for (index, argument) in arguments.enumerated() {
+        let label = argument.label?.text
+        while parameter < callable.labels.count, callable.labels[parameter] != label {
+          parameter += 1
+        }
+        guard parameter < callable.labels.count else {
+          fits = false
+          break
+        }
+        if callable.localized.contains(parameter) { positions.append(index) }
+        parameter += 1
+      }
+      if fits { return positions }
+    }
+    return nil
+  }
+
+  // MARK: Recording
+
+  func record(_ literal: StringLiteralExprSyntax, source: String, arguments: [LabeledExprSyntax]?) {
+    guard let key = text(of: literal) else { return }
+    let location = literal.startLocation(converter: converter)
+    var found = ExtractedString(
+      key: key, file: path, line: location.line, column: location.column, source: source)
+    for argument in arguments ?? [] {
+      guard let label = argument.label?.text else { continue }
+      let literal = argument.expression.as(StringLiteralExprSyntax.self)
+      if label == "comment" {
+        found.comment = literal.flatMap { text(of: $0) }
+      } else if LocalizedAPIs.tableLabels.contains(label) {
+        found.table = literal?.representedLiteralValue
+      } else if label == "bundle" {
+        found.bundle = argument.expression.trimmedDescription
+      } else if LocalizedAPIs.defaultValueLabels.contains(label), let literal {
+        found.defaultValue = text(of: literal)
+      }
+    }
+    strings.append(found)
+  }
+
+  /// A literal's text as its key: interpolations as format specifiers, `%` doubled where
+  /// there are any (as the interpolation types write the format).
+  func text(of literal: StringLiteralExprSyntax) -> String? {
+    if let plain = literal.representedLiteralValue { return plain }
+    guard let kind = literal.stringLiteralKind else { return nil }
+    var key = ""
+    for segment in literal.segments {
+      switch segment {
+      case .stringSegment(let text):
+        var piece = ""
+        if text.hasError {
+          piece = text.content.text
+        } else {
+          text.appendUnescapedLiteralValue(
+            stringLiteralKind: kind, delimiterLength: literal.delimiterLength, to: &piece)
+        }
+        key += piece.replacingPercents()
+      case .expressionSegment(let interpolation):
+        key += specifier(interpolation, in: literal)
+      }
+    }
+    return key
+  }
+
+  /// The specifier of one interpolation: given (`specifier:`), formatted (`format:`,
+  /// `formatter:`, `style:`: `%@`), or from the value's type.
+  func specifier(_ interpolation: ExpressionSegmentSyntax, in literal: StringLiteralExprSyntax)
+    -> String
+  {
+    let parts = Array(interpolation.expressions)
+    for part in parts.dropFirst() {
+      guard let label = part.label?.text else { continue }
+      if label == "specifier",
+        let given = part.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
+      {
+        return given
+      }
+      if ["format", "formatter", "style"].contains(label) { return "%@" }
+    }
+    guard let value = parts.first?.expression else { return "%@" }
+    if let type = inferType(value), let specifier = FormatSpecifiers.specifier(forType: type) {
+      return specifier
+    }
+    let location = interpolation.startLocation(converter: converter)
+    let spelling = value.trimmedDescription
+    diagnostics.append(
+      Diagnostic(
+        .warning, path: path, line: location.line, column: location.column,
+        "cannot tell the type of '\(spelling)': extracted as %@, which Xcode writes only for strings and objects; make it certain with \\(\(spelling) as Int) (or the type it has), or a type on its declaration",
+        rule: Diagnostic.Rule(name: "unknown-interpolation-type")))
+    return "%@"
+  }
+
+  /// The type of an expression, from literals, the names in scope and the target's
+  /// declarations; nil when it cannot be known without type checking.
+  func inferType(_ expression: ExprSyntax) -> String? {
+    if let type = LiteralTypes.type(of: expression) { return type }
+    if let cast = expression.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
+      return cast.type.trimmedDescription
+    }
+    if let paren = expression.as(TupleExprSyntax.self), paren.elements.count == 1,
+      let inner = paren.elements.first?.expression
+    {
+      return inferType(inner)
+    }
+    if let reference = expression.as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      if let scoped = lookup(name) { return scoped }
+      return declarations.propertyType(name)
+    }
+    if let member = expression.as(MemberAccessExprSyntax.self) {
+      let name = member.declName.baseName.text
+      if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {
+        return "Int"
+      }
+      if ["description", "localizedDescription", "debugDescription"].contains(name) {
+        return "String"
+      }
+      return declarations.propertyType(name)
+    }
+    if let call = expression.as(FunctionCallExprSyntax.self) {
+      if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+        let name = member.declName.baseName.text
+        if name == "formatted" { return "String" }
+        return declarations.resultType(name)
+      }
+      if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+        return declarations.resultType(reference.baseName.text)
+      }
+    }
+    if let ternary = expression.as(TernaryExprSyntax.self) {
+      return inferType(ternary.thenExpression) ?? inferType(ternary.elseExpression)
+    }
+    // Arithmetic keeps its operands' type: `retries * 10` is an Int when `retries` is; a
+    // named operand decides (`2 * interval` is a Double when `interval` is), else a literal.
+    if let infix = expression.as(InfixOperatorExprSyntax.self),
+      ["+", "-", "*", "/", "%"].contains(infix.operator.trimmedDescription)
+    {
+      let operands = [infix.leftOperand, infix.rightOperand]
+      let named = operands.filter {
+        !$0.is(IntegerLiteralExprSyntax.self) && !$0.is(FloatLiteralExprSyntax.self)
+      }
+      return named.lazy.compactMap { self.inferType($0) }.first
+        ?? operands.lazy.compactMap { self.inferType($0) }.first
+    }
+    return nil
+  }
+}
+
+extension String {
+  /// `%` written `%%`: a literal percent in a format.
+  func replacingPercents() -> String {
+    contains("%") ? replacingOccurrences(of: "%", with: "%%") : self
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The format specifier each interpolated type gets in a localized string's key, as
+/// `LocalizedStringKey.StringInterpolation` and `String.LocalizationValue` write them.
+enum FormatSpecifiers {
+  /// The specifier of a type spelled `type` (`Int`, `Swift.Double`, `CGFloat`); `%@` for
+  /// strings, objects and values formatted by the framework (dates, measurements, text).
+  static func specifier(forType type: String) -> String? {
+    var name = type.trimmingCharacters(in: .whitespaces)
+    if name.hasPrefix("Swift.") { name.removeFirst("Swift.".count) }
+    if name.hasPrefix("CoreFoundation.") || name.hasPrefix("Foundation.") {
+      name = String(name.drop { $0 != "." }.dropFirst())
+    }
+    // An optional cannot be interpolated into a localized string: no specifier.
+    if name.hasSuffix("?") || name.hasSuffix("!") || name.hasPrefix("Optional<") { return nil }
+    switch name {
+    case "Int", "Int64": return "%lld"
+    case "Int32": return "%d"
+    case "Int16": return "%hd"
+    case "Int8": return "%hhd"
+    case "UInt", "UInt64": return "%llu"
+    case "UInt32": return "%u"
+    case "UInt16": return "%hu"
+    case "UInt8": return "%hhu"
+    case "Double", "CGFloat", "TimeInterval", "CLLocationDistance", "CLLocationDegrees":
+      return "%lf"
+    case "Float", "Float32": return "%f"
+    default: return "%@"
+    }
+  }
+}

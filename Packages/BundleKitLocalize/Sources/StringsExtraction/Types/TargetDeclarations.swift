@@ -1,0 +1,159 @@
+import SwiftSyntax
+
+/// What a target declares that extraction needs: its functions and initialisers that take
+/// localized parameters (so their calls are extracted like SwiftUI's), and the types of its
+/// properties, globals and function results (so interpolations get the right specifier).
+struct TargetDeclarations: Sendable {
+  /// A function or initialiser with localized parameters.
+  struct LocalizedCallable: Sendable, Hashable {
+    /// The function's name, or the type's for an initialiser.
+    var name: String
+    /// Each parameter's argument label (nil for `_`).
+    var labels: [String?]
+    /// The positions of the localized parameters.
+    var localized: Set<Int>
+  }
+
+  /// Callables by name.
+  var callables: [String: [LocalizedCallable]] = [:]
+  /// Stored and computed properties by name, with every type they are declared with.
+  var properties: [String: Set<String>] = [:]
+  /// Function results by function name, with every type declared.
+  var results: [String: Set<String>] = [:]
+
+  /// The spellings of the localized parameter types.
+  static let localizedTypes: Set<String> = [
+    "LocalizedStringKey", "LocalizedStringResource", "String.LocalizationValue",
+    "SwiftUI.LocalizedStringKey", "Foundation.LocalizedStringResource",
+  ]
+
+  /// Whether a type spelling is a localized type (optional or not).
+  static func isLocalized(_ type: TypeSyntax) -> Bool {
+    var text = type.trimmedDescription
+    while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+    return localizedTypes.contains(text)
+  }
+
+  /// Adds what `file` declares.
+  mutating func collect(_ file: SourceFileSyntax) {
+    let collector = Collector(viewMode: .sourceAccurate)
+    collector.walk(file)
+    for callable in collector.callables { callables[callable.name, default: []].append(callable) }
+    for (name, types) in collector.properties { properties[name, default: []].formUnion(types) }
+    for (name, types) in collector.results { results[name, default: []].formUnion(types) }
+  }
+
+  /// The one type a property name is declared with across the target, when unambiguous.
+  func propertyType(_ name: String) -> String? {
+    guard let types = properties[name], types.count == 1 else { return nil }
+    return types.first
+  }
+
+  /// The one result type of a function name, when unambiguous.
+  func resultType(_ name: String) -> String? {
+    guard let types = results[name], types.count == 1 else { return nil }
+    return types.first
+  }
+
+  private final class Collector: SyntaxVisitor {
+    var callables: [LocalizedCallable] = []
+    var properties: [String: Set<String>] = [:]
+    var results: [String: Set<String>] = [:]
+    var typeNames: [String] = []
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+      typeNames.append(node.name.text)
+      return .visitChildren
+    }
+    override func visitPost(_ node: StructDeclSyntax) { typeNames.removeLast() }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+      typeNames.append(node.name.text)
+      return .visitChildren
+    }
+    override func visitPost(_ node: ClassDeclSyntax) { typeNames.removeLast() }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+      typeNames.append(node.name.text)
+      return .visitChildren
+    }
+    override func visitPost(_ node: EnumDeclSyntax) { typeNames.removeLast() }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+      typeNames.append(node.extendedType.trimmedDescription)
+      return .visitChildren
+    }
+    override func visitPost(_ node: ExtensionDeclSyntax) { typeNames.removeLast() }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+      record(name: node.name.text, parameters: node.signature.parameterClause.parameters)
+      if let result = node.signature.returnClause?.type {
+        results[node.name.text, default: []].insert(result.trimmedDescription)
+      }
+      // Locals are a scope's business, not the target's.
+      return .skipChildren
+    }
+
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+      if let type = typeNames.last {
+        record(name: type, parameters: node.signature.parameterClause.parameters)
+      }
+      return .skipChildren
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+      for binding in node.bindings {
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { continue }
+        if let type = binding.typeAnnotation?.type {
+          properties[name, default: []].insert(type.trimmedDescription)
+        } else if let value = binding.initializer?.value,
+          let type = LiteralTypes.type(of: value)
+        {
+          properties[name, default: []].insert(type)
+        }
+      }
+      return .skipChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    func record(name: String, parameters: FunctionParameterListSyntax) {
+      var labels: [String?] = []
+      var localized: Set<Int> = []
+      for (index, parameter) in parameters.enumerated() {
+        let label = parameter.firstName.text
+        labels.append(label == "_" ? nil : label)
+        if TargetDeclarations.isLocalized(parameter.type) { localized.insert(index) }
+      }
+      if !localized.isEmpty {
+        callables.append(LocalizedCallable(name: name, labels: labels, localized: localized))
+      }
+    }
+  }
+}
+
+/// The types literals and simple conversions have.
+enum LiteralTypes {
+  /// `Int` for `3`, `Double` for `2.5`, `String` for `"a"`, `T` for `T(...)` of a standard
+  /// numeric or string type; nil otherwise.
+  static func type(of expression: ExprSyntax) -> String? {
+    if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
+    if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
+    if expression.is(StringLiteralExprSyntax.self) { return "String" }
+    if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+    if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+      return type(of: prefix.expression)
+    }
+    if let call = expression.as(FunctionCallExprSyntax.self),
+      let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+      conversions.contains(callee.baseName.text)
+    {
+      return callee.baseName.text
+    }
+    return nil
+  }
+
+  /// Types whose initialiser call names the result's type.
+  static let conversions: Set<String> = [
+    "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    "Double", "Float", "CGFloat", "String", "Date", "URL", "AttributedString", "Text",
+  ]
+}

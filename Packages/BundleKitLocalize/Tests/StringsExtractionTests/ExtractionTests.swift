@@ -1,0 +1,178 @@
+import BundleKitTestSupport
+import Foundation
+import StringsExtraction
+import Testing
+
+/// Extraction as Xcode's build extracts: what is found, the keys' specifiers, what is not.
+@Suite struct ExtractionTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+  func extract(_ source: String, file: String = "A.swift") -> SwiftStringExtractor.Result {
+    SwiftStringExtractor().extract([(file, source)])
+  }
+
+  func keys(_ source: String) -> [String] { extract(source).strings.map(\.key) }
+
+  @Test("a SwiftUI app's views: every localized literal, with tables, values and comments")
+  func inboxFixture() throws {
+    let folder = Self.fixtures.appendingPathComponent("Inbox")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      .map { name in
+        (name, try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+      }
+    let result = SwiftStringExtractor().extract(files)
+    let found = result.strings.map { string in
+      [
+        "\(string.file):\(string.line)", string.key, string.table ?? "-",
+        string.defaultValue ?? "-", string.comment ?? "-",
+      ].joined(separator: " | ")
+    }
+    let expected = [
+      "InboxView.swift:22 | Today | - | - | -",
+      "InboxView.swift:28 | %lld messages, %lld unread | - | - | -",
+      "InboxView.swift:29 | Signed in as %@ | - | - | -",
+      "InboxView.swift:33 | Summary | - | - | Header of the summary section",
+      "InboxView.swift:36 | Inbox | - | - | -",
+      "InboxView.swift:37 | Search mail | - | - | -",
+      "InboxView.swift:39 | Compose | - | - | -",
+      "InboxView.swift:43 | Delete All | - | - | -",
+      "InboxView.swift:46 | Delete all messages? | - | - | -",
+      "InboxView.swift:47 | Delete | - | - | -",
+      "InboxView.swift:48 | Cancel | - | - | -",
+      "InboxView.swift:59 | From %@ | - | - | -",
+      "InboxView.swift:61 | %lld attachments (%.1f MB) | - | - | -",
+      "InboxView.swift:62 | Flagged | - | - | -",
+      "InboxView.swift:63 | Marks the message for follow-up | - | - | -",
+      "InboxView.swift:64 | Delete | - | - | Swipe action that deletes one message",
+      "Settings.swift:32 | Account | - | - | -",
+      "Settings.swift:33 | Sync every %lf minutes | - | - | -",
+      "Settings.swift:34 | Notifications | - | - | -",
+      "Settings.swift:35 | Retries: %lld | - | - | -",
+      "Settings.swift:36 | Storage: %lld bytes | - | - | -",
+      "Settings.swift:37 | Quota used: %f | - | - | -",
+      "Settings.swift:38 | Progress: %lld%% | - | - | -",
+      "Settings.swift:39 | Help | Settings | - | Opens the help page",
+      "Settings.swift:40 | Privacy Policy | Settings | - | -",
+      "Settings.swift:48 | welcome.title | Onboarding | Welcome to Inbox | Title of the first onboarding page",
+      "Settings.swift:51 | legacy.error | Errors | Something went wrong | Generic error",
+      "Settings.swift:52 | Saved | - | - | Shown after saving",
+      "Settings.swift:53 | **Bold** move | - | - | -",
+      "Settings.swift:54 | Archive | - | - | -",
+      "Settings.swift:56 | %lld items in %@ | - | - | -",
+      "Settings.swift:60 | Value: %@ | - | - | -",
+    ]
+    #expect(found == expected, "\(found.joined(separator: "\n"))")
+    #expect(result.strings.first { $0.key == "Privacy Policy" }?.bundle == ".module")
+    // The one interpolation no declaration types is a warning at its place.
+    #expect(result.diagnostics.map(\.location) == ["Settings.swift:60:31"])
+    #expect(result.diagnostics.first?.message.contains("\\(mystery as Int)") == true)
+  }
+
+  @Test("interpolations get the specifiers Xcode writes, type by type")
+  func specifiers() {
+    let source = ##"""
+      import SwiftUI
+      struct V: View {
+        let i: Int; let i32: Int32; let i16: Int16; let i8: Int8; let i64: Int64
+        let u: UInt; let u32: UInt32; let u16: UInt16; let u8: UInt8; let u64: UInt64
+        let d: Double; let g: CGFloat; let f: Float; let s: String; let date: Date
+        let items: [String]
+        var body: some View {
+          Text("\(i) \(i32) \(i16) \(i8) \(i64)")
+          Text("\(u) \(u32) \(u16) \(u8) \(u64)")
+          Text("\(d) \(g) \(f) \(s)")
+          Text("\(date, style: .date) \(d, format: .number) \(d, specifier: "%.2f")")
+          Text("\(items.count) of \(3) at \(2.5) named \("x")")
+          Text("\(i as Int32) \(Double(i)) \(i > 0 ? i : 0) \((i))")
+          Text("100% of \(i)%")
+          Text("100% done")
+          Text(#"a "raw" \(i) \#(i)"#)
+          Text("tab\tquote\"emoji\u{1F600}")
+          Text("""
+            Line one
+            Line \(i)
+            """)
+        }
+      }
+      """##
+    #expect(
+      keys(source) == [
+        "%lld %d %hd %hhd %lld", "%llu %u %hu %hhu %llu", "%lf %lf %f %@", "%@ %@ %.2f",
+        "%lld of %lld at %lf named %@", "%d %lf %lld %lld", "100%% of %lld%%", "100% done",
+        #"a "raw" \(i) %lld"#, "tab\tquote\"emoji\u{1F600}", "Line one\nLine %lld",
+      ])
+  }
+
+  @Test("not extracted: verbatim, variables, plain String parameters, other calls")
+  func notExtracted() {
+    let source = #"""
+      import SwiftUI
+      func log(_ message: String) {}
+      struct V: View {
+        let title: String
+        var body: some View {
+          Text(verbatim: "v1.0")
+          Text(title)
+          Button(title) {}
+          Label(title, systemImage: "x")
+          log("not for translators")
+          print("debug")
+          Image("logo")
+          Color("AccentColor")
+          Text(String(localized: title))
+        }
+      }
+      """#
+    #expect(keys(source).isEmpty)
+  }
+
+  @Test("the target's own functions and initialisers with localized parameters")
+  func ownDeclarations() {
+    let source = #"""
+      import SwiftUI
+      struct Badge: View {
+        init(_ title: LocalizedStringKey, count: Int = 0, note: LocalizedStringResource = "none") {}
+        var body: some View { EmptyView() }
+      }
+      extension View {
+        func banner(title: LocalizedStringKey, message: String) -> some View { self }
+      }
+      func row(_ label: String, detail: LocalizedStringKey) -> some View { Text(detail) }
+      struct Screen: View {
+        var body: some View {
+          Badge("New")
+          Badge("Unread", count: 3, note: "Counts unread mail")
+          EmptyView().banner(title: "Offline", message: "not extracted")
+          row("not extracted", detail: "Details")
+        }
+      }
+      """#
+    #expect(keys(source) == ["none", "New", "Unread", "Counts unread mail", "Offline", "Details"])
+  }
+
+  @Test("source that does not compile, or is hostile, is read without a crash")
+  func hostileSource() {
+    let cases = [
+      "Text(\"unterminated",
+      "Text(\"\\(\")",
+      String(repeating: "(", count: 10_000) + "Text(\"deep\")",
+      String(repeating: "Text(\"a\"); ", count: 20_000),
+      "\u{FEFF}Text(\"bom\")",
+      "Text(\"\\u{D800}\")",
+    ]
+    for source in cases {
+      _ = extract(source)
+    }
+    #expect(extract(String(repeating: "Text(\"a\"); ", count: 20_000)).strings.count == 20_000)
+  }
+
+  @Test("a file over the size limit is reported, not parsed")
+  func sizeLimit() {
+    var extractor = SwiftStringExtractor()
+    extractor.maximumFileSize = 100
+    let result = extractor.extract([("Big.swift", String(repeating: "Text(\"a\")\n", count: 50))])
+    #expect(result.strings.isEmpty)
+    #expect(result.diagnostics.first?.path == "Big.swift")
+  }
+}
