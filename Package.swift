@@ -292,7 +292,8 @@ let package = Package(
     .testTarget(
       name: "StringsTableTests",
       dependencies: [
-        "StringsTable", "CodeGeneration", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+        "StringsTable", "CodeGeneration", "PropertyListXML", "FileSystem", "Diagnostics",
+        "BundleKitTestSupport",
       ],
       exclude: ["Fixtures"]
     ),

@@ -4,7 +4,7 @@ write is all or nothing once the next run has looked at the tree, and that no te
 survives that run.
 
     Scripts/crash-test.py --bundlekit .build/release/bundlekit [--kills 200] [--seed 7]
-                          [--commands bump,compile,create,extract,claim,index] [--seconds 600]
+                          [--commands bump,compile,create,extract,claim,index,import,sync] [--seconds 600]
 
 For each command, one normal run is timed; then each kill starts the command on the current
 state and sends SIGKILL after a random delay in [0, 1.3 x that time], so the kill lands
@@ -34,6 +34,12 @@ run on the tree below must never act on.
            repeats one).
   index    a translation memory rebuilt over an older one; checker: the next `translate
            index` run (the memory opens with sqlite3, old or new).
+  import   30 String Catalogs exported to XLIFF, translated twice (A and B) with Python's
+           ElementTree, imported in turn; checker: every catalog holds one import's French
+           alone, the same in all of them.
+  sync     30 String Catalogs synced with sources that switch between two sets of 200 keys
+           each (needs bundlekit-localize beside bundlekit); checker: every catalog valid
+           JSON (json) with one set's keys alone, the same set in all of them.
 
 The seed is printed; failures are listed with the seed and kill number, and the exit status
 is 1 when any check failed. --seconds bounds the run: the kills are spread over the commands
@@ -52,6 +58,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 
 SCRATCH = ("~bundlekit-", ".bundlekit-")
 PLANTED = "planted"  # the hostile neighbours' folder inside each tree
@@ -354,6 +361,108 @@ def index_kill(h, root, duration, kill):
     h.run(["translate", "index", os.path.join(root, "App"), "-o", out])
 
 
+# strings sync -------------------------------------------------------------------------------
+
+SYNC_TABLES = 30
+
+
+def sync_sources(root, variant):
+    """One Swift file per table using 200 keys of that variant ("a" or "b")."""
+    for table in range(SYNC_TABLES):
+        lines = "".join(
+            f'  let s{n} = String(localized: "t{table}.{variant}{n}", table: "T{table}", '
+            f'comment: "{variant}")\n' for n in range(200))
+        with open(os.path.join(root, "Sources", f"T{table}.swift"), "w") as file:
+            file.write(f"struct T{table} {{\n{lines}}}\n")
+
+
+def sync_setup(h):
+    root = os.path.join(h.work, "sync")
+    os.makedirs(os.path.join(root, "Sources"), exist_ok=True)
+    os.makedirs(os.path.join(root, "Resources"), exist_ok=True)
+    for table in range(SYNC_TABLES):
+        with open(os.path.join(root, "Resources", f"T{table}.xcstrings"), "w") as file:
+            file.write('{\n  "sourceLanguage" : "en",\n  "strings" : {\n\n  },\n  "version" : "1.0"\n}')
+    sync_sources(root, "a")
+    h.run(["strings", "sync", root])
+    sync_sources(root, "b")
+    return root
+
+
+def sync_state(h, root):
+    h.run(["recover", root])
+    variants = set()
+    for table in range(SYNC_TABLES):
+        with open(os.path.join(root, "Resources", f"T{table}.xcstrings")) as file:
+            keys = json.load(file)["strings"]
+        found = {key.split(".")[1][0] for key in keys}
+        if len(keys) != 200 or len(found) != 1:
+            variants.add(f"T{table}: {len(keys)} keys of {sorted(found)}")
+        else:
+            variants.add(found.pop())
+    return variants
+
+
+def sync_kill(h, root, duration, kill):
+    before = sync_state(h, root)
+    variant = "ab"[kill % 2]
+    sync_sources(root, variant)
+    h.kill_during(["strings", "sync", root], duration)
+    after = sync_state(h, root)
+    if len(after) != 1 or not after <= before | {variant}:
+        h.fail("sync", kill, f"catalogs of several runs mixed: {sorted(after)}")
+    h.run(["strings", "sync", root])
+
+
+# strings import -----------------------------------------------------------------------------
+
+IMPORT_TABLES = 30
+
+
+def import_setup(h):
+    root = os.path.join(h.work, "import")
+    project = os.path.join(root, "Project")
+    os.makedirs(project, exist_ok=True)
+    for table in range(IMPORT_TABLES):
+        strings = ",\n".join(f'    "t{table}.k{n}" : {{\n      "comment" : "c"\n    }}' for n in range(200))
+        with open(os.path.join(project, f"T{table}.xcstrings"), "w") as file:
+            file.write('{\n  "sourceLanguage" : "en",\n  "strings" : {\n' + strings
+                       + '\n  },\n  "version" : "1.0"\n}')
+    h.run(["strings", "export", "Project", "--xcloc", "out", "--language", "fr"], cwd=root)
+    exported = os.path.join(root, "out", "fr.xcloc", "Localized Contents", "fr.xliff")
+    namespace = "urn:oasis:names:tc:xliff:document:1.2"
+    ElementTree.register_namespace("", namespace)
+    for variant in "AB":
+        tree = ElementTree.parse(exported)
+        for unit in tree.iter(f"{{{namespace}}}trans-unit"):
+            target = ElementTree.SubElement(unit, f"{{{namespace}}}target")
+            target.text = f"{variant} {unit.get('id')}"
+            target.set("state", "translated")
+        tree.write(os.path.join(root, f"{variant}.xliff"), xml_declaration=True, encoding="UTF-8")
+    h.run(["strings", "import", "A.xliff"], cwd=root)
+    return root
+
+
+def import_state(h, root):
+    h.run(["recover", root])
+    variants = set()
+    for table in range(IMPORT_TABLES):
+        with open(os.path.join(root, "Project", f"T{table}.xcstrings")) as file:
+            strings = json.load(file)["strings"]
+        found = {entry["localizations"]["fr"]["stringUnit"]["value"][0] for entry in strings.values()}
+        variants.add(found.pop() if len(found) == 1 and len(strings) == 200 else f"T{table}: {sorted(found)}")
+    return variants
+
+
+def import_kill(h, root, duration, kill):
+    variant = "BA"[kill % 2]
+    h.kill_during(["strings", "import", f"{variant}.xliff"], duration, cwd=root)
+    after = import_state(h, root)
+    if len(after) != 1:
+        h.fail("import", kill, f"catalogs of several imports mixed: {sorted(after)}")
+    h.run(["strings", "import", f"{variant}.xliff"], cwd=root)
+
+
 # bump build --claim -----------------------------------------------------------------------
 
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -420,6 +529,9 @@ COMMANDS = {
                 lambda root: ["archive", "extract", os.path.join(root, "B.tar"), "-C",
                               os.path.join(root, "parent", "dest-timing")], extract_kill),
     "claim": (claim_setup, lambda root: ["bump", "build", "--claim", "origin", root], claim_kill),
+    "import": (import_setup,
+               lambda root: ["strings", "import", os.path.join(root, "B.xliff"), root], import_kill),
+    "sync": (sync_setup, lambda root: ["strings", "sync", root], sync_kill),
     "index": (index_setup,
               lambda root: ["translate", "index", os.path.join(root, "App"), "-o",
                             os.path.join(root, "tm.db")], index_kill),

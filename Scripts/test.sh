@@ -10,7 +10,7 @@ Scripts/check-availability.sh
 # The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
 swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Packages/BundleKitTranslate/Sources \
-  Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources \
+  Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
   Packages/BundleKitLocalize/Tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

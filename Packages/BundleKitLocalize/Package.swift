@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .executable(name: "bundlekit-localize", targets: ["bundlekit-localize"]),
     .library(name: "StringsExtraction", targets: ["StringsExtraction"]),
+    .plugin(name: "SyncStrings", targets: ["SyncStrings"]),
   ],
   dependencies: [
     .package(name: "BundleKit", path: "../.."),
@@ -39,6 +40,21 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitLocalizeCLI"
+    ),
+    .plugin(
+      name: "SyncStrings",
+      capability: .command(
+        intent: .custom(
+          verb: "sync-strings",
+          description:
+            "Bring each target's String Catalogs up to date with its Swift sources, as Xcode does."
+        ),
+        permissions: [
+          .writeToPackageDirectory(
+            reason: "Adds new keys to the targets' String Catalogs and marks removed ones stale.")
+        ]
+      ),
+      dependencies: ["bundlekit-localize"]
     ),
     .testTarget(
       name: "StringsExtractionTests",

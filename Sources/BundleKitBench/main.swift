@@ -1,5 +1,5 @@
 // bundlekit-bench: runs BundleKit and its peers side by side and prints markdown tables.
-// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup)
+// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup localize)
 
 import Foundation
 
@@ -11,6 +11,7 @@ let suites: [String: () throws -> Void] = [
   "archive": ArchiveSuite.run,
   "morse": MorseSuite.run,
   "lookup": LookupSuite.run,
+  "localize": LocalizeSuite.run,
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())

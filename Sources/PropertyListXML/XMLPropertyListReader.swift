@@ -12,7 +12,6 @@ import PropertyList
 /// explicit stack, so nesting depth cannot overflow the call stack.
 enum XMLPropertyListReader {
   static func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
-    initializeLibXML
     let box = XMLBuilderBox()
     let unmanaged = Unmanaged.passRetained(box)
     defer { unmanaged.release() }
@@ -33,7 +32,6 @@ enum XMLPropertyListReader {
         .builder.characters(text, Int(length))
     }
     handler.cdataBlock = handler.characters
-    handler.getEntity = { _, _ in nil }
     handler.reference = { context, name in
       guard let context else { return }
       let entity = name.map { String(cString: $0) } ?? ""
@@ -46,29 +44,9 @@ enum XMLPropertyListReader {
       Unmanaged<XMLBuilderBox>.fromOpaque(context).takeUnretainedValue().builder.libxmlError(error)
     }
 
-    guard
-      let parser = xmlCreatePushParserCtxt(&handler, unmanaged.toOpaque(), nil, 0, nil)
-    else {
-      throw .syntax(path: nil, line: 1, column: 1, message: "could not create an XML parser")
-    }
-    defer { xmlFreeParserCtxt(parser) }
-    let options: Int32 = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)
-    xmlCtxtUseOptions(parser, options)
-    box.builder.parser = parser
-
-    // xmlParseChunk takes an Int32 length: feed large files in pieces.
-    let chunk = 1 << 30
-    var offset = 0
-    repeat {
-      let length = min(chunk, bytes.count - offset)
-      let isLast = offset + length == bytes.count
-      let base = bytes.baseAddress.map { UnsafeRawPointer($0) + offset }
-      _ = xmlParseChunk(
-        parser, base?.assumingMemoryBound(to: CChar.self), Int32(length), isLast ? 1 : 0)
-      offset += length
-      if box.builder.error != nil { break }
-    } while offset < bytes.count
-    box.builder.parser = nil
+    try LibXML2Push.parse(
+      bytes, handler: &handler, context: unmanaged.toOpaque(), path: nil,
+      attach: { box.builder.parser = $0 }, failed: { box.builder.error != nil })
     if let error = box.builder.error { throw error }
     guard let result = box.builder.result else {
       throw .syntax(
@@ -79,7 +57,6 @@ enum XMLPropertyListReader {
 }
 
 /// Runs libxml2's one-time global set-up before first use, from any thread.
-private let initializeLibXML: Void = { xmlInitParser() }()
 
 /// The element names of the plist DTD.
 private enum Tag: UInt8 {

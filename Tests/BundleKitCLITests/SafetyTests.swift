@@ -199,14 +199,15 @@ struct OutputSafetyTests {
 /// write all or nothing once the next run has looked, no temporary file left. The long run
 /// (`Scripts/crash-test.py --kills 200`) is reported in the release notes.
 struct CrashHarnessTests {
-  @Test("bump, compile, archive create and extract, translate index survive SIGKILL")
+  @Test(
+    "bump, compile, archive create and extract, strings import, translate index survive SIGKILL")
   func shortRun() throws {
     guard let tool = BundleKitTool.path, let python = Tool.path("python3") else {
       print("skipped: the crash harness needs the built bundlekit and python3")
       return
     }
     let seed = SeededGenerator.seed("crash-test")
-    var commands = ["bump", "compile", "create", "extract"]
+    var commands = ["bump", "compile", "create", "extract", "import"]
     let helper = (tool as NSString).deletingLastPathComponent + "/bundlekit-translate"
     if FileManager.default.isExecutableFile(atPath: helper) {
       commands.append("index")

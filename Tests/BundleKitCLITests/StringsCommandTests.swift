@@ -157,6 +157,25 @@ struct StringsCommandTests {
     }
   }
 
+  @Test("strings extract and sync --help work without bundlekit-localize; a run says how to get it")
+  func localizeHelp() throws {
+    let tool = try #require(BundleKitTool.path)
+    let beside = URL(fileURLWithPath: tool).deletingLastPathComponent()
+      .appendingPathComponent("bundlekit-localize").path
+    for verb in ["extract", "sync"] {
+      let help = try BundleKitTool.run(["strings", verb, "--help"])
+      #expect(help.status == 0, "\(help.stderr)")
+      #expect(help.stdout.contains("USAGE: bundlekit strings \(verb)"))
+      if !FileManager.default.isExecutableFile(atPath: beside) {
+        #expect(help.stdout.contains("`make install` installs it beside bundlekit"))
+        let run = try BundleKitTool.run(["strings", verb, "."])
+        #expect(run.status == 1)
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains("--package-path Packages/BundleKitLocalize"), "\(run.stderr)")
+      }
+    }
+  }
+
   @Test("archive create --compile-strings takes localized tables file by file, as Xcode lists them")
   func localizedFilesOneByOne() throws {
     let folder = try TemporaryFolder()

@@ -20,6 +20,12 @@ struct HelperTool {
   /// The command that runs it (`bundlekit translate`).
   var command: String
 
+  /// `bundlekit-localize`, which `command` runs.
+  static func localize(command: String) -> HelperTool {
+    HelperTool(
+      name: "bundlekit-localize", package: "Packages/BundleKitLocalize", command: command)
+  }
+
   /// One line: how to get the helper.
   var howToGet: String {
     "\(command) runs \(name): `make install` installs it beside bundlekit, or build it with `swift build -c release --package-path \(package)` and use that package's .build/release/bundlekit"

@@ -9,7 +9,7 @@ struct BundleKitLocalize: ParsableCommand {
     commandName: "bundlekit strings",
     abstract: "Localizable strings found in Swift sources, as Xcode's extraction finds them.",
     version: "0.1.0",
-    subcommands: [ExtractCommand.self]
+    subcommands: [ExtractCommand.self, SyncCommand.self]
   )
 }
 

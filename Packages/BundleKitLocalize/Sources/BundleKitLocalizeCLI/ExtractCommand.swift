@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandLineTool
 import Diagnostics
 import FileSystem
-import PropertyList
+import Foundation
 import StringsExtraction
 import StringsTable
 
@@ -29,30 +29,16 @@ struct ExtractCommand: ParsableCommand {
   var strict = false
 
   func run() throws {
-    var files: [(path: String, source: String)] = []
-    var problems: [Diagnostic] = []
-    for path in Self.swiftFiles(in: paths) {
-      do {
-        let bytes = try FileIO.read(path)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-          problems.append(.error(path, "not UTF-8 text"))
-          continue
-        }
-        files.append((path, text))
-      } catch {
-        problems += error.diagnostics
-      }
-    }
-    if !problems.isEmpty { throw DiagnosticsError(problems) }
+    let files = try SwiftSources.read(paths)
     let result = SwiftStringExtractor().extract(files)
     StandardStreams.report(result.diagnostics)
     switch formatOptions.format {
     case .text:
       var text = ""
       for string in result.strings {
-        text += "\(string.file):\(string.line):\(string.column): \(Self.quoted(string.key))"
+        text += "\(string.file):\(string.line):\(string.column): \(StringsFile.literal(string.key))"
         if let table = string.table { text += " table \(table)" }
-        if let value = string.defaultValue { text += " value \(Self.quoted(value))" }
+        if let value = string.defaultValue { text += " value \(StringsFile.literal(value))" }
         if let comment = string.comment { text += " // \(comment)" }
         text += "\n"
       }
@@ -61,52 +47,12 @@ struct ExtractCommand: ParsableCommand {
         "\(result.strings.count) strings in \(files.count) Swift file\(files.count == 1 ? "" : "s")"
       )
     case .json:
-      let rows = result.strings.map { string -> PropertyListValue in
-        var row: PropertyListDictionary = [
-          "key": .string(string.key), "file": .string(string.file), "line": .int(string.line),
-          "column": .int(string.column), "source": .string(string.source),
-          "table": .string(string.tableName),
-        ]
-        if let value = string.defaultValue { row["defaultValue"] = .string(value) }
-        if let comment = string.comment { row["comment"] = .string(comment) }
-        if let bundle = string.bundle { row["bundle"] = .string(bundle) }
-        return .dictionary(row)
-      }
-      StandardStreams.writeToStandardOutput(try PropertyListValue.array(rows).encoded(as: .json))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      var json = try encoder.encode(result.strings)
+      json.append(0x0A)
+      StandardStreams.writeToStandardOutput(Array(json))
     }
     if strict, !result.diagnostics.isEmpty { throw ExitCode(1) }
-  }
-
-  /// `"text"` with quotes, backslashes and line breaks escaped, as a key reads in a table.
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for character in text {
-      switch character {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      default: result.append(character)
-      }
-    }
-    return result + "\""
-  }
-
-  /// The `.swift` files under `paths`, sorted.
-  static func swiftFiles(in paths: [String]) -> [String] {
-    var found: [String] = []
-    for path in paths {
-      if path.hasSuffix(".swift") {
-        found.append(path)
-        continue
-      }
-      DirectoryWalker.walk(path) { entry in
-        if entry.isFolder { return SkippedFolders.skips(entry.name) ? .skip : .descend }
-        if entry.name.hasSuffix(".swift"), entry.isDecodable {
-          found.append(Paths.join(path, entry.relativePath))
-        }
-        return .descend
-      }
-    }
-    return found.sorted()
   }
 }

@@ -26,6 +26,9 @@ import Testing
     #expect(rows.first?["key"] as? String == "Hello %@")
     #expect(rows.first?["table"] as? String == "Localizable")
     #expect(rows.first?["line"] as? Int == 1)
+    #expect(rows.first?["value"] as? String == "Hello %@")
+    #expect(rows.first?["comment"] is NSNull)
+    #expect(rows.first?["file"] as? String == folder.file("A.swift"))
     #expect(result.stderr.contains("cannot tell the type of 'name'"))
     result = try Tool.run(tool, ["extract", folder.path, "--strict"])
     #expect(result.status == 1)
@@ -50,6 +53,6 @@ import Testing
     let forwarded = try BundleKitTool.run(["strings", "extract", fixtures, "--format", "json"])
     #expect(forwarded.status == 0, "\(forwarded.stderr)")
     #expect(forwarded.stdout == String(decoding: direct.stdout, as: UTF8.self))
-    #expect(forwarded.stdout.contains("\"key\": \"%lld attachments (%.1f MB)\""))
+    #expect(forwarded.stdout.contains("\"key\" : \"%lld attachments (%.1f MB)\""))
   }
 }

@@ -7,7 +7,8 @@ struct StringsCommand: ParsableCommand {
     abstract: "Check and compile .strings, .stringsdict and .xcstrings tables.",
     subcommands: [
       StringsLint.self, StringsCompile.self, StringsGenerate.self, StringsLookup.self,
-      StringsCoverage.self, StringsPseudo.self, StringsExtract.self,
+      StringsCoverage.self, StringsPseudo.self, StringsExtract.self, StringsSync.self,
+      StringsExport.self, StringsImport.self,
     ]
   )
 }

@@ -19,9 +19,7 @@ struct StringsExtract: ParsableCommand {
   var arguments: [String] = []
 
   /// The helper that does the work.
-  static let helper = HelperTool(
-    name: "bundlekit-localize", package: "Packages/BundleKitLocalize",
-    command: "bundlekit strings extract")
+  static let helper = HelperTool.localize(command: "bundlekit strings extract")
 
   /// What `--help` says when the helper is not there to print its own.
   static let overview = """

@@ -1,5 +1,5 @@
 /// One localizable string found in Swift source, as Xcode's extraction records it.
-public struct ExtractedString: Sendable, Hashable, Codable {
+public struct ExtractedString: Sendable, Hashable, Encodable {
   /// The key as Xcode writes it in the catalog: the literal's text with each interpolation
   /// replaced by its format specifier (`"%lld files"`), `%` doubled where there are
   /// interpolations.
@@ -41,4 +41,27 @@ public struct ExtractedString: Sendable, Hashable, Codable {
 
   /// The table's name as a catalog file is named: `Localizable` when none is given.
   public var tableName: String { table ?? "Localizable" }
+
+  /// The development-language value: the default value, or the key itself.
+  public var value: String { defaultValue ?? key }
+
+  private enum CodingKeys: String, CodingKey {
+    case key, value, defaultValue, comment, table, bundle, file, line, column, source
+  }
+
+  /// Every field, absent ones as `null`, plus `value` (the development-language text) and
+  /// the table by name (`Localizable` when the code names none): the JSON `extract` prints.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(key, forKey: .key)
+    try container.encode(value, forKey: .value)
+    try container.encode(defaultValue, forKey: .defaultValue)
+    try container.encode(comment, forKey: .comment)
+    try container.encode(tableName, forKey: .table)
+    try container.encode(bundle, forKey: .bundle)
+    try container.encode(file, forKey: .file)
+    try container.encode(line, forKey: .line)
+    try container.encode(column, forKey: .column)
+    try container.encode(source, forKey: .source)
+  }
 }

@@ -59,9 +59,7 @@ struct StringsFill: FileJob {
       }
       let note = [entry.comment, FillMark.text(origin)].compactMap { $0 }.joined(separator: " — ")
       notes.append(note)
-      blocks.append(
-        "/* \(StringsText.comment(note)) */\n\(StringsFile.literal(entry.key)) = \(StringsFile.literal(text));\n"
-      )
+      blocks.append(StringsText.entry(key: entry.key, value: text, comment: note))
       filled.append((entry.key, text))
       plan.filled.append(
         FilledEntry(
@@ -76,12 +74,7 @@ struct StringsFill: FileJob {
       // closing </dict>, as a translation platform lays them out; binary is written again.
       after = try Self.propertyList(existing, adding: filled, notes: notes, format: format)
     } else {
-      var text = blocks.joined(separator: "\n")
-      if let existing, !existing.bytes.isEmpty {
-        text =
-          (StringsText.endsWithNewline(existing.bytes, encoding: encoding) ? "\n" : "\n\n") + text
-      }
-      after += StringsText.encode(text, as: encoding)
+      after = StringsText.appending(blocks, to: after, encoding: encoding)
     }
     // What is written must read back as planned, with every old entry unchanged.
     let check = try StringsFile(bytes: after, path: target)

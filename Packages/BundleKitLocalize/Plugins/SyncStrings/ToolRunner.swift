@@ -1,0 +1,1 @@
+../../../../Plugins/PluginsShared/ToolRunner.swift

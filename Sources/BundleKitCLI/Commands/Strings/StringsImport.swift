@@ -1,0 +1,58 @@
+import ArgumentParser
+import CommandLineTool
+import Diagnostics
+import FileSystem
+import StringsTable
+
+/// `bundlekit strings import FILE.xliff|DIR.xcloc ... [PATH] [--dry-run]`.
+struct StringsImport: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Import translations from XLIFF or .xcloc into the tables, as Xcode does.",
+    discussion: """
+      Each <file original="..."> names a table relative to PATH (default: the current \
+      folder). The whole input is checked first: every file needs a target-language, every \
+      unit an id the table has, placeholders that agree with the source and plural forms the \
+      language has; each problem is an error with its line and column, and then nothing is \
+      written. Translations merge into catalogs, and into <lang>.lproj/ .strings and \
+      .stringsdict tables; every table is written in one batch. A translation equal to the \
+      table's changes nothing, so importing an unedited export changes no byte.
+      """
+  )
+
+  @Argument(help: "XLIFF files or .xcloc folders, then optionally the project folder.")
+  var inputs: [String]
+
+  @Flag(help: "Check and list what would change, and write nothing.")
+  var dryRun = false
+
+  func run() throws {
+    var files = inputs
+    var root = "."
+    if files.count > 1, let last = files.last, !last.hasSuffix(".xliff"),
+      !last.hasSuffix(".xcloc"), !last.hasSuffix(".xcloc/"), !last.hasSuffix(".xlf")
+    {
+      root = last
+      files.removeLast()
+    }
+    let plan = try LocalizationExchange.planImport(files, into: root)
+    if plan.diagnostics.contains(where: { $0.severity == .error }) {
+      throw DiagnosticsError(plan.diagnostics)
+    }
+    StandardStreams.report(plan.diagnostics)
+    if !dryRun {
+      for write in plan.writes { try FileIO.createFolders(for: write.path) }
+      try FileIO.writeAtomically(plan.writes)
+    }
+    for change in plan.changes {
+      StandardStreams.printLine(
+        "\(change.path): \(change.units) translation\(change.units == 1 ? "" : "s")")
+    }
+    let total = plan.changes.reduce(0) { $0 + $1.units }
+    StandardStreams.printToStandardError(
+      total == 0
+        ? "nothing to import: every translation is already in the tables"
+        : "\(total) translations in \(plan.writes.count) tables\(dryRun ? " would be" : "") written"
+    )
+  }
+}

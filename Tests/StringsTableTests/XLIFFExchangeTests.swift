@@ -1,0 +1,496 @@
+import BundleKitTestSupport
+import Diagnostics
+import FileSystem
+import Foundation
+import PropertyListXML
+import StringsTable
+import Testing
+
+/// XLIFF export and import as Xcode does them, checked with Python's XML parser (an
+/// independent reader and writer) and Foundation, on the corpus's catalogs and on the real
+/// exports Xcode 26.1.1 and 15.2 wrote.
+struct XLIFFExchangeTests {
+  /// Runs Python: `script` with `arguments`; its standard output.
+  static func python(_ script: String, _ arguments: [String]) throws -> String {
+    let python = try #require(Tool.path("python3"))
+    let result = try Tool.run(python, ["-c", script] + arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    return String(decoding: result.stdout, as: UTF8.self)
+  }
+
+  /// Fills every unit's target with `prefix` + source, as a translator's tool writes them
+  /// (ElementTree: its own serialisation, namespaces and escapes).
+  static let translate = """
+    import sys, xml.etree.ElementTree as ET
+    N = 'urn:oasis:names:tc:xliff:document:1.2'
+    ET.register_namespace('', N)
+    tree = ET.parse(sys.argv[1])
+    count = 0
+    for unit in tree.iter('{%s}trans-unit' % N):
+        for old in unit.findall('{%s}target' % N):
+            unit.remove(old)
+        target = ET.SubElement(unit, '{%s}target' % N)
+        target.text = sys.argv[2] + (unit.find('{%s}source' % N).text or '')
+        target.set('state', 'translated')
+        count += 1
+    tree.write(sys.argv[1], xml_declaration=True, encoding='UTF-8')
+    print(count)
+    """
+
+  /// The units of an XLIFF as Python reads them: `id<TAB>source<TAB>target`, per line.
+  static let units = """
+    import sys, xml.etree.ElementTree as ET
+    N = '{urn:oasis:names:tc:xliff:document:1.2}'
+    for f in ET.parse(sys.argv[1]).getroot().iter(N + 'file'):
+        for u in f.iter(N + 'trans-unit'):
+            t = u.find(N + 'target')
+            print(repr((f.get('original'), f.get('target-language'), u.get('id'), u.find(N + 'source').text, None if t is None else t.text)))
+    """
+
+  static func write(_ files: [String: String], in folder: TemporaryFolder) throws {
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+  }
+
+  static func snapshot(_ root: String) -> [String: Data] {
+    var result: [String: Data] = [:]
+    DirectoryWalker.walk(root) { entry in
+      if !entry.isFolder {
+        result[entry.relativePath] = FileManager.default.contents(
+          atPath: Paths.join(root, entry.relativePath))
+      }
+      return .descend
+    }
+    return result
+  }
+
+  @Test(
+    "corpus catalogs: export, translate with Python, import, lint; an unedited export changes no byte",
+    .enabled(if: Corpus.has("xcstrings-tool-fixtures"), Corpus.reason("xcstrings-tool-fixtures")))
+  func roundTrip() throws {
+    let folder = try TemporaryFolder()
+    let app = folder.file("App")
+    try FileIO.createFolder(app)
+    for source in Corpus.files(in: "xcstrings-tool-fixtures")
+      + Corpus.files(in: "icecubes-xcstrings")
+    where source.hasSuffix(".xcstrings") && !Paths.lastComponent(source).hasPrefix("!") {
+      let name =
+        source.contains("icecubes") ? "IceCubes.xcstrings" : Paths.lastComponent(source)
+      try FileManager.default.copyItem(atPath: source, toPath: Paths.join(app, name))
+    }
+    let before = Self.snapshot(app)
+    // IceCubes ships one error of its own (a Catalan %p): lint must find no new one.
+    let lintBefore = Set(
+      StringsLinter().lint(try TableDiscovery.tables(in: [app])).filter { $0.severity == .error }
+        .map(\.message))
+    let out = folder.file("out")
+    let exported = try LocalizationExchange.export(
+      [app], to: out, languages: ["de", "ru"], developmentLanguage: "en", toolVersion: "test")
+    for output in exported { try FileIO.createFolders(for: output.path) }
+    try FileIO.writeAtomically(exported)
+    let xliff = out + "/ru.xcloc/Localized Contents/ru.xliff"
+
+    // Unedited: nothing to write.
+    var plan = try LocalizationExchange.planImport([out + "/ru.xcloc"], into: app)
+    #expect(
+      plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics.prefix(3))")
+    #expect(plan.writes.isEmpty)
+
+    // IceCubes' German is real: exported as targets, it imports to itself.
+    let units = try Self.python(Self.units, [out + "/de.xcloc/Localized Contents/de.xliff"])
+    #expect(units.contains("'IceCubes.xcstrings', 'de',") || units.contains("IceCubes.xcstrings"))
+    plan = try LocalizationExchange.planImport([out + "/de.xcloc"], into: app)
+    #expect(plan.writes.isEmpty, "\(plan.changes.prefix(3))")
+
+    // Russian from a translator's tool: every unit lands, plurals in Russian's categories.
+    let count =
+      Int(
+        try Self.python(Self.translate, [xliff, "RU "]).trimmingCharacters(
+          in: .whitespacesAndNewlines)) ?? 0
+    #expect(count > 700)
+    plan = try LocalizationExchange.planImport([xliff], into: app)
+    #expect(
+      plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics.prefix(3))")
+    #expect(plan.changes.reduce(0) { $0 + $1.units } == count)
+    try FileIO.writeAtomically(plan.writes)
+    let localizable = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: app + "/Localizable.xcstrings")))
+        as? [String: Any])
+    let strings = try #require(localizable["strings"] as? [String: Any])
+    let plural = try #require(
+      ((strings["myPlural"] as? [String: Any])?["localizations"] as? [String: Any])?["ru"]
+        as? [String: Any])
+    let cases = try #require((plural["variations"] as? [String: Any])?["plural"] as? [String: Any])
+    #expect(Set(cases.keys) == ["one", "few", "many", "other"])
+    #expect(
+      (cases["few"] as? [String: Any])?["stringUnit"] as? [String: String]
+        == ["state": "translated", "value": "RU I have %lld plurals"])
+    // A substitution's %2$lld goes back to %arg.
+    let substitution = try String(contentsOfFile: app + "/Substitution.xcstrings", encoding: .utf8)
+    #expect(substitution.contains("\"value\" : \"RU are %arg strings\""))
+    let lint = StringsLinter().lint(try TableDiscovery.tables(in: [app]))
+      .filter { $0.severity == .error && !lintBefore.contains($0.message) }
+    #expect(lint.isEmpty, "\(lint.prefix(3))")
+
+    // Export again, import again: not a byte changes.
+    let after = Self.snapshot(app)
+    #expect(after != before)
+    let again = try LocalizationExchange.export(
+      [app], to: folder.file("out2"), languages: ["ru"], developmentLanguage: "en",
+      toolVersion: "test")
+    for output in again { try FileIO.createFolders(for: output.path) }
+    try FileIO.writeAtomically(again)
+    plan = try LocalizationExchange.planImport([folder.file("out2/ru.xcloc")], into: app)
+    #expect(plan.writes.isEmpty)
+    #expect(Self.snapshot(app) == after)
+    // The second export carries what was imported.
+    let reexported = try Self.python(
+      Self.units, [folder.file("out2/ru.xcloc/Localized Contents/ru.xliff")])
+    #expect(
+      reexported.contains(
+        "'myPlural|==|plural.few', 'I have %lld plurals', 'RU I have %lld plurals')"))
+  }
+
+  /// Tables shaped like the ones the corpus's two real exports were made from.
+  static let xcodeProject: [String: String] = [
+    "catalog1.xcstrings": """
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "Hello, world!" : {
+          "comment" : "a plain string"
+        },
+        "interpolation_key" : {
+          "comment" : "mind the pluralization",
+          "localizations" : {
+            "en" : {
+              "variations" : {
+                "plural" : {
+                  "one" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "There is %lld thing."
+                    }
+                  },
+                  "other" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "There are %lld things."
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "version" : "1.0"
+    }
+    """,
+    "catalog2.xcstrings": """
+    {
+      "sourceLanguage" : "en",
+      "strings" : {
+        "string_variant_per_device" : {
+          "localizations" : {
+            "en" : {
+              "variations" : {
+                "device" : {
+                  "ipad" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "This is the iPad variant"
+                    }
+                  },
+                  "iphone" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "This is the iPhone variant."
+                    }
+                  },
+                  "other" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "This is the string variant for other devices"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "version" : "1.0"
+    }
+    """,
+    "xcode1/en.lproj/Localizable.strings": """
+    /* Message to confirm deletion of a key file. */
+    "[KeyFile/Delete/Confirm/text] Delete key file?\\n Make sure you have a backup." = "Delete key file?\\n Make sure you have a backup.";
+
+    "FirefoxHomepage.Common.PagesCount.v112" = "Pages: %d";
+
+    /* The description text in the Download progress toast for showing the downloaded file size (1$) out of the total expected file size (2$). */
+    "Downloads.Toast.Progress.DescriptionText" = "%1$@/%2$@";
+
+    """,
+    "xcode1/en.lproj/Localizable.stringsdict": plurals(
+      [
+        (
+          "[Generic/Count/EntriesSelected]", "GenericCountEntriesSelected", "%d entry selected",
+          "%d entries selected"
+        ),
+        ("[Generic/Count/Threads]", "GenericCountThreads", "%d thread", "%d threads"),
+      ]),
+    "xcode2/en.lproj/Localizable.stringsdict": plurals(
+      [
+        (
+          "followed_by_three_and_others", "OTHERS", "Followed by %2$@, %3$@, %4$@ &amp; %1$d other",
+          "Followed by %2$@, %3$@, %4$@ &amp; %1$d others"
+        )
+      ]),
+  ]
+
+  static func plurals(_ entries: [(String, String, String, String)]) -> String {
+    var text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0">
+      <dict>
+
+      """
+    for (key, variable, one, other) in entries {
+      text += """
+        <key>\(key)</key>
+        <dict>
+        <key>NSStringLocalizedFormatKey</key><string>%#@\(variable)@</string>
+        <key>\(variable)</key>
+        <dict>
+        <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+        <key>NSStringFormatValueTypeKey</key><string>d</string>
+        <key>one</key><string>\(one)</string>
+        <key>other</key><string>\(other)</string>
+        </dict>
+        </dict>
+
+        """
+    }
+    return text + "</dict>\n</plist>\n"
+  }
+
+  @Test(
+    "the real exports of Xcode 26.1.1 (catalogs) and 15.2 (.strings, .stringsdict) import, every unit where it belongs",
+    .enabled(if: Corpus.has("moz-l10n-xliff"), Corpus.reason("moz-l10n-xliff")))
+  func realExports() throws {
+    let folder = try TemporaryFolder()
+    try Self.write(Self.xcodeProject, in: folder)
+    let before = Self.snapshot(folder.path)
+
+    // Xcode 26: a catalog export without translations imports to nothing.
+    let catalogs = folder.file("xcstrings.xliff")
+    try FileManager.default.copyItem(
+      atPath: Corpus.path("moz-l10n-xliff/xcstrings.xliff"), toPath: catalogs)
+    var plan = try LocalizationExchange.planImport([catalogs], into: folder.path)
+    #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics)")
+    #expect(plan.writes.isEmpty)
+    // Translated by a tool (Python), each unit lands in its key, variation and language.
+    #expect(try Self.python(Self.translate, [catalogs, "FI "]) == "6\n")
+    plan = try LocalizationExchange.planImport([catalogs], into: folder.path)
+    #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics)")
+    try FileIO.writeAtomically(plan.writes)
+    let check = """
+      import json, sys
+      for name in ("catalog1", "catalog2"):
+          strings = json.load(open(sys.argv[1] + "/" + name + ".xcstrings"))["strings"]
+          for key, entry in sorted(strings.items()):
+              fi = entry["localizations"]["fi"]
+              if "variations" in fi:
+                  for kind, cases in fi["variations"].items():
+                      for case, value in sorted(cases.items()):
+                          print(key, kind, case, value["stringUnit"]["value"], value["stringUnit"]["state"])
+              else:
+                  print(key, fi["stringUnit"]["value"], fi["stringUnit"]["state"])
+      """
+    #expect(
+      try Self.python(check, [folder.path]) == """
+        Hello, world! FI Hello, world! translated
+        interpolation_key plural one FI There is %lld thing. translated
+        interpolation_key plural other FI There are %lld things. translated
+        string_variant_per_device device ipad FI This is the iPad variant translated
+        string_variant_per_device device iphone FI This is the iPhone variant. translated
+        string_variant_per_device device other FI This is the string variant for other devices translated
+
+        """)
+
+    // Xcode 15.2: Italian .strings and .stringsdict, written where Xcode writes them.
+    plan = try LocalizationExchange.planImport(
+      [Corpus.path("moz-l10n-xliff/xcode.xliff")], into: folder.path)
+    #expect(plan.diagnostics.isEmpty, "\(plan.diagnostics)")
+    #expect(
+      plan.writes.map(\.path) == [
+        folder.file("xcode1/it.lproj/Localizable.strings"),
+        folder.file("xcode1/it.lproj/Localizable.stringsdict"),
+      ])
+    for write in plan.writes { try FileIO.createFolders(for: write.path) }
+    try FileIO.writeAtomically(plan.writes)
+    let strings = try #require(
+      try PropertyListSerialization.propertyList(
+        from: Data(
+          contentsOf: URL(fileURLWithPath: folder.file("xcode1/it.lproj/Localizable.strings"))),
+        format: nil) as? [String: String])
+    #expect(
+      strings
+        == [
+          "[KeyFile/Delete/Confirm/text] Delete key file?\n Make sure you have a backup":
+            "Eliminare il file chiave?\nAssicurati di avere una copia.",
+          "FirefoxHomepage.Common.PagesCount.v112": "Pagine: %d",
+          "Downloads.Toast.Progress.DescriptionText": "%1$@/%2$@",
+        ].reduce(into: [:]) { result, pair in
+          // The id holds the key's line break as Xcode wrote it (&#10;).
+          result[pair.key.hasSuffix("backup") ? pair.key + "." : pair.key] = pair.value
+        })
+    let plurals = try #require(
+      try PropertyListSerialization.propertyList(
+        from: Data(
+          contentsOf: URL(fileURLWithPath: folder.file("xcode1/it.lproj/Localizable.stringsdict"))),
+        format: nil) as? [String: [String: Any]])
+    let threads = try #require(
+      plurals["[Generic/Count/Threads]"]?["GenericCountThreads"] as? [String: String])
+    #expect(threads["one"] == "%d thread" && threads["other"] == "%d thread")
+    #expect(
+      plurals["[Generic/Count/Threads]"]?["NSStringLocalizedFormatKey"] as? String
+        == "%#@GenericCountThreads@")
+    let entries = try #require(
+      plurals["[Generic/Count/EntriesSelected]"]?["GenericCountEntriesSelected"]
+        as? [String: String])
+    #expect(entries["one"] == "%d voce selezionata" && entries["other"] == "%d voci selezionate")
+    #expect(entries["NSStringFormatValueTypeKey"] == "d")
+    // xcode2 targets English, its own language, with the text it has: untouched.
+    let after = Self.snapshot(folder.path)
+    #expect(
+      after["xcode2/en.lproj/Localizable.stringsdict"]
+        == before["xcode2/en.lproj/Localizable.stringsdict"])
+    // Imported again: nothing changes.
+    plan = try LocalizationExchange.planImport(
+      [Corpus.path("moz-l10n-xliff/xcode.xliff")], into: folder.path)
+    #expect(plan.writes.isEmpty)
+  }
+
+  @Test("each bad input is refused with its line, and nothing is planned")
+  func refusals() throws {
+    let folder = try TemporaryFolder()
+    try Self.write(Self.xcodeProject, in: folder)
+    let outside = try TemporaryFolder()
+    try Self.write(["Evil.xcstrings": Self.xcodeProject["catalog1.xcstrings"] ?? ""], in: outside)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("link"), withDestinationPath: outside.path)
+
+    func unit(_ id: String, _ source: String, _ target: String) -> String {
+      "      <trans-unit id=\"\(id)\" xml:space=\"preserve\">\n        <source>\(source)</source>\n        <target>\(target)</target>\n      </trans-unit>\n"
+    }
+    func document(original: String = "catalog1.xcstrings", target: String? = "fr", _ units: String)
+      -> String
+    {
+      let language = target.map { " target-language=\"\($0)\"" } ?? ""
+      return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+          <file original="\(original)" source-language="en"\(language) datatype="plaintext">
+            <body>
+        \(units)    </body>
+          </file>
+        </xliff>
+
+        """
+    }
+    let cases: [(String, String)] = [
+      (
+        document(target: nil, unit("Hello, world!", "Hello, world!", "Bonjour")),
+        "3:3: error: <file original=\"catalog1.xcstrings\"> has no target-language"
+      ),
+      (
+        document(unit("Hello, world!", "Hello, world!", "Bonjour") + unit("Nope", "Nope", "Non")),
+        "9:7: error: \(folder.file("catalog1.xcstrings")) has no key \"Nope\""
+      ),
+      (
+        document(
+          unit("interpolation_key|==|plural.other", "There are %lld things.", "Il y a %@ choses.")),
+        "5:7: error: \"interpolation_key|==|plural.other\": the translation argument 1 is an object (%@) but a 64-bit integer in the development language"
+      ),
+      (
+        document(unit("interpolation_key|==|plural.few", "There are %lld things.", "%lld choses")),
+        "5:7: error: 'few' is not a plural category of 'fr' (it has zero, one, many, other)"
+      ),
+      (
+        document(unit("Hello, world!|==|weird.x", "Hello", "Bonjour")),
+        "5:7: error: \"Hello, world!|==|weird.x\" is not an id Xcode writes for a String Catalog"
+      ),
+      (
+        document(
+          original: "../catalog1.xcstrings", unit("Hello, world!", "Hello, world!", "Bonjour")),
+        "3:3: error: original \"../catalog1.xcstrings\" must be a relative path inside the project, without '..'"
+      ),
+      (
+        document(
+          original: "link/Evil.xcstrings", unit("Hello, world!", "Hello, world!", "Bonjour")),
+        "3:3: error: original \"link/Evil.xcstrings\" leads out of \(folder.path) through a link"
+      ),
+      (
+        "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\">\n  <file original=\"a\">\n</xliff>\n",
+        "4:"
+      ),
+      (
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE x [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<xliff version=\"1.2\"><file original=\"catalog1.xcstrings\" source-language=\"en\" target-language=\"fr\"><body><trans-unit id=\"Hello, world!\"><source>&xxe;</source></trans-unit></body></file></xliff>\n",
+        "error: Entity 'xxe' not defined"
+      ),
+    ]
+    let before = Self.snapshot(folder.path)
+    for (index, (text, expected)) in cases.enumerated() {
+      let path = folder.file("bad\(index).xliff")
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+      var messages: [String] = []
+      do {
+        let plan = try LocalizationExchange.planImport([path], into: folder.path)
+        #expect(plan.writes.isEmpty, "case \(index) planned writes")
+        messages = plan.diagnostics.filter { $0.severity == .error }.map(\.description)
+      } catch let error as DiagnosticsError {
+        messages = error.diagnostics.map(\.description)
+      }
+      #expect(messages.count == 1, "case \(index): \(messages)")
+      #expect(
+        messages.first.map { $0.hasPrefix(path + ":") && $0.contains(expected) } == true,
+        "case \(index): \(messages)")
+      try FileManager.default.removeItem(atPath: path)
+    }
+    #expect(
+      Self.snapshot(folder.path).filter { !$0.key.hasPrefix("link") }
+        == before.filter { !$0.key.hasPrefix("link") })
+  }
+
+  @Test("export writes Xcode's ids for .strings and .stringsdict, and the forms of the language")
+  func stringsExport() throws {
+    let folder = try TemporaryFolder()
+    try Self.write(Self.xcodeProject.filter { $0.key.hasPrefix("xcode1") }, in: folder)
+    let outputs = try LocalizationExchange.export(
+      [folder.file("xcode1")], to: folder.file("out"), languages: ["pl"], developmentLanguage: "en",
+      toolVersion: "test")
+    let xliff = try #require(outputs.first { $0.path.hasSuffix("pl.xliff") })
+    try FileIO.writeAtomically(xliff.bytes, to: folder.file("pl.xliff"))
+    let units = try Self.python(Self.units, [folder.file("pl.xliff")])
+    #expect(
+      units.contains(
+        "('en.lproj/Localizable.stringsdict', 'pl', '/[Generic/Count/Threads]:dict/GenericCountThreads:dict/few:dict/:string', '%d threads', None)"
+      ), "\(units)")
+    #expect(
+      units.contains(
+        "('en.lproj/Localizable.stringsdict', 'pl', '/[Generic/Count/Threads]:dict/NSStringLocalizedFormatKey:dict/:string', '%#@GenericCountThreads@', None)"
+      ))
+    #expect(
+      units.contains(
+        "('en.lproj/Localizable.strings', 'pl', '[KeyFile/Delete/Confirm/text] Delete key file?\\n Make sure you have a backup.', 'Delete key file?\\n Make sure you have a backup.', None)"
+      ))
+    #expect(units.split(separator: "\n").count == 3 + 2 * 5)
+  }
+}
