@@ -30,6 +30,9 @@ public struct ReleasePipeline: Sendable {
   public var policy = SeverityPolicy.compile
   /// Whether to read and check everything and change nothing.
   public var dryRun = false
+  /// Leave out of the archives each language translated under this share (0...1) of the
+  /// development language's keys; nil keeps every language.
+  public var pruneBelow: Double?
   /// The package's targets as a command plugin knows them; nil to ask SwiftPM (`swift package
   /// describe`), which a plugin must never make the tool do.
   public var declaredTargets: [ResourceScan.DeclaredTarget]?
@@ -77,9 +80,13 @@ public struct ReleasePipeline: Sendable {
     for target in targets {
       let roots = Self.resourceRoots(of: target)
       guard !roots.isEmpty else { continue }
-      let staging = try ResourceStaging(copying: roots)
+      let staging = try ResourceStaging(copying: roots, pruneBelow: pruneBelow)
       staged.append((target, staging))
       report.tablesCompiled += staging.compiled.count
+      for (language, share) in staging.pruned.sorted(by: { $0.key < $1.key }) {
+        report.pruned.append(
+          ReleaseReport.Pruned(target: target.name, language: language, share: share))
+      }
     }
 
     // 3. Archive each target's resources into a hidden folder of the output: a failure here

@@ -1,3 +1,4 @@
+import Foundation
 import PropertyList
 import Versioning
 
@@ -31,6 +32,18 @@ public struct ReleaseReport: Sendable {
   public var bumped: [VersionBump.ValueChange] = []
   /// The archives written.
   public var archives: [Archive] = []
+  /// The languages left out of a target's archive (`--prune-below`).
+  public var pruned: [Pruned] = []
+
+  /// A language left out of one target's archive, with the share it had translated.
+  public struct Pruned: Sendable, Hashable {
+    /// The target.
+    public var target: String
+    /// The language.
+    public var language: String
+    /// The share of the development language's keys it translates (0...1).
+    public var share: Double
+  }
 
   /// The report for people, a line per fact.
   public var text: String {
@@ -39,6 +52,11 @@ public struct ReleaseReport: Sendable {
       "checked:  \(tablesChecked) strings table\(tablesChecked == 1 ? "" : "s"), \(errors) errors, \(warnings) warning\(warnings == 1 ? "" : "s")",
       "compiled: \(tablesCompiled) binary property list\(tablesCompiled == 1 ? "" : "s") from the tables",
     ]
+    for language in pruned {
+      lines.append(
+        "pruned:   \(language.language) from \(language.target) (\(String(format: "%.1f", language.share * 100))% translated)"
+      )
+    }
     if bumped.isEmpty { lines.append("bumped:   nothing") }
     for value in bumped {
       lines.append(
@@ -71,6 +89,15 @@ public struct ReleaseReport: Sendable {
           "bundles": .array(value.bundles.map { .string($0) }),
         ])
       })
+    if !pruned.isEmpty {
+      root["pruned"] = .array(
+        pruned.map {
+          .dictionary([
+            "target": .string($0.target), "language": .string($0.language),
+            "share": .real($0.share),
+          ])
+        })
+    }
     root["archives"] = .array(
       archives.map { archive in
         var entry: PropertyListDictionary = [

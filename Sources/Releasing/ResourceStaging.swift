@@ -13,12 +13,17 @@ public final class ResourceStaging {
   public let paths: [String]
   /// The tables compiled (paths in the copies).
   public private(set) var compiled: [String] = []
+  /// The languages left out for being translated under the threshold, with their share.
+  public private(set) var pruned: [String: Double] = [:]
 
   /// Copies `sources` and compiles the tables in the copies, folder by folder.
   ///
-  /// - Parameter sources: Files and folders to stage.
+  /// - Parameters:
+  ///   - sources: Files and folders to stage.
+  ///   - pruneBelow: Leave out languages translated under this share (see
+  ///     ``StringsCompiler/pruneBelow``); nil keeps them all.
   /// - Throws: ``DiagnosticsError`` for a table that does not compile; any error of the copy.
-  public init(copying sources: [String]) throws {
+  public init(copying sources: [String], pruneBelow: Double? = nil) throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bundlekit-stage-\(UUID().uuidString)"
     ).path
@@ -26,6 +31,7 @@ public final class ResourceStaging {
     folder = base
     var copies: [String] = []
     var compiled: [String] = []
+    var pruned: [String: Double] = [:]
     do {
       var origins: [String: String] = [:]
       for source in sources {
@@ -63,8 +69,12 @@ public final class ResourceStaging {
         if !copies.contains(root) { copies.append(root) }
       }
       // Tables of one folder compile together, where they lie.
+      var compiler = StringsCompiler()
+      compiler.pruneBelow = pruneBelow
       for copy in copies {
-        compiled += try StringsCompiler().compileInPlace(copy)
+        let result = try compiler.compileInPlace(copy)
+        compiled += result.paths
+        pruned.merge(result.pruned) { first, _ in first }
       }
       // A catalog compiles into `<lang>.lproj` folders beside it and is gone: what is staged
       // is what the folder holds now.
@@ -79,6 +89,7 @@ public final class ResourceStaging {
     }
     paths = copies
     self.compiled = compiled
+    self.pruned = pruned
   }
 
   /// Removes the copies.

@@ -144,6 +144,52 @@ struct ReleaseCommandTests {
     #expect(FileManager.default.fileExists(atPath: "\(package)/dist/DemoKit-1.4.1-13.tar.gz"))
   }
 
+  @Test("--prune-below leaves an under-translated language out of the archives, and says so")
+  func pruneBelow() throws {
+    let (folder, package) = try makeDemo()
+    // Italian begun but nothing translated yet.
+    let italian = package + "/Sources/DemoKit/Resources/it.lproj/Messages.strings"
+    try FileIO.createFolders(for: italian)
+    try FileIO.writeAtomically(Array("/* Italian: to do */\n".utf8), to: italian)
+    let python = try #require(Tool.path("python3"))
+    let names = """
+      import glob, sys, tarfile
+      for path in sorted(glob.glob(sys.argv[1] + "/dist/*.tar.gz")):
+          for name in tarfile.open(path).getnames():
+              if ".lproj" in name: print(name.split("/")[-2] if name.endswith("strings") else name)
+      """
+    let kept = try BundleKitTool.run([
+      "release", package, "--bump", "none", "--output", package + "/dist",
+    ])
+    #expect(kept.status == 0, "\(kept.stderr)")
+    let all = String(decoding: try Tool.run(python, ["-c", names, package]).stdout, as: UTF8.self)
+    #expect(all.contains("it.lproj"))
+    try FileManager.default.removeItem(atPath: package + "/dist")
+
+    let pruned = try BundleKitTool.run([
+      "release", package, "--bump", "none", "--prune-below", "0.7",
+    ])
+    #expect(pruned.status == 0, "\(pruned.stderr)")
+    #expect(
+      pruned.stdout.contains("pruned:   it from DemoKit (0.0% translated)"), "\(pruned.stdout)")
+    let listed = String(
+      decoding: try Tool.run(python, ["-c", names, package]).stdout, as: UTF8.self)
+    #expect(!listed.contains("it.lproj"))
+    #expect(listed.contains("fr.lproj") && listed.contains("de.lproj"))
+    // The sources keep Italian: only the archive leaves it out.
+    #expect(FileManager.default.fileExists(atPath: italian))
+    // strings compile by the same rule.
+    let out = folder.file("compiled")
+    let compile = try BundleKitTool.run([
+      "strings", "compile", package + "/Sources/DemoKit/Resources", "--output-dir", out,
+      "--prune-below", "0.7",
+    ])
+    #expect(compile.status == 0, "\(compile.stderr)")
+    #expect(compile.stderr.contains("note: it left out: 0.0% translated, under --prune-below 0.7"))
+    #expect(!FileManager.default.fileExists(atPath: out + "/it.lproj"))
+    #expect(FileManager.default.fileExists(atPath: out + "/fr.lproj/Messages.strings"))
+  }
+
   @Test("a broken table or an unwritable output stops the release; no file changes")
   func brokenTable() throws {
     let (folder, package) = try makeDemo()

@@ -12,6 +12,10 @@ public struct StringsCompiler: Sendable {
   /// Which findings stop the compile: by default only those that leave a table unreadable
   /// or ambiguous, so what CoreFoundation reads and Xcode builds compiles.
   public var policy = SeverityPolicy.compile
+  /// Languages translated below this share (0...1) over all the tables compiled are left
+  /// out, as if they had no tables: an app half in French is better wholly in English. The
+  /// development language is always kept. Nil keeps every language.
+  public var pruneBelow: Double?
 
   /// A compiler that checks against `developmentLanguage`.
   public init(developmentLanguage: String = "en") {
@@ -53,7 +57,19 @@ public struct StringsCompiler: Sendable {
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
-    return Compiled(outputs: try encode(loaded), warnings: diagnostics)
+    var outputs = try encode(loaded)
+    var pruned: [String: Double] = [:]
+    if let pruneBelow {
+      let shares = TranslationCoverage(loaded, developmentLanguage: developmentLanguage)
+        .languageShares
+      for (language, share) in shares where share < pruneBelow && language != developmentLanguage {
+        pruned[language] = share
+      }
+      outputs.removeAll { output in
+        pruned.keys.contains { output.relativePath.hasPrefix($0 + ".lproj/") }
+      }
+    }
+    return Compiled(outputs: outputs, warnings: diagnostics, pruned: pruned)
   }
 
   private func encode(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Output] {
@@ -122,7 +138,7 @@ public struct StringsCompiler: Sendable {
     } catch {
       throw DiagnosticsError([Diagnostic(.error, .syntax, error.path, error.message)])
     }
-    return Written(paths: files.map(\.path), warnings: compiled.warnings)
+    return Written(paths: files.map(\.path), warnings: compiled.warnings, pruned: compiled.pruned)
   }
 
   /// Tables compiled in memory, and the warnings found on the way.
@@ -131,6 +147,8 @@ public struct StringsCompiler: Sendable {
     public var outputs: [Output]
     /// Findings that did not stop the compile.
     public var warnings: [Diagnostic]
+    /// The languages left out (``pruneBelow``), with the share each had.
+    public var pruned: [String: Double] = [:]
   }
 
   /// Tables compiled into a folder, and the warnings found on the way.
@@ -139,5 +157,7 @@ public struct StringsCompiler: Sendable {
     public var paths: [String]
     /// Findings that did not stop the compile.
     public var warnings: [Diagnostic]
+    /// The languages left out (``pruneBelow``), with the share each had.
+    public var pruned: [String: Double] = [:]
   }
 }

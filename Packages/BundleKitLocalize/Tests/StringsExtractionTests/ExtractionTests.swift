@@ -151,6 +151,60 @@ import Testing
     #expect(keys(source) == ["none", "New", "Unread", "Counts unread mail", "Offline", "Details"])
   }
 
+  @Test("literals typed localized anywhere: assignments, results, arrays, switch and ternary")
+  func typedContexts() {
+    let source = #"""
+      import SwiftUI
+
+      enum Sorting {
+        case newest, oldest, popular
+
+        var title: LocalizedStringKey {
+          switch self {
+          case .newest: "Newest first"
+          case .oldest: "Oldest first"
+          case .popular: "Most liked"
+          }
+        }
+
+        var hint: LocalizedStringResource { self == .newest ? "Latest on top" : "Earliest on top" }
+      }
+
+      let welcome = LocalizedStringResource(stringLiteral: "Welcome back")
+
+      final class Feed {
+        var emptyTitle: LocalizedStringResource = "Nothing here yet"
+        var suggestions: [LocalizedStringResource]
+        var debugName: String = "feed"
+
+        init(suggestions: [LocalizedStringResource] = ["Follow a friend", "Try a hashtag"]) {
+          self.suggestions = suggestions
+        }
+
+        func reset(offline: Bool) {
+          emptyTitle = offline ? "You are offline" : "Nothing here yet"
+          self.emptyTitle = "Pull to refresh"
+          debugName = "reset"
+        }
+
+        func status(count: Int) -> LocalizedStringResource {
+          if count == 0 { return "No posts" }
+          return "\(count) posts"
+        }
+      }
+
+      let feed = Feed(suggestions: ["Invite people", "Explore"])
+      let label = Text(isNew ? "New" : "Seen")
+      """#
+    #expect(
+      keys(source) == [
+        "Newest first", "Oldest first", "Most liked", "Latest on top", "Earliest on top",
+        "Welcome back", "Nothing here yet", "Follow a friend", "Try a hashtag", "You are offline",
+        "Nothing here yet", "Pull to refresh", "No posts", "%lld posts", "Invite people",
+        "Explore", "New", "Seen",
+      ])
+  }
+
   @Test("source that does not compile, or is hostile, is read without a crash")
   func hostileSource() {
     let cases = [

@@ -57,6 +57,12 @@ struct ReleaseCommand: ParsableCommand {
   @OptionGroup var severity: SeverityOptions
 
   @Option(
+    help: ArgumentHelp(
+      "Leave out of the archives each language translated under this share (0 to 1).",
+      valueName: "share"))
+  var pruneBelow: Double?
+
+  @Option(
     help:
       "A JSON file of the package's targets ([{name, path, resources}]), as the plugins write it: SwiftPM is then not asked."
   )
@@ -71,6 +77,7 @@ struct ReleaseCommand: ParsableCommand {
     pipeline.developmentLanguage = languageOptions.developmentLanguage
     pipeline.policy = severity.policy(.compile)
     pipeline.dryRun = dryRun
+    pipeline.pruneBelow = pruneBelow
     let progress = ReleaseProgress(steps: 4)
     defer { progress.finish() }
     let report = try pipeline.run(step: progress.step, findings: StandardStreams.report)

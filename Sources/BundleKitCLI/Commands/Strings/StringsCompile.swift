@@ -17,7 +17,8 @@ struct StringsCompile: ParsableCommand {
       CoreFoundation reads compiles (text or property-list tables; a key defined twice \
       keeps its last value, with a warning): only a table that is unreadable or ambiguous \
       (syntax, encoding, two tables for one output) stops the run, before anything is \
-      written. Other findings are warnings (shown with \
+      written. --prune-below 0.7 leaves out every language translated under 70% (as if it \
+      had no tables). Other findings are warnings (shown with \
       --warnings); --warnings-as-errors or --severity RULE=error make them stop it. The \
       outputs are written as one batch: all or none, even when the run is killed.
       """
@@ -39,13 +40,31 @@ struct StringsCompile: ParsableCommand {
 
   @OptionGroup var severity: SeverityOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Leave out each language translated under this share (0 to 1) of the development language's keys.",
+      valueName: "share"))
+  var pruneBelow: Double?
+
+  func validate() throws {
+    if let pruneBelow, !(0...1).contains(pruneBelow) {
+      throw ValidationError("--prune-below must be between 0 and 1, not \(pruneBelow)")
+    }
+  }
+
   func run() throws {
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
       var compiler = StringsCompiler(developmentLanguage: languageOptions.developmentLanguage)
       compiler.policy = severity.policy(.compile)
+      compiler.pruneBelow = pruneBelow
       let compiled = try compiler.compile(locations, into: outputDir)
+      for (language, share) in compiled.pruned.sorted(by: { $0.key < $1.key }) {
+        StandardStreams.printToStandardError(
+          "note: \(language) left out: \(String(format: "%.1f", share * 100))% translated, under --prune-below \(pruneBelow ?? 0)"
+        )
+      }
       if warnings { StandardStreams.report(compiled.warnings) }
       if verbose { for path in compiled.paths { StandardStreams.printLine(path) } }
     } catch {

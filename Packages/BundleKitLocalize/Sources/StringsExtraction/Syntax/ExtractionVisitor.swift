@@ -14,6 +14,9 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// Names in scope, innermost last; a nil type is a name whose type is not known (it
   /// shadows an outer one all the same).
   var scopes: [[String: String?]] = [[:]]
+  /// For each function, accessor and closure being walked, innermost last: whether what it
+  /// returns is localized (its literals are then extracted).
+  var returnsLocalized: [Bool] = []
 
   init(path: String, tree: SourceFileSyntax, declarations: TargetDeclarations) {
     self.path = path
@@ -41,25 +44,132 @@ final class ExtractionVisitor: SyntaxVisitor {
       let name = (parameter.secondName ?? parameter.firstName).text
       declare(name, parameter.type.trimmedDescription)
       // A localized parameter's default value is extracted: `_ title: LocalizedStringKey = "Untitled"`.
-      if TargetDeclarations.isLocalized(parameter.type),
-        let literal = parameter.defaultValue?.value.as(StringLiteralExprSyntax.self)
-      {
-        record(literal, source: "a default value", arguments: nil)
+      if TargetDeclarations.isLocalized(parameter.type), let value = parameter.defaultValue?.value {
+        recordTyped(value, source: "a default value")
       }
     }
   }
 
   override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
     pushParameters(node.signature.parameterClause.parameters)
+    let localized =
+      node.signature.returnClause.map { TargetDeclarations.isLocalized($0.type) } ?? false
+    returnsLocalized.append(localized)
+    if localized, let body = node.body { recordImplicitReturn(body.statements) }
     return .visitChildren
   }
-  override func visitPost(_ node: FunctionDeclSyntax) { scopes.removeLast() }
+  override func visitPost(_ node: FunctionDeclSyntax) {
+    scopes.removeLast()
+    returnsLocalized.removeLast()
+  }
 
   override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
     pushParameters(node.signature.parameterClause.parameters)
+    returnsLocalized.append(false)
     return .visitChildren
   }
-  override func visitPost(_ node: InitializerDeclSyntax) { scopes.removeLast() }
+  override func visitPost(_ node: InitializerDeclSyntax) {
+    scopes.removeLast()
+    returnsLocalized.removeLast()
+  }
+
+  /// A computed property's getter: `var title: LocalizedStringKey { "Inbox" }`, or
+  /// `switch self { case .a: "A" ... }`.
+  override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind {
+    let type =
+      node.parent?.as(PatternBindingSyntax.self)?.typeAnnotation?.type
+      ?? node.parent?.as(SubscriptDeclSyntax.self)?.returnClause.type
+    let localized = type.map(TargetDeclarations.isLocalized) ?? false
+    returnsLocalized.append(localized)
+    if localized {
+      switch node.accessors {
+      case .getter(let statements): recordImplicitReturn(statements)
+      case .accessors(let accessors):
+        for accessor in accessors where accessor.accessorSpecifier.tokenKind == .keyword(.get) {
+          if let body = accessor.body { recordImplicitReturn(body.statements) }
+        }
+      }
+    }
+    return .visitChildren
+  }
+  override func visitPost(_ node: AccessorBlockSyntax) { returnsLocalized.removeLast() }
+
+  override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
+    if returnsLocalized.last == true, let value = node.expression {
+      recordTyped(value, source: "a localized result")
+    }
+    return .visitChildren
+  }
+
+  /// `x = "..."` and `self.x = "..."` where `x` is declared localized.
+  override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+    guard node.operator.is(AssignmentExprSyntax.self) else { return .visitChildren }
+    var type: String?
+    if let reference = node.leftOperand.as(DeclReferenceExprSyntax.self) {
+      let name = reference.baseName.text
+      type = lookup(name) ?? declarations.propertyType(name)
+    } else if let member = node.leftOperand.as(MemberAccessExprSyntax.self),
+      member.base?.trimmedDescription == "self"
+    {
+      type = declarations.propertyType(member.declName.baseName.text)
+    }
+    if let type, TargetDeclarations.isLocalized(type) {
+      recordTyped(node.rightOperand, source: "a \(type) value")
+    }
+    return .visitChildren
+  }
+
+  /// The single expression a body returns without `return`.
+  func recordImplicitReturn(_ statements: CodeBlockItemListSyntax) {
+    guard statements.count == 1, let item = statements.first?.item else { return }
+    if let expression = item.as(ExprSyntax.self) {
+      recordTyped(expression, source: "a localized result")
+    } else if let statement = item.as(ExpressionStmtSyntax.self) {
+      recordTyped(statement.expression, source: "a localized result")
+    }
+  }
+
+  /// The literals an expression of a localized type holds: itself, each element of an array
+  /// literal, both branches of `? :`, each branch of an `if` or `switch` expression.
+  func recordTyped(
+    _ expression: ExprSyntax, source: String, arguments: [LabeledExprSyntax]? = nil, depth: Int = 0
+  ) {
+    guard depth < 32 else { return }
+    if let literal = expression.as(StringLiteralExprSyntax.self) {
+      record(literal, source: source, arguments: arguments)
+    } else if let array = expression.as(ArrayExprSyntax.self) {
+      for element in array.elements {
+        recordTyped(element.expression, source: source, depth: depth + 1)
+      }
+    } else if let ternary = expression.as(TernaryExprSyntax.self) {
+      recordTyped(ternary.thenExpression, source: source, depth: depth + 1)
+      recordTyped(ternary.elseExpression, source: source, depth: depth + 1)
+    } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+      let inner = tuple.elements.first?.expression
+    {
+      recordTyped(inner, source: source, depth: depth + 1)
+    } else if let switchExpression = expression.as(SwitchExprSyntax.self) {
+      for case .switchCase(let switchCase) in switchExpression.cases {
+        recordBranch(switchCase.statements, source: source, depth: depth)
+      }
+    } else if let ifExpression = expression.as(IfExprSyntax.self) {
+      recordBranch(ifExpression.body.statements, source: source, depth: depth)
+      switch ifExpression.elseBody {
+      case .codeBlock(let block): recordBranch(block.statements, source: source, depth: depth)
+      case .ifExpr(let nested): recordTyped(ExprSyntax(nested), source: source, depth: depth + 1)
+      case nil: break
+      }
+    }
+  }
+
+  private func recordBranch(_ statements: CodeBlockItemListSyntax, source: String, depth: Int) {
+    guard statements.count == 1, let item = statements.first?.item else { return }
+    if let expression = item.as(ExprSyntax.self) {
+      recordTyped(expression, source: source, depth: depth + 1)
+    } else if let statement = item.as(ExpressionStmtSyntax.self) {
+      recordTyped(statement.expression, source: source, depth: depth + 1)
+    }
+  }
 
   override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind {
     pushParameters(node.parameterClause.parameters)
@@ -69,6 +179,7 @@ final class ExtractionVisitor: SyntaxVisitor {
 
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
     scopes.append([:])
+    returnsLocalized.append(false)
     if let parameters = node.signature?.parameterClause {
       switch parameters {
       case .simpleInput(let names):
@@ -83,7 +194,10 @@ final class ExtractionVisitor: SyntaxVisitor {
     }
     return .visitChildren
   }
-  override func visitPost(_ node: ClosureExprSyntax) { scopes.removeLast() }
+  override func visitPost(_ node: ClosureExprSyntax) {
+    scopes.removeLast()
+    returnsLocalized.removeLast()
+  }
 
   override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
     scopes.append([:])
@@ -118,10 +232,8 @@ final class ExtractionVisitor: SyntaxVisitor {
     for binding in node.bindings {
       let type = binding.typeAnnotation?.type
       // `let title: LocalizedStringKey = "Inbox"` is a localized literal too.
-      if let type, TargetDeclarations.isLocalized(type),
-        let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self)
-      {
-        record(literal, source: "a \(type.trimmedDescription) value", arguments: nil)
+      if let type, TargetDeclarations.isLocalized(type), let value = binding.initializer?.value {
+        recordTyped(value, source: "a \(type.trimmedDescription) value")
       }
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
       else { continue }
@@ -161,9 +273,7 @@ final class ExtractionVisitor: SyntaxVisitor {
       let positions = matchedPositions(arguments, callables)
     {
       for index in positions {
-        if let literal = arguments[index].expression.as(StringLiteralExprSyntax.self) {
-          record(literal, source: name, arguments: arguments)
-        }
+        recordTyped(arguments[index].expression, source: name, arguments: arguments)
       }
       return .visitChildren
     }
@@ -177,8 +287,8 @@ final class ExtractionVisitor: SyntaxVisitor {
       case .label(let label):
         argument = arguments.first { $0.label?.text == label }
       }
-      if let literal = argument?.expression.as(StringLiteralExprSyntax.self) {
-        record(literal, source: isMember ? ".\(name)" : name, arguments: arguments)
+      if let argument {
+        recordTyped(argument.expression, source: isMember ? ".\(name)" : name, arguments: arguments)
       }
     }
     return .visitChildren

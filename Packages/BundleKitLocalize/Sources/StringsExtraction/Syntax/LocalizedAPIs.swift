@@ -22,7 +22,9 @@ enum LocalizedAPIs {
     }
     table["String"] = [.label("localized")]
     table["AttributedString"] = [.label("localized")]
-    table["LocalizedStringResource"] = [.firstUnlabeled]
+    // `LocalizedStringResource(stringLiteral: "...")` is the literal's own initialiser.
+    table["LocalizedStringResource"] = [.firstUnlabeled, .label("stringLiteral")]
+    table["LocalizedStringKey"] = [.firstUnlabeled, .label("stringLiteral")]
     return table
   }()
 

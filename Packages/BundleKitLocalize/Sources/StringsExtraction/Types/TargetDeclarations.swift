@@ -29,12 +29,21 @@ struct TargetDeclarations: Sendable {
 
   /// Whether a type spelling is a localized type (optional or not).
   static func isLocalized(_ type: TypeSyntax) -> Bool {
-    var text = type.trimmedDescription
+    isLocalized(type.trimmedDescription)
+  }
+
+  /// Whether a type spelled `text` holds localized strings: one of the localized types,
+  /// optional or not, or an array of them (`[LocalizedStringResource]`).
+  static func isLocalized(_ text: String) -> Bool {
+    var text = text
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
+    if text.hasPrefix("["), text.hasSuffix("]"), !text.contains(":") {
+      text = String(text.dropFirst().dropLast())
+      while text.hasSuffix("?") { text.removeLast() }
+    }
     return localizedTypes.contains(text)
   }
 
-  /// Adds what `file` declares.
   mutating func collect(_ file: SourceFileSyntax) {
     let collector = Collector(viewMode: .sourceAccurate)
     collector.walk(file)
