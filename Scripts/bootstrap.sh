@@ -38,15 +38,27 @@ if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi
 if [[ "$mode" == "--oracles" ]]; then
-  packages+=(libplist-utils libarchive-tools unzip)
+  packages+=(libplist-utils libarchive-tools unzip python3-pip)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)
 fi
+
+# Translate Toolkit (PyPI) writes the foreign TMX the translate tests import (po2tmx).
+python_oracles() {
+  [[ "$mode" == "--oracles" ]] || return 0
+  python3 -c "import translate.convert.po2tmx" >/dev/null 2>&1 && return 0
+  echo "bootstrap: pip install translate-toolkit" >&2
+  python3 -m pip install --quiet --user --break-system-packages translate-toolkit >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --user translate-toolkit >/dev/null
+}
 
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -eq 0 ]]; then
+  python_oracles
+  exit 0
+fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "bootstrap: please install: ${missing[*]} (no apt-get on this machine)" >&2
@@ -63,3 +75,4 @@ echo "bootstrap: apt-get install ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+python_oracles

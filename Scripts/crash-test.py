@@ -4,7 +4,7 @@ write is all or nothing once the next run has looked at the tree, and that no te
 survives that run.
 
     Scripts/crash-test.py --bundlekit .build/release/bundlekit [--kills 200] [--seed 7]
-                          [--commands bump,compile,create,extract,claim,index,import,sync] [--seconds 600]
+                          [--commands bump,compile,create,extract,claim,index,tmx,import,sync] [--seconds 600]
 
 For each command, one normal run is timed; then each kill starts the command on the current
 state and sends SIGKILL after a random delay in [0, 1.3 x that time], so the kill lands
@@ -34,6 +34,9 @@ run on the tree below must never act on.
            repeats one).
   index    a translation memory rebuilt over an older one; checker: the next `translate
            index` run (the memory opens with sqlite3, old or new).
+  tmx      a memory imported from a TMX of 3,000 entries, then one of 4,000 merged into it;
+           checker: sqlite3 opens it and it holds the first file's 3,000 German values alone
+           (old) or those and the second file's 4,000 (new), nothing between.
   import   30 String Catalogs exported to XLIFF, translated twice (A and B) with Python's
            ElementTree, imported in turn; checker: every catalog holds one import's French
            alone, the same in all of them.
@@ -463,6 +466,46 @@ def import_kill(h, root, duration, kill):
     h.run(["strings", "import", f"{variant}.xliff"], cwd=root)
 
 
+# translate import (TMX) ---------------------------------------------------------------------
+
+def tmx_setup(h):
+    root = os.path.join(h.work, "tmx")
+    os.makedirs(root, exist_ok=True)
+    for variant, count in (("A", 3000), ("B", 4000)):
+        units = "".join(
+            f'<tu><prop type="x-bundlekit-key">k{n}</prop>'
+            f'<tuv xml:lang="en"><seg>text {n}</seg></tuv>'
+            f'<tuv xml:lang="de"><seg>{variant} {n}</seg></tuv></tu>\n' for n in range(count))
+        with open(os.path.join(root, f"{variant}.tmx"), "w") as file:
+            file.write('<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">'
+                       '<header srclang="en"/><body>\n' + units + "</body></tmx>\n")
+    h.run(["translate", "import", os.path.join(root, "A.tmx"), "--memory",
+           os.path.join(root, "tm.db")])
+    return root
+
+
+def tmx_kill(h, root, duration, kill):
+    memory = os.path.join(root, "tm.db")
+    if os.path.exists(memory):
+        os.remove(memory)
+    h.run(["translate", "import", os.path.join(root, "A.tmx"), "--memory", memory])
+    h.kill_during(["translate", "import", os.path.join(root, "B.tmx"), "--memory", memory], duration)
+    h.run(["recover", root])
+    try:
+        connection = sqlite3.connect(f"file:{memory}?mode=ro", uri=True)
+        german = connection.execute("SELECT value FROM translations WHERE language = 'de'").fetchall()
+        connection.close()
+    except sqlite3.Error as error:
+        h.fail("tmx", kill, f"the memory does not open: {error}")
+        return
+    # Each file is its own project (tmx:A.tmx, tmx:B.tmx): B merges beside A.
+    found = {}
+    for (value,) in german:
+        found[value[0]] = found.get(value[0], 0) + 1
+    if found not in ({"A": 3000}, {"A": 3000, "B": 4000}):
+        h.fail("tmx", kill, f"neither the old memory nor the new one: {found}")
+
+
 # bump build --claim -----------------------------------------------------------------------
 
 GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -529,6 +572,9 @@ COMMANDS = {
                 lambda root: ["archive", "extract", os.path.join(root, "B.tar"), "-C",
                               os.path.join(root, "parent", "dest-timing")], extract_kill),
     "claim": (claim_setup, lambda root: ["bump", "build", "--claim", "origin", root], claim_kill),
+    "tmx": (tmx_setup,
+            lambda root: ["translate", "import", os.path.join(root, "B.tmx"), "--memory",
+                          os.path.join(root, "tm.db")], tmx_kill),
     "import": (import_setup,
                lambda root: ["strings", "import", os.path.join(root, "B.xliff"), root], import_kill),
     "sync": (sync_setup, lambda root: ["strings", "sync", root], sync_kill),

@@ -17,4 +17,25 @@ public enum XMLEscaping {
     }
     return result
   }
+
+  /// `text` for an attribute value in double quotes: also `"`, and line breaks and tabs as
+  /// character references (`&#10;`), which an XML reader would otherwise turn into spaces;
+  /// Xcode writes XLIFF ids so.
+  public static func attribute(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "\n": result += "&#10;"
+      case "\r": result += "&#13;"
+      case "\t": result += "&#9;"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
 }

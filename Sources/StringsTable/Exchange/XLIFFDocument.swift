@@ -102,39 +102,9 @@ public struct XLIFFDocument: Sendable, Hashable {
     return Array(out.utf8)
   }
 
-  /// Character data: `&`, `<` and `>` escaped.
-  static func text(_ string: String) -> String {
-    var result = ""
-    result.reserveCapacity(string.utf8.count)
-    for character in string.unicodeScalars {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      default: result.unicodeScalars.append(character)
-      }
-    }
-    return result
-  }
+  static func text(_ string: String) -> String { XMLEscaping.escape(string) }
 
-  /// An attribute value: also quotes, and line breaks and tabs as character references, as
-  /// Xcode writes ids that hold them (`&#10;`).
-  static func attribute(_ string: String) -> String {
-    var result = ""
-    for character in string.unicodeScalars {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "\n": result += "&#10;"
-      case "\r": result += "&#13;"
-      case "\t": result += "&#9;"
-      default: result.unicodeScalars.append(character)
-      }
-    }
-    return result
-  }
+  static func attribute(_ string: String) -> String { XMLEscaping.attribute(string) }
 
   /// Reads an XLIFF 1.2 document; every structural problem is an error with its line and
   /// column in `path`, all of them reported together.

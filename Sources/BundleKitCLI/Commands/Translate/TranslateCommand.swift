@@ -37,6 +37,8 @@ struct TranslateCommand: ParsableCommand {
       lookup   Translate a text, or look a key up, from a memory.
       serve    Serve a memory over HTTP, LibreTranslate-compatible.
       fill     Fill missing translations in a package's tables.
+      export   Write a translation memory as TMX 1.4b, for other memory tools.
+      import   Merge TMX or XLIFF files into a translation memory.
 
     """
 

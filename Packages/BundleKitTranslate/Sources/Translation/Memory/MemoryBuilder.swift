@@ -37,7 +37,14 @@ public struct MemoryBuilder: Sendable {
     } catch {
       throw TranslationError.table(error.diagnostics)
     }
-    let records = try readRecords(locations)
+    return try build(records: try readRecords(locations), files: locations.count, to: output)
+  }
+
+  /// Writes `records` as the memory at `output`, replacing it atomically: a failed write
+  /// leaves any existing file as it was. `files` is what the summary reports as read.
+  public func build(records: [TranslationRecord], files: Int, to output: String) throws
+    -> Summary
+  {
     // The memory is built in a locked temporary file beside the output, flushed to disk and
     // renamed over it (`AtomicFile`): a failed or killed build leaves any old file as it was.
     let file: AtomicFile
@@ -53,7 +60,7 @@ public struct MemoryBuilder: Sendable {
         message: "is a device or FIFO; a translation memory is a database file: give a file name")
     }
     do {
-      let summary = try write(records, files: locations.count, to: temporary)
+      let summary = try write(records, files: files, to: temporary)
       try file.commit()
       return summary
     } catch let error as PropertyListError {

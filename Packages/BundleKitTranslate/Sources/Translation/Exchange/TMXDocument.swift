@@ -1,0 +1,169 @@
+import Diagnostics
+import PropertyList
+import PropertyListXML
+
+/// A translation memory as TMX 1.4b, the exchange format of memory tools (Translate
+/// Toolkit, OmegaT, Okapi, Weblate, Tolgee): one `<tu>` per entry, one `<tuv xml:lang>` per
+/// language, the entry's project, table, key and form as `<prop>`s so that a round trip
+/// loses nothing, each language's comment as its `<note>`.
+public enum TMXDocument {
+  /// The `<prop type>`s BundleKit writes and reads back.
+  enum Property {
+    static let project = "x-bundlekit-project"
+    static let table = "x-bundlekit-table"
+    static let key = "x-bundlekit-key"
+    static let variant = "x-bundlekit-variant"
+  }
+
+  /// `records` as TMX, entries in project, table, key and form order, the source language
+  /// first in each.
+  public static func write(
+    _ records: [TranslationRecord], sourceLanguage: String, toolVersion: String
+  ) -> [UInt8] {
+    struct Unit: Hashable, Comparable {
+      var bundle: String
+      var table: String
+      var key: String
+      var variant: String
+      static func < (a: Unit, b: Unit) -> Bool {
+        (a.bundle, a.table, a.key, a.variant) < (b.bundle, b.table, b.key, b.variant)
+      }
+    }
+    var units: [Unit: [TranslationRecord]] = [:]
+    for record in records {
+      units[
+        Unit(bundle: record.bundle, table: record.table, key: record.key, variant: record.variant),
+        default: []
+      ].append(record)
+    }
+    var out = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <tmx version="1.4">
+        <header creationtool="BundleKit" creationtoolversion="\(attribute(toolVersion))" segtype="block" o-tmf="BundleKit" adminlang="en" srclang="\(attribute(sourceLanguage))" datatype="plaintext"/>
+        <body>
+
+      """
+    for unit in units.keys.sorted() {
+      out += "    <tu>\n"
+      out += "      <prop type=\"\(Property.project)\">\(text(unit.bundle))</prop>\n"
+      out += "      <prop type=\"\(Property.table)\">\(text(unit.table))</prop>\n"
+      out += "      <prop type=\"\(Property.key)\">\(text(unit.key))</prop>\n"
+      if !unit.variant.isEmpty {
+        out += "      <prop type=\"\(Property.variant)\">\(text(unit.variant))</prop>\n"
+      }
+      let variants = (units[unit] ?? []).sorted {
+        ($0.language == sourceLanguage ? 0 : 1, $0.language) < (
+          $1.language == sourceLanguage ? 0 : 1, $1.language
+        )
+      }
+      for record in variants {
+        out += "      <tuv xml:lang=\"\(attribute(record.language))\">\n"
+        if let comment = record.comment { out += "        <note>\(text(comment))</note>\n" }
+        out += "        <seg>\(text(record.value))</seg>\n"
+        out += "      </tuv>\n"
+      }
+      out += "    </tu>\n"
+    }
+    out += "  </body>\n</tmx>\n"
+    return Array(out.utf8)
+  }
+
+  /// The records of a TMX document. A `<tu>` without BundleKit's properties (a memory
+  /// written by another tool) is keyed by its `tuid`, else its source text, in the table
+  /// `TMX` of the project `tmx:<file>`. Every problem is an error with its line and column
+  /// in `path`, all reported together; nothing is returned then.
+  public static func read(_ bytes: [UInt8], path: String) throws -> (
+    records: [TranslationRecord], sourceLanguage: String?
+  ) {
+    let root: XMLElement
+    do {
+      root = try XMLElementReader.read(bytes, path: path)
+    } catch {
+      throw TranslationError.table(error.diagnostics)
+    }
+    var problems: [Diagnostic] = []
+    func problem(_ element: XMLElement, _ message: String) {
+      problems.append(.error(path, line: element.line, column: element.column, message))
+    }
+    guard root.name == "tmx" else {
+      throw TranslationError.table([
+        .error(
+          path, line: root.line, column: root.column,
+          "not a TMX document: the root element is <\(root.name)>, not <tmx>")
+      ])
+    }
+    let header = root.child(named: "header")
+    if header == nil { problem(root, "<tmx> has no <header>") }
+    let declared = header?.attributes["srclang"]
+    let headerSource =
+      declared.flatMap { $0.lowercased() == "*all*" ? nil : LanguageTag.normalize($0) }
+    let fileName = path.split(separator: "/").last.map(String.init) ?? path
+    var records: [TranslationRecord] = []
+    var seen: Set<String> = []
+    let units = root.child(named: "body")?.children(named: "tu") ?? []
+    if root.child(named: "body") == nil { problem(root, "<tmx> has no <body>") }
+    for tu in units {
+      var properties: [String: String] = [:]
+      for prop in tu.children(named: "prop") {
+        if let type = prop.attributes["type"] { properties[type] = prop.text }
+      }
+      var values: [(language: String, value: String, comment: String?)] = []
+      for tuv in tu.children(named: "tuv") {
+        guard let code = tuv.attributes["xml:lang"] ?? tuv.attributes["lang"] else {
+          problem(tuv, "<tuv> has no xml:lang")
+          continue
+        }
+        guard let language = LanguageTag.normalize(code) else {
+          problem(tuv, "\"\(code)\" is not a language code")
+          continue
+        }
+        guard let seg = tuv.child(named: "seg") else {
+          problem(tuv, "<tuv xml:lang=\"\(code)\"> has no <seg>")
+          continue
+        }
+        if let inline = seg.children.first {
+          problem(
+            inline,
+            "<\(inline.name)> inside <seg>: inline markup is not supported; export plain text")
+          continue
+        }
+        let notes = tuv.children(named: "note").map(\.text)
+        values.append((language, seg.text, notes.isEmpty ? nil : notes.joined(separator: "\n")))
+      }
+      if values.isEmpty {
+        if tu.children(named: "tuv").isEmpty { problem(tu, "<tu> has no <tuv>") }
+        continue
+      }
+      let unitSource = tu.attributes["srclang"].flatMap(LanguageTag.normalize) ?? headerSource
+      let sourceText = values.first { $0.language == unitSource }?.value
+      guard
+        let key = properties[Property.key] ?? tu.attributes["tuid"] ?? sourceText
+          ?? values.first?.value
+      else { continue }
+      let record = TranslationRecord(
+        bundle: properties[Property.project] ?? "tmx:\(fileName)",
+        table: properties[Property.table] ?? "TMX", key: key,
+        variant: properties[Property.variant] ?? "", language: "", value: "")
+      let identity = [record.bundle, record.table, record.key, record.variant].joined(
+        separator: "\u{0}")
+      guard seen.insert(identity).inserted else {
+        problem(tu, "a second <tu> for \"\(key)\" in table \(record.table)")
+        continue
+      }
+      for (language, value, comment) in values {
+        var copy = record
+        copy.language = language
+        copy.value = value
+        copy.comment = comment
+        copy.source = sourceText
+        records.append(copy)
+      }
+    }
+    if !problems.isEmpty { throw TranslationError.table(problems) }
+    return (records, headerSource)
+  }
+
+  static func text(_ string: String) -> String { XMLEscaping.escape(string) }
+
+  static func attribute(_ string: String) -> String { XMLEscaping.attribute(string) }
+}
