@@ -101,6 +101,9 @@ struct Handlers: Sendable {
   let configuration: TranslationServer.Configuration
   /// `GET /languages`, computed once.
   let languagesBody: String
+  /// Answers already given: the memory does not change while the server runs, and clients
+  /// ask the same texts again and again.
+  let cache = LookupCache(capacity: 50_000)
 
   init(memory: TranslationMemory, configuration: TranslationServer.Configuration) {
     self.memory = memory
@@ -251,10 +254,14 @@ struct Handlers: Sendable {
   private func translations(of text: String, to target: String, from source: String?, count: Int)
     -> [String]
   {
+    let key = LookupCache.Key(text: text, target: target, source: source, count: count)
+    if let known = cache[key] { return known }
     let matches =
       (try? memory.matches(for: text, to: target, from: source, fuzzy: false, limit: count)) ?? []
     let found = matches.map(\.translation).filter { !$0.isEmpty }
-    return found.isEmpty ? [text] : found
+    let answer = found.isEmpty ? [text] : found
+    cache[key] = answer
+    return answer
   }
 
   private func detection(of text: String) -> TranslationMemory.DetectedLanguage? {
@@ -315,5 +322,32 @@ struct Handlers: Sendable {
       ("key", JSONText.string(key)), ("translations", "[" + items.joined(separator: ",") + "]"),
     ])
     return Self.json(body, status: records.isEmpty ? .notFound : .ok)
+  }
+}
+
+/// A bounded map of lookups to their answers, shared by every request: emptied when full
+/// rather than kept in recency order, which costs a list update per hit.
+final class LookupCache: @unchecked Sendable {
+  struct Key: Hashable {
+    var text: String
+    var target: String
+    var source: String?
+    var count: Int
+  }
+
+  private let capacity: Int
+  private let lock = NSLock()
+  private var answers: [Key: [String]] = [:]
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  subscript(key: Key) -> [String]? {
+    get { lock.withLock { answers[key] } }
+    set {
+      lock.withLock {
+        if answers.count >= capacity { answers.removeAll(keepingCapacity: true) }
+        answers[key] = newValue
+      }
+    }
   }
 }
