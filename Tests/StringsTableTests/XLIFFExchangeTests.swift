@@ -493,4 +493,56 @@ struct XLIFFExchangeTests {
       ))
     #expect(units.split(separator: "\n").count == 3 + 2 * 5)
   }
+
+  @Test(
+    "mutated XLIFF (flipped bytes, cuts, repeats) never crashes the import: a plan or located errors",
+    .enabled(if: Corpus.has("moz-l10n-xliff"), Corpus.reason("moz-l10n-xliff")))
+  func mutations() throws {
+    let folder = try TemporaryFolder()
+    try Self.write(Self.xcodeProject, in: folder)
+    let seed = SeededGenerator.seed("xliff mutations")
+    var random = SeededGenerator(seed: seed)
+    let originals = try ["xcode.xliff", "xcstrings.xliff"].map {
+      try FileIO.read(Corpus.path("moz-l10n-xliff/" + $0))
+    }
+    let path = folder.file("mutated.xliff")
+    var refused = 0
+    var planned = 0
+    for round in 0..<400 {
+      var bytes = originals[round % originals.count]
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let at = Int.random(in: 0..<max(bytes.count, 1), using: &random)
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
+        case 1:
+          bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
+        case 2:
+          let end = min(bytes.count, at + Int.random(in: 1...200, using: &random))
+          bytes.insert(contentsOf: bytes[at..<end], at: at)
+        default: bytes = Array(bytes.prefix(at))
+        }
+        if bytes.isEmpty { bytes = [0x3C] }
+      }
+      try FileIO.writeAtomically(bytes, to: path)
+      do {
+        let plan = try LocalizationExchange.planImport([path], into: folder.path)
+        if plan.diagnostics.contains(where: { $0.severity == .error }) {
+          #expect(plan.writes.isEmpty, "round \(round) (seed \(seed))")
+          refused += 1
+        } else {
+          planned += 1
+        }
+        for diagnostic in plan.diagnostics { #expect(diagnostic.line != nil, "\(diagnostic)") }
+      } catch let error as DiagnosticsError {
+        refused += 1
+        for diagnostic in error.diagnostics {
+          #expect(
+            diagnostic.path == path && diagnostic.line != nil, "round \(round): \(diagnostic)")
+        }
+      }
+    }
+    print(
+      "xliff mutations (seed \(seed)): \(refused) refused with located errors, \(planned) planned")
+    #expect(refused + planned == 400)
+  }
 }

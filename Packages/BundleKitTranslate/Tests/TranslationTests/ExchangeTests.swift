@@ -124,4 +124,43 @@ struct ExchangeTests {
       #expect(try FileIO.read(fixture.memoryPath) == before, "case \(index) changed the memory")
     }
   }
+
+  @Test("mutated TMX never crashes the reader: records or errors with a line")
+  func mutations() throws {
+    let fixture = try MemoryFixture()
+    let tmx = fixture.folder.file("memory.tmx")
+    try MemoryExchange.exportTMX(memory: fixture.memoryPath, to: tmx, toolVersion: "test")
+    let original = try FileIO.read(tmx)
+    let seed = SeededGenerator.seed("tmx mutations")
+    var random = SeededGenerator(seed: seed)
+    var read = 0
+    var refused = 0
+    for round in 0..<400 {
+      var bytes = original
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let at = Int.random(in: 0..<max(bytes.count, 1), using: &random)
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
+        case 1:
+          bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
+        case 2:
+          let end = min(bytes.count, at + Int.random(in: 1...200, using: &random))
+          bytes.insert(contentsOf: bytes[at..<end], at: at)
+        default: bytes = Array(bytes.prefix(at))
+        }
+        if bytes.isEmpty { bytes = [0x3C] }
+      }
+      do {
+        _ = try TMXDocument.read(bytes, path: "m.tmx")
+        read += 1
+      } catch let error as TranslationError {
+        refused += 1
+        for diagnostic in error.diagnostics {
+          #expect(diagnostic.line != nil, "round \(round) (seed \(seed)): \(diagnostic)")
+        }
+      }
+    }
+    print("tmx mutations (seed \(seed)): \(refused) refused, \(read) read")
+    #expect(read + refused == 400)
+  }
 }
