@@ -1,4 +1,5 @@
 import BundleKitTestSupport
+import FileSystem
 import Foundation
 import Testing
 
@@ -139,6 +140,23 @@ struct PluginPackageTests {
     let printed = String(decoding: run.stdout, as: UTF8.self)
     #expect(printed.contains("fr: Bonjour | Réglages | 0 fichier, 1 fichier"), "\(printed)")
     #expect(printed.contains("ru typed: 1 файл, 2 файла, 5 файлов, 21 файл"), "\(printed)")
+    // pruneBelow: Italian begun but not translated is built with the development text, so
+    // an Italian user sees the app in English, not a mix.
+    let kit = demo + "/Sources/DemoKit"
+    try FileIO.createFolders(for: kit + "/Resources/it.lproj/Messages.strings")
+    try FileIO.writeAtomically(
+      Array("/* Italian: to do */\n".utf8), to: kit + "/Resources/it.lproj/Messages.strings")
+    try FileIO.writeAtomically(Array(#"{ "pruneBelow": 0.7 }"#.utf8), to: kit + "/bundlekit.json")
+    let pruned = try Tool.run(swift, ["build", "--package-path", demo])
+    let prunedLog = String(decoding: pruned.stdout, as: UTF8.self) + pruned.stderr
+    try #require(pruned.status == 0, "\(prunedLog.suffix(4000))")
+    let bundle = demo + "/.build/debug/DemoApp_DemoKit.resources"
+    #expect(
+      try FileIO.read(bundle + "/it.lproj/Messages.strings")
+        == FileIO.read(bundle + "/en.lproj/Messages.strings"))
+    #expect(
+      try FileIO.read(bundle + "/fr.lproj/Messages.strings")
+        != FileIO.read(bundle + "/en.lproj/Messages.strings"))
     // A release names the zip by URL and checksum instead of copying the bundle in.
     let release = try Tool.run(
       "/usr/bin/env",

@@ -11,7 +11,8 @@ import Foundation
 ///   "template": "Templates/strings.mustache",
 ///   "warningsAsErrors": false,
 ///   "notFormat": false,
-///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" }
+///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" },
+///   "pruneBelow": 0.7
 /// }
 /// ```
 struct PluginConfiguration: Decodable {
@@ -24,13 +25,16 @@ struct PluginConfiguration: Decodable {
   /// itself): placeholder checks off.
   var notFormat: Bool?
   var severities: [String: String]?
+  /// Languages translated under this share get the development language's text in the
+  /// compiled tables: their users see the whole app in it rather than half translated.
+  var pruneBelow: Double?
 
   /// The file read, as a build input (an edit reruns the commands).
   var files: [URL] = []
 
   enum CodingKeys: String, CodingKey {
     case developmentLanguage, accessLevel, enumName, template, warningsAsErrors, notFormat
-    case severities
+    case severities, pruneBelow
   }
 
   /// The nearest `bundlekit.json` in `folders` (nearest first); an empty configuration when
@@ -55,7 +59,12 @@ struct PluginConfiguration: Decodable {
   }
 
   /// Options for `bundlekit strings compile`.
-  var compileArguments: [String] { lintArguments }
+  var compileArguments: [String] {
+    // SwiftPM copies a target's own `<lang>.lproj` tables into its bundle and the plugin must
+    // write every output it declared: a left-out language gets the development tables.
+    lintArguments
+      + (pruneBelow.map { ["--prune-below", String($0), "--pruned-as-development"] } ?? [])
+  }
 
   /// Options for `bundlekit strings lint` (the same checks as compiling).
   var lintArguments: [String] {

@@ -16,6 +16,12 @@ public struct StringsCompiler: Sendable {
   /// out, as if they had no tables: an app half in French is better wholly in English. The
   /// development language is always kept. Nil keeps every language.
   public var pruneBelow: Double?
+  /// What a left-out language's outputs become: nothing (an archive, a folder the caller
+  /// owns), or, when true, the development language's tables at its paths. A SwiftPM
+  /// build-tool plugin must write every output it declared, and SwiftPM copies a target's
+  /// own `<lang>.lproj` tables into the bundle besides, so there the language cannot be
+  /// removed, only given the development language's text, which is what its users then see.
+  public var prunedLanguagesUseDevelopmentTables = false
 
   /// A compiler that checks against `developmentLanguage`.
   public init(developmentLanguage: String = "en") {
@@ -65,8 +71,23 @@ public struct StringsCompiler: Sendable {
       for (language, share) in shares where share < pruneBelow && language != developmentLanguage {
         pruned[language] = share
       }
-      outputs.removeAll { output in
-        pruned.keys.contains { output.relativePath.hasPrefix($0 + ".lproj/") }
+      let prunedPrefix = { (output: Output) -> String? in
+        pruned.keys.first { output.relativePath.hasPrefix($0 + ".lproj/") }
+      }
+      if prunedLanguagesUseDevelopmentTables {
+        var development: [String: [UInt8]] = [:]
+        for output in outputs where output.relativePath.hasPrefix(developmentLanguage + ".lproj/") {
+          development[String(output.relativePath.dropFirst(developmentLanguage.count + 7))] =
+            output.bytes
+        }
+        let empty = (try? PropertyListValue.dictionary([:]).encoded(as: .binary1)) ?? []
+        for index in outputs.indices {
+          guard let language = prunedPrefix(outputs[index]) else { continue }
+          let name = String(outputs[index].relativePath.dropFirst(language.count + 7))
+          outputs[index].bytes = development[name] ?? empty
+        }
+      } else {
+        outputs.removeAll { prunedPrefix($0) != nil }
       }
     }
     return Compiled(outputs: outputs, warnings: diagnostics, pruned: pruned)

@@ -46,6 +46,12 @@ struct StringsCompile: ParsableCommand {
       valueName: "share"))
   var pruneBelow: Double?
 
+  @Flag(
+    help:
+      "Write a left-out language's tables with the development language's text instead of none (what a build plugin, which must write every output it declared, needs)."
+  )
+  var prunedAsDevelopment = false
+
   func validate() throws {
     if let pruneBelow, !(0...1).contains(pruneBelow) {
       throw ValidationError("--prune-below must be between 0 and 1, not \(pruneBelow)")
@@ -59,6 +65,7 @@ struct StringsCompile: ParsableCommand {
       var compiler = StringsCompiler(developmentLanguage: languageOptions.developmentLanguage)
       compiler.policy = severity.policy(.compile)
       compiler.pruneBelow = pruneBelow
+      compiler.prunedLanguagesUseDevelopmentTables = prunedAsDevelopment
       let compiled = try compiler.compile(locations, into: outputDir)
       for (language, share) in compiled.pruned.sorted(by: { $0.key < $1.key }) {
         StandardStreams.printToStandardError(
