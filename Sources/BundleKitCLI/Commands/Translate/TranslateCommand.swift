@@ -39,6 +39,7 @@ struct TranslateCommand: ParsableCommand {
       fill     Fill missing translations in a package's tables.
       export   Write a translation memory as TMX 1.4b, for other memory tools.
       import   Merge TMX or XLIFF files into a translation memory.
+      migrate  Bring a translation memory made by an older version to the current schema.
 
     """
 

@@ -24,11 +24,15 @@ struct TranslateIndex: ParsableCommand {
   @Option(help: "The language of the source texts for <lang>.lproj tables.")
   var developmentLanguage = "en"
 
+  @Option(help: "The project (app) the tables belong to, for a memory shared by several.")
+  var project = ""
+
   @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
-    let summary = try MemoryBuilder(developmentLanguage: developmentLanguage)
-      .build(from: paths, to: output)
+    var builder = MemoryBuilder(developmentLanguage: developmentLanguage)
+    builder.project = project
+    let summary = try builder.build(from: paths, to: output)
     switch formatOptions.format {
     case .json: StandardStreams.printLine(try Output.json(summary))
     case .text:

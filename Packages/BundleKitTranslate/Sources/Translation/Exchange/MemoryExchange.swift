@@ -8,6 +8,9 @@ import StringsTable
 /// import checks every file first, then writes the memory again in one atomic replacement, so
 /// a bad file, a full disk or a kill leaves the old memory as it was.
 public enum MemoryExchange {
+  /// The schema this version writes.
+  public static let currentSchema = MemorySchema.version
+
   /// Every record of the memory at `path`, and its development language.
   public static func records(inMemory path: String) throws -> (
     records: [TranslationRecord], developmentLanguage: String
@@ -21,25 +24,66 @@ public enum MemoryExchange {
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
       return try queue.read { db in
-        let language =
-          try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'developmentLanguage'")
-          ?? "en"
+        let meta = try Dictionary(
+          uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM meta").map {
+            ($0[0] as String, $0[1] as String)
+          })
+        if let problem = MemorySchema.readProblem(meta["schema"]) {
+          throw TranslationError.invalidMemory(path: path, message: problem)
+        }
+        // Schema 1 has no projects and no review states: every entry is the one project's,
+        // translated.
+        let current = (Int(meta["schema"] ?? "") ?? 1) >= 2
         let rows = try Row.fetchAll(
           db,
           sql: """
-            SELECT u.bundle, u.tbl, u.key, u.variant, u.source, t.language, t.value, t.comment
+            SELECT u.bundle, u.tbl, u.key, u.variant, u.source, t.language, t.value, t.comment,
+              \(current ? "u.project, t.state" : "'', 'translated'")
             FROM translations t JOIN units u ON u.id = t.unit ORDER BY u.id, t.language
             """)
         let records = rows.map { row in
           TranslationRecord(
             bundle: row[0], table: row[1], key: row[2], variant: row[3], language: row[5],
-            value: row[6], comment: row[7], source: row[4])
+            value: row[6], comment: row[7], source: row[4], project: row[8],
+            state: ReviewState(rawValue: row[9]) ?? .translated)
         }
-        return (records, language)
+        return (records, meta["developmentLanguage"] ?? "en")
       }
     } catch let error as DatabaseError {
       throw TranslationError.invalidMemory(
         path: path, message: "not a translation memory: \(error.message ?? "\(error.resultCode)")")
+    }
+  }
+
+  /// Brings the memory at `path` to the current schema in place, in one transaction (a kill
+  /// or a failure leaves it as it was); the schema it had. A newer schema is refused.
+  @discardableResult
+  public static func migrate(memory path: String) throws -> Int {
+    guard FileIO.exists(path) else {
+      throw TranslationError.invalidMemory(path: path, message: "no such memory file")
+    }
+    do {
+      let queue = try DatabaseQueue(path: path)
+      defer { try? queue.close() }
+      return try queue.write { db in
+        let found = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'schema'")
+        if let problem = MemorySchema.readProblem(found) {
+          throw TranslationError.invalidMemory(path: path, message: problem)
+        }
+        let old = Int(found ?? "") ?? MemorySchema.version
+        for version in old..<MemorySchema.version {
+          for statement in MemorySchema.migrations[version] ?? [] {
+            try db.execute(sql: statement)
+          }
+        }
+        try db.execute(
+          sql: "UPDATE meta SET value = ? WHERE name = 'schema'",
+          arguments: [String(MemorySchema.version)])
+        return old
+      }
+    } catch let error as DatabaseError {
+      throw TranslationError.invalidMemory(
+        path: path, message: "cannot migrate: \(error.message ?? "\(error.resultCode)")")
     }
   }
 
@@ -55,8 +99,11 @@ public enum MemoryExchange {
     } catch {
       throw TranslationError.invalidMemory(path: output, message: error.message)
     }
-    return Set(records.map { "\($0.bundle)\u{0}\($0.table)\u{0}\($0.key)\u{0}\($0.variant)" })
-      .count
+    return Set(
+      records.map {
+        "\($0.project)\u{0}\($0.bundle)\u{0}\($0.table)\u{0}\($0.key)\u{0}\($0.variant)"
+      }
+    ).count
   }
 
   /// The records of TMX (`.tmx`) and XLIFF (`.xliff`, `.xlf`) files, all read and checked
@@ -106,7 +153,8 @@ public enum MemoryExchange {
     var order: [String] = []
     for record in existing + imported.records {
       let identity = [
-        record.bundle, record.table, record.key, record.variant, record.language,
+        record.project, record.bundle, record.table, record.key, record.variant,
+        record.language,
       ].joined(separator: "\u{0}")
       if merged[identity] == nil { order.append(identity) }
       merged[identity] = record
@@ -136,11 +184,22 @@ public enum MemoryExchange {
           var translated = base
           translated.language = target
           translated.value = value
+          translated.state = reviewState(xliff: unit.state)
           records.append(translated)
         }
       }
     }
     return records
+  }
+
+  /// An XLIFF `state` as a review state: signed off or final is approved, any review or
+  /// translation still needed is needs review.
+  static func reviewState(xliff state: String?) -> ReviewState {
+    switch state {
+    case "signed-off", "final": .approved
+    case nil, "translated": .translated
+    default: .needsReview
+    }
   }
 
   static func keyAndVariant(_ id: String) -> (String, String) {

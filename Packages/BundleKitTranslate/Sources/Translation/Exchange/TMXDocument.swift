@@ -10,6 +10,8 @@ public enum TMXDocument {
   /// The `<prop type>`s BundleKit writes and reads back.
   enum Property {
     static let project = "x-bundlekit-project"
+    static let bundle = "x-bundlekit-bundle"
+    static let state = "x-bundlekit-state"
     static let table = "x-bundlekit-table"
     static let key = "x-bundlekit-key"
     static let variant = "x-bundlekit-variant"
@@ -21,18 +23,22 @@ public enum TMXDocument {
     _ records: [TranslationRecord], sourceLanguage: String, toolVersion: String
   ) -> [UInt8] {
     struct Unit: Hashable, Comparable {
+      var project: String
       var bundle: String
       var table: String
       var key: String
       var variant: String
       static func < (a: Unit, b: Unit) -> Bool {
-        (a.bundle, a.table, a.key, a.variant) < (b.bundle, b.table, b.key, b.variant)
+        (a.project, a.bundle, a.table, a.key, a.variant)
+          < (b.project, b.bundle, b.table, b.key, b.variant)
       }
     }
     var units: [Unit: [TranslationRecord]] = [:]
     for record in records {
       units[
-        Unit(bundle: record.bundle, table: record.table, key: record.key, variant: record.variant),
+        Unit(
+          project: record.project, bundle: record.bundle, table: record.table, key: record.key,
+          variant: record.variant),
         default: []
       ].append(record)
     }
@@ -45,7 +51,10 @@ public enum TMXDocument {
       """
     for unit in units.keys.sorted() {
       out += "    <tu>\n"
-      out += "      <prop type=\"\(Property.project)\">\(text(unit.bundle))</prop>\n"
+      if !unit.project.isEmpty {
+        out += "      <prop type=\"\(Property.project)\">\(text(unit.project))</prop>\n"
+      }
+      out += "      <prop type=\"\(Property.bundle)\">\(text(unit.bundle))</prop>\n"
       out += "      <prop type=\"\(Property.table)\">\(text(unit.table))</prop>\n"
       out += "      <prop type=\"\(Property.key)\">\(text(unit.key))</prop>\n"
       if !unit.variant.isEmpty {
@@ -58,6 +67,9 @@ public enum TMXDocument {
       }
       for record in variants {
         out += "      <tuv xml:lang=\"\(attribute(record.language))\">\n"
+        if record.state != .translated {
+          out += "        <prop type=\"\(Property.state)\">\(record.state.rawValue)</prop>\n"
+        }
         if let comment = record.comment { out += "        <note>\(text(comment))</note>\n" }
         out += "        <seg>\(text(record.value))</seg>\n"
         out += "      </tuv>\n"
@@ -107,7 +119,7 @@ public enum TMXDocument {
       for prop in tu.children(named: "prop") {
         if let type = prop.attributes["type"] { properties[type] = prop.text }
       }
-      var values: [(language: String, value: String, comment: String?)] = []
+      var values: [(language: String, value: String, comment: String?, state: ReviewState)] = []
       for tuv in tu.children(named: "tuv") {
         guard let code = tuv.attributes["xml:lang"] ?? tuv.attributes["lang"] else {
           problem(tuv, "<tuv> has no xml:lang")
@@ -128,7 +140,19 @@ public enum TMXDocument {
           continue
         }
         let notes = tuv.children(named: "note").map(\.text)
-        values.append((language, seg.text, notes.isEmpty ? nil : notes.joined(separator: "\n")))
+        var state = ReviewState.translated
+        if let given = tuv.children(named: "prop").first(where: {
+          $0.attributes["type"] == Property.state
+        }) {
+          guard let known = ReviewState(rawValue: given.text) else {
+            problem(
+              given, "review state \"\(given.text)\" is not translated, needs_review or approved")
+            continue
+          }
+          state = known
+        }
+        values.append(
+          (language, seg.text, notes.isEmpty ? nil : notes.joined(separator: "\n"), state))
       }
       if values.isEmpty {
         if tu.children(named: "tuv").isEmpty { problem(tu, "<tu> has no <tuv>") }
@@ -141,20 +165,22 @@ public enum TMXDocument {
           ?? values.first?.value
       else { continue }
       let record = TranslationRecord(
-        bundle: properties[Property.project] ?? "tmx:\(fileName)",
+        bundle: properties[Property.bundle] ?? "tmx:\(fileName)",
         table: properties[Property.table] ?? "TMX", key: key,
-        variant: properties[Property.variant] ?? "", language: "", value: "")
-      let identity = [record.bundle, record.table, record.key, record.variant].joined(
-        separator: "\u{0}")
+        variant: properties[Property.variant] ?? "", language: "", value: "",
+        project: properties[Property.project] ?? "")
+      let identity = [record.project, record.bundle, record.table, record.key, record.variant]
+        .joined(separator: "\u{0}")
       guard seen.insert(identity).inserted else {
         problem(tu, "a second <tu> for \"\(key)\" in table \(record.table)")
         continue
       }
-      for (language, value, comment) in values {
+      for (language, value, comment, state) in values {
         var copy = record
         copy.language = language
         copy.value = value
         copy.comment = comment
+        copy.state = state
         copy.source = sourceText
         records.append(copy)
       }

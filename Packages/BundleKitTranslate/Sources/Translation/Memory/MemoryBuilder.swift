@@ -22,7 +22,10 @@ public struct MemoryBuilder: Sendable {
     public var languages: [String]
   }
 
-  /// A builder.
+  /// The project (app) the tables read belong to; empty for a memory of one app.
+  public var project = ""
+
+  /// A builder reading tables whose source texts are in `developmentLanguage`.
   public init(developmentLanguage: String = "en") {
     self.developmentLanguage = developmentLanguage
   }
@@ -37,7 +40,11 @@ public struct MemoryBuilder: Sendable {
     } catch {
       throw TranslationError.table(error.diagnostics)
     }
-    return try build(records: try readRecords(locations), files: locations.count, to: output)
+    var records = try readRecords(locations)
+    if !project.isEmpty {
+      for index in records.indices { records[index].project = project }
+    }
+    return try build(records: records, files: locations.count, to: output)
   }
 
   /// Writes `records` as the memory at `output`, replacing it atomically: a failed write
@@ -148,17 +155,20 @@ public struct MemoryBuilder: Sendable {
       try db.inTransaction {
         for statement in MemorySchema.statements { try db.execute(sql: statement) }
         let insertUnit = try db.makeStatement(
-          sql: "INSERT INTO units (id, bundle, tbl, key, variant, source) VALUES (?, ?, ?, ?, ?, ?)"
+          sql: """
+            INSERT INTO units (id, bundle, tbl, key, variant, source, project)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
         )
         let insertTranslation = try db.makeStatement(
           sql: """
-            INSERT OR REPLACE INTO translations (unit, language, value, normalized, comment)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO translations (unit, language, value, normalized, comment, state)
+            VALUES (?, ?, ?, ?, ?, ?)
             """)
         var units: [String: Int64] = [:]
         for record in records {
           let unitKey =
-            "\(record.bundle)\u{0}\(record.table)\u{0}\(record.key)\u{0}\(record.variant)"
+            "\(record.project)\u{0}\(record.bundle)\u{0}\(record.table)\u{0}\(record.key)\u{0}\(record.variant)"
           let unit: Int64
           if let known = units[unitKey] {
             unit = known
@@ -167,11 +177,12 @@ public struct MemoryBuilder: Sendable {
             units[unitKey] = unit
             try insertUnit.execute(arguments: [
               unit, record.bundle, record.table, record.key, record.variant, record.source,
+              record.project,
             ])
           }
           try insertTranslation.execute(arguments: [
             unit, record.language, record.value, TextNormalizer.normalize(record.value),
-            record.comment,
+            record.comment, record.state.rawValue,
           ])
           languages.insert(record.language)
         }

@@ -40,11 +40,8 @@ public final class TranslationMemory: Sendable {
             ($0[0] as String, $0[1] as String)
           })
       }
-      guard meta["schema"] == String(MemorySchema.version) else {
-        throw TranslationError.invalidMemory(
-          path: path,
-          message: "made by another version of BundleKit (schema \(meta["schema"] ?? "?")); "
-            + "build it again with `bundlekit translate index`")
+      if let problem = MemorySchema.readProblem(meta["schema"]) {
+        throw TranslationError.invalidMemory(path: path, message: problem)
       }
       developmentLanguage = meta["developmentLanguage"] ?? "en"
       languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)

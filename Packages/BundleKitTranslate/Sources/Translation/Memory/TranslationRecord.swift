@@ -1,5 +1,17 @@
+/// Where a translation stands in review.
+public enum ReviewState: String, Sendable, Hashable, Codable, CaseIterable {
+  /// Translated (from a table, or imported as translated).
+  case translated
+  /// A suggestion someone must look at (machine or fuzzy, or marked so by a tool).
+  case needsReview = "needs_review"
+  /// Looked at and accepted.
+  case approved
+}
+
 /// One value of one table in one language, as the memory stores it.
 public struct TranslationRecord: Sendable, Hashable, Codable {
+  /// The app (project) the entry belongs to; empty when the memory holds one.
+  public var project: String = ""
   /// The folder holding the table's `<lang>.lproj` folders or catalog: tells apart tables of
   /// the same name in different packages.
   public var bundle: String
@@ -18,12 +30,17 @@ public struct TranslationRecord: Sendable, Hashable, Codable {
   public var comment: String?
   /// The same entry's text in the development language, when the memory has it.
   public var source: String?
+  /// Where this translation stands in review.
+  public var state: ReviewState = .translated
 
   /// A record.
   public init(
     bundle: String, table: String, key: String, variant: String = "", language: String,
-    value: String, comment: String? = nil, source: String? = nil
+    value: String, comment: String? = nil, source: String? = nil, project: String = "",
+    state: ReviewState = .translated
   ) {
+    self.project = project
+    self.state = state
     self.bundle = bundle
     self.table = table
     self.key = key
