@@ -203,6 +203,7 @@ struct Handlers: Sendable {
     } catch {
       return Self.error(error.message)
     }
+    let project = parameters.string("project").flatMap { $0.isEmpty ? nil : $0 }
     let batch: [String]
     switch texts {
     case .single(let text): batch = [text]
@@ -222,7 +223,8 @@ struct Handlers: Sendable {
     var others: [[String]] = []
     var detected: [String] = []
     for text in batch {
-      let candidates = translations(of: text, to: target, from: source, count: 1 + alternatives)
+      let candidates = translations(
+        of: text, to: target, from: source, count: 1 + alternatives, project: project)
       translated.append(candidates[0])
       others.append(Array(candidates.dropFirst()))
       if source == nil {
@@ -251,13 +253,15 @@ struct Handlers: Sendable {
   /// The memory's translation first (or the text itself: never empty for a non-empty text),
   /// then up to `count - 1` other translations the memory has for it (LibreTranslate's
   /// `alternatives`).
-  private func translations(of text: String, to target: String, from source: String?, count: Int)
-    -> [String]
-  {
-    let key = LookupCache.Key(text: text, target: target, source: source, count: count)
+  private func translations(
+    of text: String, to target: String, from source: String?, count: Int, project: String?
+  ) -> [String] {
+    let key = LookupCache.Key(
+      text: text, target: target, source: source, count: count, project: project)
     if let known = cache[key] { return known }
     let matches =
-      (try? memory.matches(for: text, to: target, from: source, fuzzy: false, limit: count)) ?? []
+      (try? memory.matches(
+        for: text, to: target, from: source, fuzzy: false, limit: count, project: project)) ?? []
     let found = matches.map(\.translation).filter { !$0.isEmpty }
     let answer = found.isEmpty ? [text] : found
     cache[key] = answer
@@ -298,12 +302,14 @@ struct Handlers: Sendable {
     }
     let table = query["table"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
     let language = query["lang"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    let project = query["project"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
     if let language, memory.supportedLanguage(language) == nil {
       return Self.error("\(language) is not supported")
     }
     let records: [TranslationRecord]
     do {
-      records = try memory.records(forKey: key, table: table, language: language)
+      records = try memory.records(
+        forKey: key, table: table, language: language, project: project)
     } catch {
       return Self.error("\(error)")
     }
@@ -316,6 +322,7 @@ struct Handlers: Sendable {
         ("value", JSONText.string(record.value)),
         ("comment", JSONText.string(record.comment)),
         ("source", JSONText.string(record.source)),
+        ("project", JSONText.string(record.project)),
       ])
     }
     let body = JSONText.object([
@@ -333,6 +340,7 @@ final class LookupCache: @unchecked Sendable {
     var target: String
     var source: String?
     var count: Int
+    var project: String?
   }
 
   private let capacity: Int

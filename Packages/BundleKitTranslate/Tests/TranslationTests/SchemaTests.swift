@@ -84,7 +84,7 @@ struct SchemaTests {
   }
 
   @Test("projects and review states: index --project, TMX props, XLIFF states, round trip")
-  func projectsAndStates() throws {
+  func projectsAndStates() async throws {
     let fixture = try MemoryFixture()
     let memory = fixture.folder.file("inbox.sqlite")
     var result = try BundleKitTool.run([
@@ -122,6 +122,28 @@ struct SchemaTests {
     result = try BundleKitTool.run(["translate", "import", exported, "--memory", copy])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(Set(try MemoryExchange.records(inMemory: copy).records) == Set(records))
+    // Lookups scoped to a project see that project's entries alone; unscoped, every one.
+    for (project, expected) in [(nil, "Antworten"), ("Forum", "Antworten"), ("Inbox", "Reply")] {
+      result = try BundleKitTool.run(
+        ["translate", "lookup", "Reply", "--to", "de", "--from", "en", "--memory", memory]
+          + (project.map { ["--project", $0] } ?? []))
+      #expect(result.stdout.hasPrefix(expected + "\n"), "\(project ?? "all"): \(result.stdout)")
+    }
+    let opened = try TranslationMemory(path: memory, preload: true)
+    #expect(try await opened.records(forKey: "alert.cancel", project: "Forum").isEmpty)
+    #expect(try await opened.records(forKey: "alert.cancel", project: "Inbox").count == 4)
+    let server = try await RunningServer.translation(memory: opened)
+    try await server.serving {
+      for (project, expected) in [("Forum", "Antworten"), ("Inbox", "Reply")] {
+        let answer = try await http(
+          "POST", server.url.appendingPathComponent("translate"),
+          body: jsonBody(["q": "Reply", "source": "en", "target": "de", "project": project]))
+        #expect(answer.object?["translatedText"] as? String == expected, "\(project)")
+      }
+      let lookup = try await http(
+        "GET", URL(string: server.url.absoluteString + "/lookup?key=reply&project=Forum&lang=fr")!)
+      #expect(lookup.text.contains("\"project\":\"Forum\""), "\(lookup.text)")
+    }
     // XLIFF states: needs-review-translation is needs review, signed-off approved.
     let xliff = fixture.folder.file("states.xliff")
     try FileIO.writeAtomically(

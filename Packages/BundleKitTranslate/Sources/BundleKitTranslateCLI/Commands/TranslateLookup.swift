@@ -35,6 +35,9 @@ struct TranslateLookup: AsyncParsableCommand {
   @Option(help: "With --key: the table.")
   var table: String?
 
+  @Option(help: "Look only at this project's entries (a memory shared by several apps).")
+  var project: String?
+
   @Option(help: "The lowest similarity a fuzzy match may have (0-1).")
   var minimumScore = 0.6
 
@@ -56,7 +59,8 @@ struct TranslateLookup: AsyncParsableCommand {
   func run() async throws {
     let memory = try TranslationMemory(path: memory)
     if key {
-      let records = try await memory.records(forKey: text, table: table, language: to)
+      let records = try await memory.records(
+        forKey: text, table: table, language: to, project: project)
       switch formatOptions.format {
       case .json: StandardStreams.printLine(try Output.json(records))
       case .text:
@@ -74,7 +78,8 @@ struct TranslateLookup: AsyncParsableCommand {
     }
     let target = to ?? memory.developmentLanguage
     let matches = try await memory.matches(
-      for: text, to: target, from: from, fuzzy: !noFuzzy, minimumScore: minimumScore)
+      for: text, to: target, from: from, fuzzy: !noFuzzy, minimumScore: minimumScore,
+      project: project)
     // The development language's text stands in only when that is the language asked for.
     let translated = matches.filter { memory.isTranslation($0, into: target) }
     var remote: String?

@@ -10,6 +10,7 @@ struct StoredTranslation: Sendable, Hashable {
 
 /// A row of `units`.
 struct StoredUnit: Sendable, Hashable {
+  var project: String = ""
   var bundle: String
   var table: String
   var key: String
@@ -37,6 +38,8 @@ protocol MemoryStore: Sendable {
 struct DatabaseStore: MemoryStore {
   let queue: DatabaseQueue
   let path: String
+  /// `project`, or an empty text for a schema-1 memory, which has no projects.
+  let projectColumn: String
 
   /// A read whose SQLite errors (a damaged file, say) name the memory file.
   private func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -89,7 +92,7 @@ struct DatabaseStore: MemoryStore {
   func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
     guard !ids.isEmpty else { return [:] }
     let sql = """
-      SELECT id, bundle, tbl, key, variant, source FROM units
+      SELECT id, bundle, tbl, key, variant, source, \(projectColumn) FROM units
       WHERE id IN (\(Self.placeholders(ids.count)))
       """
     return try read { db in
@@ -98,14 +101,16 @@ struct DatabaseStore: MemoryStore {
         db.cachedStatement(sql: sql), arguments: StatementArguments(ids))
       {
         result[row[0]] = StoredUnit(
-          bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+          project: row[6], bundle: row[1], table: row[2], key: row[3], variant: row[4],
+          source: row[5])
       }
       return result
     }
   }
 
   func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
-    var sql = "SELECT id, bundle, tbl, key, variant, source FROM units WHERE key = ?"
+    var sql =
+      "SELECT id, bundle, tbl, key, variant, source, \(projectColumn) FROM units WHERE key = ?"
     var arguments: [any DatabaseValueConvertible] = [key]
     if let table {
       sql += " AND tbl = ?"
@@ -118,7 +123,8 @@ struct DatabaseStore: MemoryStore {
           (
             row[0],
             StoredUnit(
-              bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+              project: row[6], bundle: row[1], table: row[2], key: row[3], variant: row[4],
+              source: row[5])
           )
         }
     }
@@ -149,14 +155,17 @@ struct SnapshotStore: MemoryStore {
     var language: String
   }
 
-  init(queue: DatabaseQueue) throws {
+  init(queue: DatabaseQueue, projectColumn: String) throws {
     try queue.read { db in
       let units = try Row.fetchCursor(
-        db, sql: "SELECT id, bundle, tbl, key, variant, source FROM units ORDER BY id")
+        db,
+        sql:
+          "SELECT id, bundle, tbl, key, variant, source, \(projectColumn) FROM units ORDER BY id")
       while let row = try units.next() {
         let id: Int64 = row[0]
         let unit = StoredUnit(
-          bundle: row[1], table: row[2], key: row[3], variant: row[4], source: row[5])
+          project: row[6], bundle: row[1], table: row[2], key: row[3], variant: row[4],
+          source: row[5])
         unitsByID[id] = unit
         unitsByKey[unit.key, default: []].append(id)
       }

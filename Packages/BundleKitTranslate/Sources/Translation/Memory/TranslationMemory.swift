@@ -45,7 +45,12 @@ public final class TranslationMemory: Sendable {
       }
       developmentLanguage = meta["developmentLanguage"] ?? "en"
       languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)
-      store = preload ? try SnapshotStore(queue: queue) : DatabaseStore(queue: queue, path: path)
+      // Schema 1 has no projects: every unit is the one project's ("").
+      let projectColumn = (Int(meta["schema"] ?? "") ?? 1) >= 2 ? "project" : "''"
+      store =
+        preload
+        ? try SnapshotStore(queue: queue, projectColumn: projectColumn)
+        : DatabaseStore(queue: queue, path: path, projectColumn: projectColumn)
     } catch let error as DatabaseError {
       throw TranslationError.invalidMemory(
         path: path, message: "not a translation memory (\(error.message ?? "\(error)"))")
@@ -94,10 +99,12 @@ public final class TranslationMemory: Sendable {
 
   /// The entries for `key` (in `table`, when given): every language's value, or, with
   /// `language`, the value in the first language of its fallback chain that has one.
-  public func records(forKey key: String, table: String? = nil, language: String? = nil) throws
-    -> [TranslationRecord]
-  {
-    let units = try store.units(forKey: key, table: table)
+  public func records(
+    forKey key: String, table: String? = nil, language: String? = nil, project: String? = nil
+  ) throws -> [TranslationRecord] {
+    let units = try store.units(forKey: key, table: table).filter {
+      project == nil || $0.1.project == project
+    }
     guard !units.isEmpty else { return [] }
     let ids = units.map(\.0)
     // Each unit's place in the answer (table, bundle, variant order) and its columns.
@@ -122,11 +129,13 @@ public final class TranslationMemory: Sendable {
       .map(\.record)
   }
 
-  /// Async form of ``records(forKey:table:language:)``.
-  public func records(forKey key: String, table: String? = nil, language: String? = nil)
-    async throws -> [TranslationRecord]
-  {
-    try await offload { try self.records(forKey: key, table: table, language: language) }
+  /// Async form of ``records(forKey:table:language:project:)``.
+  public func records(
+    forKey key: String, table: String? = nil, language: String? = nil, project: String? = nil
+  ) async throws -> [TranslationRecord] {
+    try await offload {
+      try self.records(forKey: key, table: table, language: language, project: project)
+    }
   }
 
   // MARK: By text
@@ -141,10 +150,17 @@ public final class TranslationMemory: Sendable {
   /// When several entries share the text, every distinct translation is a candidate; the one
   /// most entries use comes first, except that a value equal to the text itself (an
   /// untranslated copy) goes after every real translation.
+  /// With `project`, only that project's entries are looked at (nil: every project's).
   public func matches(
     for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
-    minimumScore: Double = 0.6, limit: Int = 10
+    minimumScore: Double = 0.6, limit: Int = 10, project: String? = nil
   ) throws -> [TranslationMatch] {
+    /// The rows whose unit belongs to `project`.
+    func scoped(_ rows: [StoredTranslation]) throws -> [StoredTranslation] {
+      guard let project, !rows.isEmpty else { return rows }
+      let units = try store.units(Array(Set(rows.map(\.unit))))
+      return rows.filter { units[$0.unit]?.project == project }
+    }
     let targetChain = try fallbackChain(for: target)
     let sourceLanguages: [String]?
     if let source, source != "auto" {
@@ -155,7 +171,7 @@ public final class TranslationMemory: Sendable {
       sourceLanguages = nil
     }
     if let found = try anchored(
-      store.translations(withText: text, normalized: false, languages: sourceLanguages),
+      scoped(store.translations(withText: text, normalized: false, languages: sourceLanguages)),
       kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
     {
       return Array(found.prefix(limit))
@@ -163,7 +179,8 @@ public final class TranslationMemory: Sendable {
     let normalized = TextNormalizer.normalize(text)
     guard !normalized.isEmpty else { return [] }
     if let found = try anchored(
-      store.translations(withText: normalized, normalized: true, languages: sourceLanguages),
+      scoped(
+        store.translations(withText: normalized, normalized: true, languages: sourceLanguages)),
       kind: .normalized, scores: [:], targetChain: targetChain), !found.isEmpty
     {
       return Array(found.prefix(limit))
@@ -177,8 +194,8 @@ public final class TranslationMemory: Sendable {
     var scores: [Int64: Double] = [:]
     for (candidate, score) in index.best(for: normalized, minimumScore: minimumScore, limit: limit)
     {
-      for row in try store.translations(
-        withText: candidate, normalized: true, languages: [fuzzyLanguage])
+      for row in try scoped(
+        store.translations(withText: candidate, normalized: true, languages: [fuzzyLanguage]))
       where scores[row.unit] == nil {
         scores[row.unit] = score
         anchors.append(row)
@@ -188,15 +205,15 @@ public final class TranslationMemory: Sendable {
     return Array((found ?? []).prefix(limit))
   }
 
-  /// Async form of ``matches(for:to:from:fuzzy:minimumScore:limit:)``.
+  /// Async form of ``matches(for:to:from:fuzzy:minimumScore:limit:project:)``.
   public func matches(
     for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
-    minimumScore: Double = 0.6, limit: Int = 10
+    minimumScore: Double = 0.6, limit: Int = 10, project: String? = nil
   ) async throws -> [TranslationMatch] {
     try await offload {
       try self.matches(
         for: text, to: target, from: source, fuzzy: fuzzy, minimumScore: minimumScore,
-        limit: limit)
+        limit: limit, project: project)
     }
   }
 
@@ -323,7 +340,7 @@ public final class TranslationMemory: Sendable {
     TranslationRecord(
       bundle: unit?.bundle ?? "", table: unit?.table ?? "", key: unit?.key ?? "",
       variant: unit?.variant ?? "", language: row.language, value: row.value,
-      comment: row.comment, source: unit?.source)
+      comment: row.comment, source: unit?.source, project: unit?.project ?? "")
   }
 
   private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
