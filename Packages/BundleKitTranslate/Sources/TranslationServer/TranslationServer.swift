@@ -27,6 +27,9 @@ public struct TranslationServer: Sendable {
     public var requestTimeout: Double = 10
     /// How long a kept-alive connection may wait for its next request, in seconds.
     public var idleTimeout: Double = 30
+    /// The most requests one client address may make per minute (nil: no limit); over it,
+    /// 429 with `Retry-After`.
+    public var requestsPerMinute: Int?
 
     /// The defaults: 127.0.0.1:5000, 1 MiB bodies, batches of 128.
     public init() {}
@@ -50,6 +53,7 @@ public struct TranslationServer: Sendable {
   ) -> some ApplicationProtocol {
     let router = Router()
     let handlers = Handlers(memory: memory, configuration: configuration)
+    let limiter = configuration.requestsPerMinute.map { RateLimiter(limit: $0, window: 60) }
     router.get("health") { _, _ in handlers.health() }
     router.get("languages") { _, _ in handlers.languages() }
     router.get("lookup") { request, _ in handlers.lookup(request) }
@@ -63,7 +67,7 @@ public struct TranslationServer: Sendable {
             RequestDeadlineHandler(
               requestTimeout: Self.amount(configuration.requestTimeout),
               idleTimeout: Self.amount(configuration.idleTimeout))
-          ],
+          ] + (limiter.map { [RateLimitHandler(limiter: $0)] } ?? []),
           idleTimeout: Self.amount(configuration.idleTimeout))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -102,6 +102,8 @@ struct HTTPAnswer {
   var status: Int
   var json: Any?
   var text: String
+  /// The response's header fields, names lowercased.
+  var headers: [String: String] = [:]
   var object: [String: Any]? { json as? [String: Any] }
 }
 
@@ -115,10 +117,14 @@ func http(
   request.timeoutInterval = 10
   if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
   let (data, response) = try await URLSession.shared.data(for: request)
+  var headers: [String: String] = [:]
+  for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+    headers["\(name)".lowercased()] = "\(value)"
+  }
   return HTTPAnswer(
     status: (response as? HTTPURLResponse)?.statusCode ?? 0,
     json: try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-    text: String(decoding: data, as: UTF8.self))
+    text: String(decoding: data, as: UTF8.self), headers: headers)
 }
 
 func jsonBody(_ object: Any) throws -> Data { try JSONSerialization.data(withJSONObject: object) }

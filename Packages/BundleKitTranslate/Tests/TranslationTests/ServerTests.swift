@@ -360,6 +360,37 @@ extension ServerTests {
     }
   }
 
+  @Test("--rate-limit: past the limit an address gets 429 with Retry-After, and the server goes on")
+  func rateLimit() async throws {
+    let server = try await RunningServer.translation(memory: memory) {
+      $0.requestsPerMinute = 3
+    }
+    try await server.serving {
+      for _ in 0..<3 {
+        let answer = try await http("GET", server.url.appendingPathComponent("health"))
+        #expect(answer.status == 200)
+      }
+      let refused = try await http(
+        "POST", server.url.appendingPathComponent("translate"),
+        body: jsonBody(["q": "Cancel", "source": "en", "target": "de"]))
+      #expect(refused.status == 429)
+      let wait = Int(refused.headers["retry-after"] ?? "") ?? 0
+      #expect((1...60).contains(wait), "\(refused.headers)")
+      #expect((refused.object?["error"] as? String)?.hasPrefix("Too many requests") == true)
+      // Still refused on the same and on new connections, still answering.
+      let again = try await http("GET", server.url.appendingPathComponent("languages"))
+      #expect(again.status == 429)
+    }
+    // Without a limit, the same burst is served.
+    let open = try await RunningServer.translation(memory: memory)
+    try await open.serving {
+      for _ in 0..<10 {
+        let answer = try await http("GET", open.url.appendingPathComponent("health"))
+        #expect(answer.status == 200)
+      }
+    }
+  }
+
   @Test("the printed URL puts an IPv6 address in brackets")
   func ipv6URL() {
     #expect(TranslationServer.url(host: "::1", port: 5000) == "http://[::1]:5000")

@@ -31,9 +31,12 @@ struct TranslateServe: AsyncParsableCommand {
   @Option(help: "The most texts one request may carry.")
   var maximumBatchSize = 128
 
+  @Option(help: "The most requests one client address may make per minute (429 beyond).")
+  var rateLimit: Int?
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
-    guard maximumBodySize > 0, maximumBatchSize > 0 else {
+    guard maximumBodySize > 0, maximumBatchSize > 0, (rateLimit ?? 1) > 0 else {
       throw ValidationError("the limits must be positive")
     }
   }
@@ -45,6 +48,7 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.port = port
     configuration.maximumBodySize = maximumBodySize
     configuration.maximumBatchSize = maximumBatchSize
+    configuration.requestsPerMinute = rateLimit
     let host = host
     do {
       try await TranslationServer(memory: memory, configuration: configuration).run { port in
