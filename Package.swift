@@ -270,7 +270,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CodeGenerationTests",
-      dependencies: ["CodeGeneration", "BundleKitTestSupport"],
+      dependencies: ["CodeGeneration", "BundleKitTemplates", "BundleKitTestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(

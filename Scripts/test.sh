@@ -14,7 +14,8 @@ swift format lint --strict --recursive --parallel \
   Packages/BundleKitLocalize/Tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-swift test "$@" 2>&1 | tee "$log"
+# Every import of a module must be a dependency the manifest declares.
+swift test --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
 # One line for what did not run: corpus tests skip (with their reason) when ../shared/corpus
 # is not beside the clone.
 skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
