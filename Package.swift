@@ -113,6 +113,7 @@ let package = Package(
       dependencies: [
         "CodeGeneration",
         "Diagnostics",
+        "FileSystem",
         "PropertyListXML",
         "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
@@ -122,7 +123,7 @@ let package = Package(
 
     .target(
       name: "Versioning",
-      dependencies: ["Diagnostics", "PropertyListXML"]
+      dependencies: ["Diagnostics", "FileSystem", "PropertyListXML"]
     ),
 
     .target(
@@ -132,7 +133,7 @@ let package = Package(
 
     .target(
       name: "Resources",
-      dependencies: ["Diagnostics", "PropertyListXML", "StringsTable", "Versioning"]
+      dependencies: ["Diagnostics", "FileSystem", "PropertyListXML", "StringsTable", "Versioning"]
     ),
 
     .target(name: "Morse", dependencies: ["Diagnostics"]),
@@ -142,7 +143,8 @@ let package = Package(
     .target(
       name: "Releasing",
       dependencies: [
-        "Archiving", "Diagnostics", "FileSystem", "Resources", "StringsTable", "Versioning",
+        "Archiving", "Diagnostics", "FileSystem", "PropertyList", "Resources", "StringsTable",
+        "Versioning",
       ]
     ),
 
@@ -260,12 +262,12 @@ let package = Package(
     // Side-by-side benchmarks against the peers (release builds only).
     .executableTarget(
       name: "BundleKitBench",
-      dependencies: ["PropertyListXML", "StringsTable", "Localization", "Morse"]
+      dependencies: ["FileSystem", "PropertyListXML", "StringsTable", "Localization", "Morse"]
     ),
 
     .target(
       name: "BundleKitTestSupport",
-      dependencies: ["PropertyListXML"],
+      dependencies: ["FileSystem", "PropertyListXML"],
       path: "Tests/Support"
     ),
     .testTarget(
@@ -293,7 +295,7 @@ let package = Package(
       name: "StringsTableTests",
       dependencies: [
         "StringsTable", "CodeGeneration", "PropertyListXML", "FileSystem", "Diagnostics",
-        "BundleKitTestSupport",
+        "Localization", "BundleKitTestSupport",
       ],
       exclude: ["Fixtures"]
     ),
