@@ -509,20 +509,7 @@ struct XLIFFExchangeTests {
     var refused = 0
     var planned = 0
     for round in 0..<400 {
-      var bytes = originals[round % originals.count]
-      for _ in 0..<Int.random(in: 1...4, using: &random) {
-        let at = Int.random(in: 0..<max(bytes.count, 1), using: &random)
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
-        case 1:
-          bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
-        case 2:
-          let end = min(bytes.count, at + Int.random(in: 1...200, using: &random))
-          bytes.insert(contentsOf: bytes[at..<end], at: at)
-        default: bytes = Array(bytes.prefix(at))
-        }
-        if bytes.isEmpty { bytes = [0x3C] }
-      }
+      let bytes = random.mutate(originals[round % originals.count])
       try FileIO.writeAtomically(bytes, to: path)
       do {
         let plan = try LocalizationExchange.planImport([path], into: folder.path)

@@ -170,6 +170,27 @@ public struct SeededGenerator: RandomNumberGenerator {
   }
 }
 
+extension SeededGenerator {
+  /// `bytes` damaged one to four times, as a truncated download or a bad merge damages a
+  /// file: a byte flipped, a run cut out, a run repeated, or the rest cut off. Never empty.
+  public mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
+    var bytes = bytes
+    for _ in 0..<Int.random(in: 1...4, using: &self) {
+      let at = Int.random(in: 0..<max(bytes.count, 1), using: &self)
+      switch Int.random(in: 0..<4, using: &self) {
+      case 0: bytes[at] = UInt8.random(in: 0...255, using: &self)
+      case 1: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &self)))
+      case 2:
+        let end = min(bytes.count, at + Int.random(in: 1...200, using: &self))
+        bytes.insert(contentsOf: bytes[at..<end], at: at)
+      default: bytes = Array(bytes.prefix(at))
+      }
+      if bytes.isEmpty { bytes = [0x3C] }
+    }
+    return bytes
+  }
+}
+
 /// Random property-list values for differential tests.
 public struct RandomValues {
   /// The generator the values come from.

@@ -76,24 +76,25 @@ public struct XLIFFDocument: Sendable, Hashable {
 
       """
     for file in files {
-      out += "  <file original=\"\(Self.attribute(file.original))\""
-      out += " source-language=\"\(Self.attribute(file.sourceLanguage))\""
+      out += "  <file original=\"\(XMLEscaping.attribute(file.original))\""
+      out += " source-language=\"\(XMLEscaping.attribute(file.sourceLanguage))\""
       if let target = file.targetLanguage {
-        out += " target-language=\"\(Self.attribute(target))\""
+        out += " target-language=\"\(XMLEscaping.attribute(target))\""
       }
       out += " datatype=\"plaintext\">\n"
       out += "    <header>\n"
       out +=
-        "      <tool tool-id=\"org.bundlekit\" tool-name=\"BundleKit\" tool-version=\"\(Self.attribute(toolVersion))\"/>\n"
+        "      <tool tool-id=\"org.bundlekit\" tool-name=\"BundleKit\" tool-version=\"\(XMLEscaping.attribute(toolVersion))\"/>\n"
       out += "    </header>\n    <body>\n"
       for unit in file.units {
-        out += "      <trans-unit id=\"\(Self.attribute(unit.id))\" xml:space=\"preserve\">\n"
-        out += "        <source>\(Self.text(unit.source))</source>\n"
+        out +=
+          "      <trans-unit id=\"\(XMLEscaping.attribute(unit.id))\" xml:space=\"preserve\">\n"
+        out += "        <source>\(XMLEscaping.escape(unit.source))</source>\n"
         if let target = unit.target {
-          let state = unit.state.map { " state=\"\(Self.attribute($0))\"" } ?? ""
-          out += "        <target\(state)>\(Self.text(target))</target>\n"
+          let state = unit.state.map { " state=\"\(XMLEscaping.attribute($0))\"" } ?? ""
+          out += "        <target\(state)>\(XMLEscaping.escape(target))</target>\n"
         }
-        if let note = unit.note { out += "        <note>\(Self.text(note))</note>\n" }
+        if let note = unit.note { out += "        <note>\(XMLEscaping.escape(note))</note>\n" }
         out += "      </trans-unit>\n"
       }
       out += "    </body>\n  </file>\n"
@@ -101,10 +102,6 @@ public struct XLIFFDocument: Sendable, Hashable {
     out += "</xliff>\n"
     return Array(out.utf8)
   }
-
-  static func text(_ string: String) -> String { XMLEscaping.escape(string) }
-
-  static func attribute(_ string: String) -> String { XMLEscaping.attribute(string) }
 
   /// Reads an XLIFF 1.2 document; every structural problem is an error with its line and
   /// column in `path`, all of them reported together.

@@ -221,6 +221,30 @@ import Testing
     #expect(extract(String(repeating: "Text(\"a\"); ", count: 20_000)).strings.count == 20_000)
   }
 
+  @Test("'[' runs that make Swift's parser exponential or overflow it are reported, not parsed")
+  func bracketRuns() {
+    let cases = [
+      "let y: " + String(repeating: "[", count: 40) + "Int" + String(repeating: "]", count: 40),
+      "let y = " + String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000),
+      "let y = " + String(repeating: "[ \n", count: 30) + String(repeating: "]", count: 30),
+    ]
+    for source in cases {
+      let result = extract("Text(\"kept\")\n" + source)
+      #expect(result.strings.isEmpty)
+      #expect(result.diagnostics.count == 1)
+      #expect(result.diagnostics.first?.message.hasPrefix("not read: ") == true)
+      #expect(result.diagnostics.first?.line == 2)
+    }
+    // In strings and comments they do not count; real nesting a few deep is read.
+    let fine = """
+      let s = "\(String(repeating: "[", count: 40))"
+      // \(String(repeating: "[", count: 40))
+      let m: [[[Int]]] = [[[1]]]
+      Text("read")
+      """
+    #expect(extract(fine).strings.map(\.key) == ["read"])
+  }
+
   @Test("a file over the size limit is reported, not parsed")
   func sizeLimit() {
     var extractor = SwiftStringExtractor()

@@ -136,20 +136,7 @@ struct ExchangeTests {
     var read = 0
     var refused = 0
     for round in 0..<400 {
-      var bytes = original
-      for _ in 0..<Int.random(in: 1...4, using: &random) {
-        let at = Int.random(in: 0..<max(bytes.count, 1), using: &random)
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
-        case 1:
-          bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...64, using: &random)))
-        case 2:
-          let end = min(bytes.count, at + Int.random(in: 1...200, using: &random))
-          bytes.insert(contentsOf: bytes[at..<end], at: at)
-        default: bytes = Array(bytes.prefix(at))
-        }
-        if bytes.isEmpty { bytes = [0x3C] }
-      }
+      let bytes = random.mutate(original)
       do {
         _ = try TMXDocument.read(bytes, path: "m.tmx")
         read += 1

@@ -121,12 +121,7 @@ final class ExtractionVisitor: SyntaxVisitor {
 
   /// The single expression a body returns without `return`.
   func recordImplicitReturn(_ statements: CodeBlockItemListSyntax) {
-    guard statements.count == 1, let item = statements.first?.item else { return }
-    if let expression = item.as(ExprSyntax.self) {
-      recordTyped(expression, source: "a localized result")
-    } else if let statement = item.as(ExpressionStmtSyntax.self) {
-      recordTyped(statement.expression, source: "a localized result")
-    }
+    recordBranch(statements, source: "a localized result", depth: 0)
   }
 
   /// The literals an expression of a localized type holds: itself, each element of an array
@@ -162,6 +157,7 @@ final class ExtractionVisitor: SyntaxVisitor {
     }
   }
 
+  /// The literals of a body (a branch, a getter) that is a single expression.
   private func recordBranch(_ statements: CodeBlockItemListSyntax, source: String, depth: Int) {
     guard statements.count == 1, let item = statements.first?.item else { return }
     if let expression = item.as(ExprSyntax.self) {

@@ -24,16 +24,11 @@ public enum MemoryExchange {
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
       return try queue.read { db in
-        let meta = try Dictionary(
-          uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM meta").map {
-            ($0[0] as String, $0[1] as String)
-          })
+        let meta = try MemorySchema.meta(db)
         if let problem = MemorySchema.readProblem(meta["schema"]) {
           throw TranslationError.invalidMemory(path: path, message: problem)
         }
-        // Schema 1 has no projects and no review states: every entry is the one project's,
-        // translated.
-        let current = (Int(meta["schema"] ?? "") ?? 1) >= 2
+        let current = MemorySchema.hasProjectsAndStates(meta)
         let rows = try Row.fetchAll(
           db,
           sql: """

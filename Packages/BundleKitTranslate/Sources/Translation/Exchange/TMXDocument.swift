@@ -45,20 +45,22 @@ public enum TMXDocument {
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
       <tmx version="1.4">
-        <header creationtool="BundleKit" creationtoolversion="\(attribute(toolVersion))" segtype="block" o-tmf="BundleKit" adminlang="en" srclang="\(attribute(sourceLanguage))" datatype="plaintext"/>
+        <header creationtool="BundleKit" creationtoolversion="\(XMLEscaping.attribute(toolVersion))" segtype="block" o-tmf="BundleKit" adminlang="en" srclang="\(XMLEscaping.attribute(sourceLanguage))" datatype="plaintext"/>
         <body>
 
       """
     for unit in units.keys.sorted() {
       out += "    <tu>\n"
       if !unit.project.isEmpty {
-        out += "      <prop type=\"\(Property.project)\">\(text(unit.project))</prop>\n"
+        out +=
+          "      <prop type=\"\(Property.project)\">\(XMLEscaping.escape(unit.project))</prop>\n"
       }
-      out += "      <prop type=\"\(Property.bundle)\">\(text(unit.bundle))</prop>\n"
-      out += "      <prop type=\"\(Property.table)\">\(text(unit.table))</prop>\n"
-      out += "      <prop type=\"\(Property.key)\">\(text(unit.key))</prop>\n"
+      out += "      <prop type=\"\(Property.bundle)\">\(XMLEscaping.escape(unit.bundle))</prop>\n"
+      out += "      <prop type=\"\(Property.table)\">\(XMLEscaping.escape(unit.table))</prop>\n"
+      out += "      <prop type=\"\(Property.key)\">\(XMLEscaping.escape(unit.key))</prop>\n"
       if !unit.variant.isEmpty {
-        out += "      <prop type=\"\(Property.variant)\">\(text(unit.variant))</prop>\n"
+        out +=
+          "      <prop type=\"\(Property.variant)\">\(XMLEscaping.escape(unit.variant))</prop>\n"
       }
       let variants = (units[unit] ?? []).sorted {
         ($0.language == sourceLanguage ? 0 : 1, $0.language) < (
@@ -66,12 +68,14 @@ public enum TMXDocument {
         )
       }
       for record in variants {
-        out += "      <tuv xml:lang=\"\(attribute(record.language))\">\n"
+        out += "      <tuv xml:lang=\"\(XMLEscaping.attribute(record.language))\">\n"
         if record.state != .translated {
           out += "        <prop type=\"\(Property.state)\">\(record.state.rawValue)</prop>\n"
         }
-        if let comment = record.comment { out += "        <note>\(text(comment))</note>\n" }
-        out += "        <seg>\(text(record.value))</seg>\n"
+        if let comment = record.comment {
+          out += "        <note>\(XMLEscaping.escape(comment))</note>\n"
+        }
+        out += "        <seg>\(XMLEscaping.escape(record.value))</seg>\n"
         out += "      </tuv>\n"
       }
       out += "    </tu>\n"
@@ -189,7 +193,4 @@ public enum TMXDocument {
     return (records, headerSource)
   }
 
-  static func text(_ string: String) -> String { XMLEscaping.escape(string) }
-
-  static func attribute(_ string: String) -> String { XMLEscaping.attribute(string) }
 }

@@ -1,3 +1,5 @@
+import GRDB
+
 /// The memory's tables. A unit is one form of one key of one table in one bundle; each has a
 /// value per language. Lookups by text go through `translations(value, language)` and
 /// `translations(normalized, language)`; a match's other languages through the unit.
@@ -68,5 +70,19 @@ enum MemorySchema {
         "made by an older BundleKit (schema \(number)); build it again with `bundlekit translate index`"
     }
     return nil
+  }
+
+  /// The memory's `meta` table as a dictionary (schema, development language, languages).
+  static func meta(_ db: Database) throws -> [String: String] {
+    try Dictionary(
+      Row.fetchAll(db, sql: "SELECT name, value FROM meta").map {
+        ($0[0] as String, $0[1] as String)
+      }, uniquingKeysWith: { _, last in last })
+  }
+
+  /// Whether a memory with this `meta` has projects and review states (schema 2 on); an
+  /// older one is read as one project, every translation `translated`.
+  static func hasProjectsAndStates(_ meta: [String: String]) -> Bool {
+    (Int(meta["schema"] ?? "") ?? 1) >= 2
   }
 }

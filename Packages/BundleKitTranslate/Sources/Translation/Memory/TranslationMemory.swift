@@ -34,19 +34,14 @@ public final class TranslationMemory: Sendable {
     configuration.readonly = true
     do {
       queue = try DatabaseQueue(path: path, configuration: configuration)
-      let meta = try queue.read { db in
-        try Dictionary(
-          uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM meta").map {
-            ($0[0] as String, $0[1] as String)
-          })
-      }
+      let meta = try queue.read(MemorySchema.meta)
       if let problem = MemorySchema.readProblem(meta["schema"]) {
         throw TranslationError.invalidMemory(path: path, message: problem)
       }
       developmentLanguage = meta["developmentLanguage"] ?? "en"
       languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)
       // Schema 1 has no projects: every unit is the one project's ("").
-      let projectColumn = (Int(meta["schema"] ?? "") ?? 1) >= 2 ? "project" : "''"
+      let projectColumn = MemorySchema.hasProjectsAndStates(meta) ? "project" : "''"
       store =
         preload
         ? try SnapshotStore(queue: queue, projectColumn: projectColumn)
