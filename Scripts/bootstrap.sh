@@ -3,7 +3,8 @@
 #   Scripts/bootstrap.sh            build dependencies: libxml2, libarchive, SQLite (for the
 #                                   translation package), pkg-config
 #   Scripts/bootstrap.sh --oracles  also the tools the tests compare against (plistutil,
-#                                   bsdtar, python3)
+#                                   bsdtar, python3) and the servers they start for real
+#                                   (PostgreSQL, in a throwaway cluster of their own)
 #   Scripts/bootstrap.sh --bench    also the load generator of the lookup benchmark (wrk)
 #
 # Debian and Ubuntu: apt-get (as root, or with sudo). macOS: Homebrew; libarchive is
@@ -18,7 +19,7 @@ if [[ "$(uname)" == "Darwin" ]]; then
     exit 1
   fi
   formulas=(libarchive pkg-config)
-  [[ "$mode" == "--oracles" ]] && formulas+=(libplist python3)
+  [[ "$mode" == "--oracles" ]] && formulas+=(libplist python3 postgresql@17)
   [[ "$mode" == "--bench" ]] && formulas+=(wrk)
   for formula in "${formulas[@]}"; do
     if ! brew list --versions "$formula" >/dev/null 2>&1; then
@@ -38,7 +39,7 @@ if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi
 if [[ "$mode" == "--oracles" ]]; then
-  packages+=(libplist-utils libarchive-tools unzip python3-pip)
+  packages+=(libplist-utils libarchive-tools unzip python3-pip postgresql)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)
 fi
 

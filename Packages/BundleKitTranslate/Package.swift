@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "bundlekit-translate", targets: ["bundlekit-translate"]),
     .library(name: "Translation", targets: ["Translation"]),
     .library(name: "TranslationServer", targets: ["TranslationServer"]),
+    .library(name: "TranslationPostgres", targets: ["TranslationPostgres"]),
   ],
   dependencies: [
     .package(name: "BundleKit", path: "../.."),
@@ -20,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
   ],
   targets: [
     .target(
@@ -31,6 +34,15 @@ let package = Package(
         .product(name: "StringsTable", package: "BundleKit"),
         .product(name: "Localization", package: "BundleKit"),
         .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .target(
+      name: "TranslationPostgres",
+      dependencies: [
+        "Translation",
+        .product(name: "Diagnostics", package: "BundleKit"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .target(
@@ -48,6 +60,7 @@ let package = Package(
       dependencies: [
         "Translation",
         "TranslationServer",
+        "TranslationPostgres",
         .product(name: "CommandLineTool", package: "BundleKit"),
         .product(name: "Diagnostics", package: "BundleKit"),
         .product(name: "FileSystem", package: "BundleKit"),
@@ -58,7 +71,7 @@ let package = Package(
     .testTarget(
       name: "TranslationTests",
       dependencies: [
-        "Translation", "TranslationServer", "bundlekit-translate",
+        "Translation", "TranslationServer", "TranslationPostgres", "bundlekit-translate",
         .product(name: "FileSystem", package: "BundleKit"),
         .product(name: "StringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),

@@ -30,6 +30,8 @@ public struct TranslationServer: Sendable {
     /// The most requests one client address may make per minute (nil: no limit); over it,
     /// 429 with `Retry-After`.
     public var requestsPerMinute: Int?
+    /// How often, in seconds, a server over a shared memory asks whether it changed.
+    public var refreshInterval: Double = 0.25
 
     /// The defaults: 127.0.0.1:5000, 1 MiB bodies, batches of 128.
     public init() {}
@@ -40,10 +42,22 @@ public struct TranslationServer: Sendable {
   /// The configuration.
   public let configuration: Configuration
 
-  /// A server over `memory`. Open the memory with `preload: true` for speed.
-  public init(memory: TranslationMemory, configuration: Configuration = Configuration()) {
+  /// Where a changed memory is opened again, for a memory others write (nil: it never
+  /// changes while served).
+  public let source: (any MemorySource)?
+  private let served: ServedMemory
+
+  /// A server over `memory`. Open a file memory with `preload: true` for speed. With
+  /// `source`, the server watches it and serves the new memory (its caches emptied) within
+  /// ``Configuration/refreshInterval`` of any write, by this server or another.
+  public init(
+    memory: TranslationMemory, configuration: Configuration = Configuration(),
+    source: (any MemorySource)? = nil
+  ) {
     self.memory = memory
     self.configuration = configuration
+    self.source = source
+    served = ServedMemory(memory)
   }
 
   /// The application, ready to `runService()`. `onServerRunning` gets the bound port.
@@ -52,11 +66,11 @@ public struct TranslationServer: Sendable {
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     let router = Router()
-    let handlers = Handlers(memory: memory, configuration: configuration)
+    let handlers = Handlers(served: served, configuration: configuration)
     let limiter = configuration.requestsPerMinute.map { RateLimiter(limit: $0, window: 60) }
     router.get("health") { _, _ in handlers.health() }
     router.get("languages") { _, _ in handlers.languages() }
-    router.get("lookup") { request, _ in handlers.lookup(request) }
+    router.get("lookup") { request, _ in await handlers.lookup(request) }
     router.post("translate") { request, _ in await handlers.translate(request) }
     router.post("detect") { request, _ in await handlers.detect(request) }
     return Application(
@@ -89,7 +103,28 @@ public struct TranslationServer: Sendable {
   {
     var logger = Logger(label: "bundlekit-translate")
     logger.logLevel = .warning
-    try await makeApplication(logger: logger, onServerRunning: onServerRunning).runService()
+    let application = makeApplication(logger: logger, onServerRunning: onServerRunning)
+    guard let source else { return try await application.runService() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await application.runService() }
+      group.addTask { await watch(source) }
+      defer { group.cancelAll() }
+      try await group.next()
+    }
+  }
+
+  /// Opens the memory again whenever its generation moves; a database that does not
+  /// answer is asked again next time (requests meanwhile get 503 from the lookups).
+  private func watch(_ source: any MemorySource) async {
+    var seen = try? await source.generation()
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .milliseconds(Int(configuration.refreshInterval * 1000)))
+      guard let now = try? await source.generation(), now != seen,
+        let memory = try? await source.open()
+      else { continue }
+      seen = now
+      served.replace(with: memory)
+    }
   }
 }
 
@@ -99,29 +134,62 @@ enum ParsedBody {
   case failed(Response)
 }
 
+/// The memory being served with what is worked out from it once: swapped whole when a
+/// shared memory changes, so a request sees one memory and its own cache throughout.
+final class ServedMemory: @unchecked Sendable {
+  /// One memory and what belongs to it.
+  final class Current: Sendable {
+    let memory: TranslationMemory
+    /// `GET /languages`, computed once.
+    let languagesBody: String
+    /// Answers already given: clients ask the same texts again and again.
+    let cache = LookupCache(capacity: 50_000)
+
+    init(_ memory: TranslationMemory) {
+      self.memory = memory
+      let codes = memory.languages.filter { $0 != "Base" }
+      languagesBody =
+        "["
+        + codes.map { code in
+          JSONText.object([
+            ("code", JSONText.string(code)),
+            ("name", JSONText.string(LanguageTag.englishName(of: code))),
+            ("targets", JSONText.array(codes)),
+          ])
+        }.joined(separator: ",") + "]"
+    }
+  }
+
+  private let lock = NSLock()
+  private var value: Current
+
+  init(_ memory: TranslationMemory) { value = Current(memory) }
+
+  var current: Current { lock.withLock { value } }
+
+  func replace(with memory: TranslationMemory) {
+    let next = Current(memory)
+    lock.withLock { value = next }
+  }
+}
+
 /// The endpoints. Every answer is JSON.
 struct Handlers: Sendable {
-  let memory: TranslationMemory
+  let served: ServedMemory
   let configuration: TranslationServer.Configuration
-  /// `GET /languages`, computed once.
-  let languagesBody: String
-  /// Answers already given: the memory does not change while the server runs, and clients
-  /// ask the same texts again and again.
-  let cache = LookupCache(capacity: 50_000)
 
-  init(memory: TranslationMemory, configuration: TranslationServer.Configuration) {
-    self.memory = memory
-    self.configuration = configuration
-    let codes = memory.languages.filter { $0 != "Base" }
-    languagesBody =
-      "["
-      + codes.map { code in
+  /// The answer to a lookup that failed: 503 with `Retry-After` while the database cannot
+  /// be reached, else 500 with the reason.
+  static func failure(_ error: any Error) -> Response {
+    if let transient = error as? any TransientFailure, transient.isTransient {
+      var response = json(
         JSONText.object([
-          ("code", JSONText.string(code)),
-          ("name", JSONText.string(LanguageTag.englishName(of: code))),
-          ("targets", JSONText.array(codes)),
-        ])
-      }.joined(separator: ",") + "]"
+          ("error", JSONText.string("The translation memory is unavailable; try again shortly"))
+        ]), status: .serviceUnavailable)
+      response.headers[.retryAfter] = "1"
+      return response
+    }
+    return Self.error("\(error)", status: .internalServerError)
   }
 
   static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -135,14 +203,15 @@ struct Handlers: Sendable {
   }
 
   func health() -> Response {
-    Self.json(
+    let memory = served.current.memory
+    return Self.json(
       JSONText.object([
         ("status", JSONText.string("ok")),
         ("languages", JSONText.number(Double(memory.languages.count))),
       ]))
   }
 
-  func languages() -> Response { Self.json(languagesBody) }
+  func languages() -> Response { Self.json(served.current.languagesBody) }
 
   /// Reads the body as parameters, or gives the error response to send.
   private func parameters(_ request: Request) async -> ParsedBody {
@@ -166,6 +235,8 @@ struct Handlers: Sendable {
   }
 
   func translate(_ request: Request) async -> Response {
+    let current = served.current
+    let memory = current.memory
     let parameters: RequestParameters
     switch await self.parameters(request) {
     case .parameters(let value): parameters = value
@@ -226,14 +297,20 @@ struct Handlers: Sendable {
     var translated: [String] = []
     var others: [[String]] = []
     var detected: [String] = []
-    for text in batch {
-      let candidates = translations(
-        of: text, to: target, from: source, count: 1 + alternatives, project: project)
-      translated.append(candidates[0])
-      others.append(Array(candidates.dropFirst()))
-      if source == nil {
-        detected.append(detection(of: text).map(detectedMember) ?? detectedMember(nil))
+    do {
+      for text in batch {
+        let candidates = try await translations(
+          of: text, to: target, from: source, count: 1 + alternatives, project: project,
+          in: current)
+        translated.append(candidates[0])
+        others.append(Array(candidates.dropFirst()))
+        if source == nil {
+          let detection = try await memory.detectLanguages(of: text).first
+          detected.append(detectedMember(detection, memory: memory))
+        }
       }
+    } catch {
+      return Self.failure(error)
     }
     var members: [(String, String)] = []
     switch texts {
@@ -258,25 +335,23 @@ struct Handlers: Sendable {
   /// then up to `count - 1` other translations the memory has for it (LibreTranslate's
   /// `alternatives`).
   private func translations(
-    of text: String, to target: String, from source: String?, count: Int, project: String?
-  ) -> [String] {
+    of text: String, to target: String, from source: String?, count: Int, project: String?,
+    in current: ServedMemory.Current
+  ) async throws -> [String] {
     let key = LookupCache.Key(
       text: text, target: target, source: source, count: count, project: project)
-    if let known = cache[key] { return known }
-    let matches =
-      (try? memory.matches(
-        for: text, to: target, from: source, fuzzy: false, limit: count, project: project)) ?? []
+    if let known = current.cache[key] { return known }
+    let matches = try await current.memory.matches(
+      for: text, to: target, from: source, fuzzy: false, limit: count, project: project)
     let found = matches.map(\.translation).filter { !$0.isEmpty }
     let answer = found.isEmpty ? [text] : found
-    cache[key] = answer
+    current.cache[key] = answer
     return answer
   }
 
-  private func detection(of text: String) -> TranslationMemory.DetectedLanguage? {
-    (try? memory.detectLanguages(of: text))?.first
-  }
-
-  private func detectedMember(_ detection: TranslationMemory.DetectedLanguage?) -> String {
+  private func detectedMember(
+    _ detection: TranslationMemory.DetectedLanguage?, memory: TranslationMemory
+  ) -> String {
     JSONText.object([
       ("confidence", JSONText.number(((detection?.confidence ?? 0) * 100).rounded())),
       ("language", JSONText.string(detection?.language ?? memory.developmentLanguage)),
@@ -292,14 +367,24 @@ struct Handlers: Sendable {
     guard let text = parameters.string("q") else {
       return Self.error("Invalid request: missing q parameter")
     }
-    let found = (try? memory.detectLanguages(of: text)) ?? []
+    let memory = served.current.memory
+    let found: [TranslationMemory.DetectedLanguage]
+    do {
+      found = try await memory.detectLanguages(of: text)
+    } catch {
+      return Self.failure(error)
+    }
     // LibreTranslate always answers with at least one entry, and real clients read `[0]`:
     // unknown text is the development language at confidence 0.
-    let members = found.isEmpty ? [detectedMember(nil)] : found.prefix(5).map { detectedMember($0) }
+    let members =
+      found.isEmpty
+      ? [detectedMember(nil, memory: memory)]
+      : found.prefix(5).map { detectedMember($0, memory: memory) }
     return Self.json("[" + members.joined(separator: ",") + "]")
   }
 
-  func lookup(_ request: Request) -> Response {
+  func lookup(_ request: Request) async -> Response {
+    let memory = served.current.memory
     let query = request.uri.queryParameters
     guard let key = query["key"].map(String.init), !key.isEmpty else {
       return Self.error("Invalid request: missing key parameter")
@@ -312,10 +397,10 @@ struct Handlers: Sendable {
     }
     let records: [TranslationRecord]
     do {
-      records = try memory.records(
+      records = try await memory.records(
         forKey: key, table: table, language: language, project: project)
     } catch {
-      return Self.error("\(error)")
+      return Self.failure(error)
     }
     let items = records.map { record in
       JSONText.object([

@@ -2,9 +2,10 @@ import ArgumentParser
 import CommandLineTool
 import Diagnostics
 import Translation
+import TranslationPostgres
 
 /// `bundlekit translate export --tmx FILE --memory TM_FILE`.
-struct TranslateExport: ParsableCommand {
+struct TranslateExport: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
     abstract: "Write a translation memory as TMX 1.4b, for other memory tools.",
@@ -18,12 +19,20 @@ struct TranslateExport: ParsableCommand {
   @Option(help: "The TMX file to write.")
   var tmx: String
 
-  @Option(help: "The memory to export.")
-  var memory: String
+  @OptionGroup var location: MemoryLocation
 
-  func run() throws {
-    let entries = try MemoryExchange.exportTMX(
-      memory: memory, to: tmx, toolVersion: BundleKitTranslate.configuration.version)
+  func run() async throws {
+    let version = BundleKitTranslate.configuration.version
+    let entries: Int
+    if let postgres = try location.postgres() {
+      defer { postgres.shutdown() }
+      let (records, language) = try await postgres.records()
+      entries = try MemoryExchange.exportTMX(
+        records: records, sourceLanguage: language, to: tmx, toolVersion: version)
+    } else {
+      entries = try MemoryExchange.exportTMX(
+        memory: location.memory ?? "", to: tmx, toolVersion: version)
+    }
     StandardStreams.printLine("\(tmx): \(entries) entries")
   }
 }

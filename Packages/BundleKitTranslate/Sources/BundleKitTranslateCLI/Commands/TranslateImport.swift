@@ -2,9 +2,10 @@ import ArgumentParser
 import CommandLineTool
 import Diagnostics
 import Translation
+import TranslationPostgres
 
 /// `bundlekit translate import FILE.tmx|FILE.xliff ... --memory TM_FILE`.
-struct TranslateImport: ParsableCommand {
+struct TranslateImport: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Merge TMX or XLIFF files into a translation memory.",
@@ -20,13 +21,22 @@ struct TranslateImport: ParsableCommand {
   @Argument(help: "TMX (.tmx) or XLIFF (.xliff, .xlf) files.")
   var files: [String]
 
-  @Option(help: "The memory to merge into.")
-  var memory: String
+  @OptionGroup var location: MemoryLocation
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
-    let summary = try MemoryExchange.importFiles(files, into: memory)
+  func run() async throws {
+    let summary: MemoryBuilder.Summary
+    if let postgres = try location.postgres() {
+      defer { postgres.shutdown() }
+      let imported = try MemoryExchange.records(inFiles: files)
+      summary = try await postgres.write(
+        imported.records, developmentLanguage: imported.sourceLanguage ?? "en",
+        replacingProject: nil, files: files.count)
+    } else {
+      summary = try MemoryExchange.importFiles(files, into: location.memory ?? "")
+    }
+    let memory = location.name
     switch formatOptions.format {
     case .json: StandardStreams.printLine(try Output.json(summary))
     case .text:

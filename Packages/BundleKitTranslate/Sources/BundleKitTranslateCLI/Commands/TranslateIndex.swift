@@ -2,16 +2,19 @@ import ArgumentParser
 import CommandLineTool
 import Diagnostics
 import Translation
+import TranslationPostgres
 
-/// `bundlekit translate index PATH... -o TM_FILE`.
-struct TranslateIndex: ParsableCommand {
+/// `bundlekit translate index PATH... -o TM_FILE | --database URL`.
+struct TranslateIndex: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "index",
     abstract: "Build a translation memory from .strings, .stringsdict and .xcstrings tables.",
     discussion: """
       PATH may be table files or folders (searched for <lang>.lproj tables and catalogs, text \
       or compiled; .build, .git and the like are skipped). The memory is one SQLite file, \
-      replaced atomically: a failed build leaves the old one as it was.
+      replaced atomically: a failed build leaves the old one as it was. With --database, \
+      the tables replace the project's entries in a PostgreSQL memory shared by many \
+      projects, in one transaction (created on first use; other projects are not touched).
       """
   )
 
@@ -19,7 +22,10 @@ struct TranslateIndex: ParsableCommand {
   var paths: [String]
 
   @Option(name: [.customShort("o"), .customLong("output")], help: "The memory file to write.")
-  var output: String
+  var output: String?
+
+  @Option(help: "A PostgreSQL memory instead: postgres://USER@HOST:PORT/DATABASE.")
+  var database: String?
 
   @Option(help: "The language of the source texts for <lang>.lproj tables.")
   var developmentLanguage = "en"
@@ -29,10 +35,26 @@ struct TranslateIndex: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
+  func validate() throws {
+    guard (output == nil) != (database == nil) else {
+      throw ValidationError("give the memory as one of -o FILE or --database URL")
+    }
+  }
+
+  func run() async throws {
     var builder = MemoryBuilder(developmentLanguage: developmentLanguage)
     builder.project = project
-    let summary = try builder.build(from: paths, to: output)
+    let location = MemoryLocation(memory: output, database: database)
+    let summary: MemoryBuilder.Summary
+    if let postgres = try location.postgres() {
+      defer { postgres.shutdown() }
+      let (records, files) = try builder.records(from: paths)
+      summary = try await postgres.write(
+        records, developmentLanguage: developmentLanguage, replacingProject: project, files: files)
+    } else {
+      summary = try builder.build(from: paths, to: output ?? "")
+    }
+    let output = location.name
     switch formatOptions.format {
     case .json: StandardStreams.printLine(try Output.json(summary))
     case .text:

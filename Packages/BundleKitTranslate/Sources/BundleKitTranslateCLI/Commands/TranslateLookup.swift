@@ -26,8 +26,7 @@ struct TranslateLookup: AsyncParsableCommand {
   @Option(help: "The language TEXT is in; any (development language first) when omitted.")
   var from: String?
 
-  @Option(help: "The memory file.")
-  var memory: String
+  @OptionGroup var location: MemoryLocation
 
   @Flag(help: "Look TEXT up as a key instead of a source text.")
   var key = false
@@ -57,7 +56,7 @@ struct TranslateLookup: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let memory = try TranslationMemory(path: memory)
+    let memory = try await location.open()
     if key {
       let records = try await memory.records(
         forKey: text, table: table, language: to, project: project)

@@ -2,9 +2,10 @@ import ArgumentParser
 import CommandLineTool
 import Diagnostics
 import Translation
+import TranslationPostgres
 
 /// `bundlekit translate migrate --memory TM_FILE`.
-struct TranslateMigrate: ParsableCommand {
+struct TranslateMigrate: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "migrate",
     abstract: "Bring a translation memory made by an older version to the current schema.",
@@ -15,14 +16,21 @@ struct TranslateMigrate: ParsableCommand {
       """
   )
 
-  @Option(help: "The memory to migrate.")
-  var memory: String
+  @OptionGroup var location: MemoryLocation
 
-  func run() throws {
-    let old = try MemoryExchange.migrate(memory: memory)
+  func run() async throws {
+    let memory = location.name
+    let (old, current): (Int, Int)
+    if let postgres = try location.postgres() {
+      defer { postgres.shutdown() }
+      (old, current) = (try await postgres.migrate(), PostgresMemory.currentSchema)
+    } else {
+      (old, current) = (
+        try MemoryExchange.migrate(memory: location.memory ?? ""), MemoryExchange.currentSchema
+      )
+    }
     StandardStreams.printLine(
-      old == MemoryExchange.currentSchema
-        ? "\(memory): schema \(old), nothing to do"
-        : "\(memory): schema \(old) -> \(MemoryExchange.currentSchema)")
+      old == current
+        ? "\(memory): schema \(old), nothing to do" : "\(memory): schema \(old) -> \(current)")
   }
 }

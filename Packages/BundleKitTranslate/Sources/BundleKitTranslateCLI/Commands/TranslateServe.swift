@@ -16,8 +16,7 @@ struct TranslateServe: AsyncParsableCommand {
       """
   )
 
-  @Option(help: "The memory file.")
-  var memory: String
+  @OptionGroup var location: MemoryLocation
 
   @Option(help: "The address to listen on.")
   var host = "127.0.0.1"
@@ -42,7 +41,9 @@ struct TranslateServe: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let memory = try TranslationMemory(path: memory, preload: true)
+    let postgres = try location.postgres()
+    let memory =
+      if let postgres { try await postgres.open() } else { try await location.open(preload: true) }
     var configuration = TranslationServer.Configuration()
     configuration.host = host
     configuration.port = port
@@ -51,9 +52,10 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.requestsPerMinute = rateLimit
     let host = host
     do {
-      try await TranslationServer(memory: memory, configuration: configuration).run { port in
-        StandardStreams.printLine(TranslationServer.url(host: host, port: port))
-      }
+      try await TranslationServer(memory: memory, configuration: configuration, source: postgres)
+        .run { port in
+          StandardStreams.printLine(TranslationServer.url(host: host, port: port))
+        }
     } catch {
       // NIO's text ("bind(descriptor:ptr:bytes:): Address already in use (errno: 98)") says
       // what failed, not what to do.

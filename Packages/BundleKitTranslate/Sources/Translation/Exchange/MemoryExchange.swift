@@ -88,6 +88,16 @@ public enum MemoryExchange {
     -> Int
   {
     let (records, language) = try records(inMemory: memory)
+    return try exportTMX(
+      records: records, sourceLanguage: language, to: output, toolVersion: toolVersion)
+  }
+
+  /// Writes `records` as TMX to `output` (atomically); the number of entries.
+  @discardableResult
+  public static func exportTMX(
+    records: [TranslationRecord], sourceLanguage language: String, to output: String,
+    toolVersion: String
+  ) throws -> Int {
     let bytes = TMXDocument.write(records, sourceLanguage: language, toolVersion: toolVersion)
     do {
       try FileIO.writeAtomically(bytes, to: output)

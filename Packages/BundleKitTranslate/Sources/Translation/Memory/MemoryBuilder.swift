@@ -20,6 +20,14 @@ public struct MemoryBuilder: Sendable {
     public var units: Int
     /// The languages found, sorted.
     public var languages: [String]
+
+    /// A summary of a build or an import.
+    public init(files: Int, translations: Int, units: Int, languages: [String]) {
+      self.files = files
+      self.translations = translations
+      self.units = units
+      self.languages = languages
+    }
   }
 
   /// The project (app) the tables read belong to; empty for a memory of one app.
@@ -34,6 +42,13 @@ public struct MemoryBuilder: Sendable {
   /// writes the memory to `output`, replacing it atomically: a failed build leaves any
   /// existing file as it was.
   public func build(from paths: [String], to output: String) throws -> Summary {
+    let (records, files) = try records(from: paths)
+    return try build(records: records, files: files, to: output)
+  }
+
+  /// Every entry of every table under `paths` (as ``build(from:to:)`` reads them), in
+  /// ``project``, and the number of table files read: what another backend stores.
+  public func records(from paths: [String]) throws -> (records: [TranslationRecord], files: Int) {
     let locations: [TableLocation]
     do {
       locations = try TableDiscovery.tables(in: paths)
@@ -44,7 +59,7 @@ public struct MemoryBuilder: Sendable {
     if !project.isEmpty {
       for index in records.indices { records[index].project = project }
     }
-    return try build(records: records, files: locations.count, to: output)
+    return (records, locations.count)
   }
 
   /// Writes `records` as the memory at `output`, replacing it atomically: a failed write

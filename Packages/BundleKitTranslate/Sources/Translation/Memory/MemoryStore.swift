@@ -1,26 +1,54 @@
 import GRDB
 
 /// A row of `translations` with the unit it belongs to.
-struct StoredTranslation: Sendable, Hashable {
-  var unit: Int64
-  var language: String
-  var value: String
-  var comment: String?
+package struct StoredTranslation: Sendable, Hashable {
+  package var unit: Int64
+  package var language: String
+  package var value: String
+  package var comment: String?
+  package var state: ReviewState = .translated
+
+  package init(
+    unit: Int64, language: String, value: String, comment: String?,
+    state: ReviewState = .translated
+  ) {
+    self.unit = unit
+    self.language = language
+    self.value = value
+    self.comment = comment
+    self.state = state
+  }
 }
 
 /// A row of `units`.
-struct StoredUnit: Sendable, Hashable {
-  var project: String = ""
-  var bundle: String
-  var table: String
-  var key: String
-  var variant: String
-  var source: String?
+package struct StoredUnit: Sendable, Hashable {
+  package var project: String = ""
+  package var bundle: String
+  package var table: String
+  package var key: String
+  package var variant: String
+  package var source: String?
+
+  package init(
+    project: String = "", bundle: String, table: String, key: String, variant: String,
+    source: String?
+  ) {
+    self.project = project
+    self.bundle = bundle
+    self.table = table
+    self.key = key
+    self.variant = variant
+    self.source = source
+  }
 }
 
-/// The few questions lookups ask of the memory, answered from the database or from a copy
-/// held in memory (the server's choice).
-protocol MemoryStore: Sendable {
+/// The few questions lookups ask of the memory, answered from SQLite, from a copy held in
+/// memory (the server's choice) or from PostgreSQL. Every backend answers alike; the order of
+/// rows is not part of the answer (``TranslationMemory`` sorts by content).
+package protocol MemoryStore: Sendable {
+  /// Whether answering waits on another process (a database server): async lookups then run
+  /// off the caller's executor.
+  var waitsOnServer: Bool { get }
   /// Translations whose value (or normalised value) is `text`, in `languages` (any when nil).
   func translations(withText text: String, normalized: Bool, languages: [String]?) throws
     -> [StoredTranslation]
@@ -30,8 +58,10 @@ protocol MemoryStore: Sendable {
   func units(_ ids: [Int64]) throws -> [Int64: StoredUnit]
   /// Units of `key`, in `table` when given.
   func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)]
-  /// Every distinct normalised value in `language`, for fuzzy matching.
-  func normalizedValues(language: String) throws -> [String]
+  /// Up to `limit` normalised values in `language` that pass ``TrigramFilter`` and score
+  /// at least `minimumScore` against `normalized`, best first.
+  func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
+    throws -> [FuzzyCandidate]
 }
 
 /// Answers from SQLite through prepared, cached statements.
@@ -40,6 +70,18 @@ struct DatabaseStore: MemoryStore {
   let path: String
   /// `project`, or an empty text for a schema-1 memory, which has no projects.
   let projectColumn: String
+  /// `state`, or `'translated'` for a schema-1 memory, which has no review states.
+  let stateColumn: String
+  private let fuzzyIndexes = FuzzyIndexCache()
+
+  var waitsOnServer: Bool { true }
+
+  init(queue: DatabaseQueue, path: String, projectColumn: String, stateColumn: String) {
+    self.queue = queue
+    self.path = path
+    self.projectColumn = projectColumn
+    self.stateColumn = stateColumn
+  }
 
   /// A read whose SQLite errors (a damaged file, say) name the memory file.
   private func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -56,14 +98,17 @@ struct DatabaseStore: MemoryStore {
   }
 
   private static func translation(_ row: Row) -> StoredTranslation {
-    StoredTranslation(unit: row[0], language: row[1], value: row[2], comment: row[3])
+    StoredTranslation(
+      unit: row[0], language: row[1], value: row[2], comment: row[3],
+      state: ReviewState(rawValue: row[4]) ?? .translated)
   }
 
   func translations(withText text: String, normalized: Bool, languages: [String]?) throws
     -> [StoredTranslation]
   {
     let column = normalized ? "normalized" : "value"
-    var sql = "SELECT unit, language, value, comment FROM translations WHERE \(column) = ?"
+    var sql =
+      "SELECT unit, language, value, comment, \(stateColumn) FROM translations WHERE \(column) = ?"
     var arguments: [any DatabaseValueConvertible] = [text]
     if let languages {
       sql += " AND language IN (\(Self.placeholders(languages.count)))"
@@ -79,7 +124,7 @@ struct DatabaseStore: MemoryStore {
   func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
     guard !units.isEmpty else { return [] }
     let sql = """
-      SELECT unit, language, value, comment FROM translations
+      SELECT unit, language, value, comment, \(stateColumn) FROM translations
       WHERE language = ? AND unit IN (\(Self.placeholders(units.count)))
       """
     let arguments: [any DatabaseValueConvertible] = [language] + units
@@ -130,13 +175,19 @@ struct DatabaseStore: MemoryStore {
     }
   }
 
-  func normalizedValues(language: String) throws -> [String] {
-    try read { db in
-      try String.fetchAll(
-        db,
-        sql: "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",
-        arguments: [language])
-    }
+  func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
+    throws -> [FuzzyCandidate]
+  {
+    try fuzzyIndexes.index(for: language) {
+      FuzzyIndex(
+        texts: try read { db in
+          try String.fetchAll(
+            db,
+            sql:
+              "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",
+            arguments: [language])
+        })
+    }.best(for: normalized, minimumScore: minimumScore, limit: limit)
   }
 }
 
@@ -149,13 +200,14 @@ struct SnapshotStore: MemoryStore {
   private var unitsByID: [Int64: StoredUnit] = [:]
   private var unitsByKey: [String: [Int64]] = [:]
   private var normalizedByLanguage: [String: [String]] = [:]
+  private let fuzzyIndexes = FuzzyIndexCache()
 
   private struct UnitLanguage: Hashable {
     var unit: Int64
     var language: String
   }
 
-  init(queue: DatabaseQueue, projectColumn: String) throws {
+  init(queue: DatabaseQueue, projectColumn: String, stateColumn: String) throws {
     try queue.read { db in
       let units = try Row.fetchCursor(
         db,
@@ -170,11 +222,12 @@ struct SnapshotStore: MemoryStore {
         unitsByKey[unit.key, default: []].append(id)
       }
       let translations = try Row.fetchCursor(
-        db, sql: "SELECT unit, language, value, comment, normalized FROM translations")
+        db,
+        sql: "SELECT unit, language, value, comment, \(stateColumn), normalized FROM translations")
       var normalizedSets: [String: Set<String>] = [:]
       while let row = try translations.next() {
         let translation = Self.translation(row)
-        let normalized: String = row[4]
+        let normalized: String = row[5]
         let index = Int32(rows.count)
         rows.append(translation)
         byValue[translation.value, default: []].append(index)
@@ -190,7 +243,9 @@ struct SnapshotStore: MemoryStore {
   }
 
   private static func translation(_ row: Row) -> StoredTranslation {
-    StoredTranslation(unit: row[0], language: row[1], value: row[2], comment: row[3])
+    StoredTranslation(
+      unit: row[0], language: row[1], value: row[2], comment: row[3],
+      state: ReviewState(rawValue: row[4]) ?? .translated)
   }
 
   func translations(withText text: String, normalized: Bool, languages: [String]?) throws
@@ -220,7 +275,13 @@ struct SnapshotStore: MemoryStore {
     }.sorted { ($0.1.table, $0.1.bundle, $0.1.variant) < ($1.1.table, $1.1.bundle, $1.1.variant) }
   }
 
-  func normalizedValues(language: String) throws -> [String] {
-    normalizedByLanguage[language] ?? []
+  var waitsOnServer: Bool { false }
+
+  func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
+    throws -> [FuzzyCandidate]
+  {
+    try fuzzyIndexes.index(for: language) {
+      FuzzyIndex(texts: normalizedByLanguage[language] ?? [])
+    }.best(for: normalized, minimumScore: minimumScore, limit: limit)
   }
 }

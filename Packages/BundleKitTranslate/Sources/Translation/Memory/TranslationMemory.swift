@@ -14,9 +14,7 @@ public final class TranslationMemory: Sendable {
   /// Every language the memory holds, sorted.
   public let languages: [String]
 
-  private let queue: DatabaseQueue
   private let store: any MemoryStore
-  private let fuzzyIndexes = FuzzyIndexCache()
   /// Language answers by the code as given: working them out normalises every available
   /// language, which would otherwise dominate a server's request.
   private let chains = LanguageAnswerCache()
@@ -30,10 +28,10 @@ public final class TranslationMemory: Sendable {
       throw TranslationError.invalidMemory(
         path: path, message: "no such file (build it with `bundlekit translate index`)")
     }
-    var configuration = Configuration()
+    var configuration = GRDB.Configuration()
     configuration.readonly = true
     do {
-      queue = try DatabaseQueue(path: path, configuration: configuration)
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
       let meta = try queue.read(MemorySchema.meta)
       if let problem = MemorySchema.readProblem(meta["schema"]) {
         throw TranslationError.invalidMemory(path: path, message: problem)
@@ -41,15 +39,30 @@ public final class TranslationMemory: Sendable {
       developmentLanguage = meta["developmentLanguage"] ?? "en"
       languages = (meta["languages"] ?? "").split(separator: ",").map(String.init)
       // Schema 1 has no projects: every unit is the one project's ("").
-      let projectColumn = MemorySchema.hasProjectsAndStates(meta) ? "project" : "''"
+      let current = MemorySchema.hasProjectsAndStates(meta)
+      let projectColumn = current ? "project" : "''"
+      let stateColumn = current ? "state" : "'translated'"
       store =
         preload
-        ? try SnapshotStore(queue: queue, projectColumn: projectColumn)
-        : DatabaseStore(queue: queue, path: path, projectColumn: projectColumn)
+        ? try SnapshotStore(
+          queue: queue, projectColumn: projectColumn, stateColumn: stateColumn)
+        : DatabaseStore(
+          queue: queue, path: path, projectColumn: projectColumn, stateColumn: stateColumn)
     } catch let error as DatabaseError {
       throw TranslationError.invalidMemory(
         path: path, message: "not a translation memory (\(error.message ?? "\(error)"))")
     }
+  }
+
+  /// A memory answering from `store` (another backend's, such as PostgreSQL's), described
+  /// by `path` in messages.
+  package init(
+    store: any MemoryStore, path: String, developmentLanguage: String, languages: [String]
+  ) {
+    self.store = store
+    self.path = path
+    self.developmentLanguage = developmentLanguage
+    self.languages = languages
   }
 
   // MARK: Languages
@@ -97,9 +110,10 @@ public final class TranslationMemory: Sendable {
   public func records(
     forKey key: String, table: String? = nil, language: String? = nil, project: String? = nil
   ) throws -> [TranslationRecord] {
+    // Table, bundle, variant and project order, by their bytes: every backend's.
     let units = try store.units(forKey: key, table: table).filter {
       project == nil || $0.1.project == project
-    }
+    }.sorted { ContentOrder.precedes($0.1, $1.1) }
     guard !units.isEmpty else { return [] }
     let ids = units.map(\.0)
     // Each unit's place in the answer (table, bundle, variant order) and its columns.
@@ -182,17 +196,15 @@ public final class TranslationMemory: Sendable {
     }
     guard fuzzy else { return [] }
     let fuzzyLanguage = sourceLanguages?.first ?? developmentLanguage
-    let index = try fuzzyIndexes.index(for: fuzzyLanguage) {
-      FuzzyIndex(texts: try store.normalizedValues(language: fuzzyLanguage))
-    }
     var anchors: [StoredTranslation] = []
     var scores: [Int64: Double] = [:]
-    for (candidate, score) in index.best(for: normalized, minimumScore: minimumScore, limit: limit)
+    for candidate in try store.fuzzyCandidates(
+      for: normalized, language: fuzzyLanguage, minimumScore: minimumScore, limit: limit)
     {
       for row in try scoped(
-        store.translations(withText: candidate, normalized: true, languages: [fuzzyLanguage]))
+        store.translations(withText: candidate.text, normalized: true, languages: [fuzzyLanguage]))
       where scores[row.unit] == nil {
-        scores[row.unit] = score
+        scores[row.unit] = candidate.score
         anchors.append(row)
       }
     }
@@ -268,6 +280,11 @@ public final class TranslationMemory: Sendable {
       }
   }
 
+  /// Async form of ``detectLanguages(of:)``.
+  public func detectLanguages(of text: String) async throws -> [DetectedLanguage] {
+    try await offload { try self.detectLanguages(of: text) }
+  }
+
   // MARK: Internals
 
   /// The translations in the first language of `targetChain` that has any for the units of
@@ -277,12 +294,15 @@ public final class TranslationMemory: Sendable {
     targetChain: [String]
   ) throws -> [TranslationMatch]? {
     guard !anchors.isEmpty else { return nil }
-    // One anchor per unit, the development language's first.
+    // One anchor per unit: the development language's, else the first language by code.
     var anchorByUnit: [Int64: StoredTranslation] = [:]
     var unitOrder: [Int64] = []
     for anchor in anchors {
       if let existing = anchorByUnit[anchor.unit] {
-        if existing.language != developmentLanguage, anchor.language == developmentLanguage {
+        if existing.language != developmentLanguage,
+          anchor.language == developmentLanguage
+            || ContentOrder.precedes(anchor.language, existing.language)
+        {
           anchorByUnit[anchor.unit] = anchor
         }
       } else {
@@ -302,16 +322,21 @@ public final class TranslationMemory: Sendable {
       }
       var matches: [TranslationMatch] = []
       for value in groupOrder {
-        guard let members = groups[value], let first = members.first else { continue }
+        guard let members = groups[value] else { continue }
         // The representative entry: the best-scoring, then the first in table order.
-        let chosen =
-          members.max { (scores[$0.unit] ?? 1) < (scores[$1.unit] ?? 1) } ?? first
-        let score = scores[chosen.unit] ?? 1
-        let anchor = anchorByUnit[chosen.unit]
+        let candidates = members.map { (row: $0, record: record($0, unit: units[$0.unit])) }
+        guard
+          let chosen = candidates.min(by: {
+            let (left, right) = (scores[$0.row.unit] ?? 1, scores[$1.row.unit] ?? 1)
+            return left != right
+              ? left > right : ContentOrder.precedes($0.record, $1.record)
+          })
+        else { continue }
+        let score = scores[chosen.row.unit] ?? 1
+        let anchor = anchorByUnit[chosen.row.unit]
         matches.append(
           TranslationMatch(
-            translation: value, language: language,
-            record: record(chosen, unit: units[chosen.unit]),
+            translation: value, language: language, record: chosen.record,
             matchedText: anchor?.value ?? value, kind: kind, score: score,
             occurrences: members.count))
       }
@@ -324,8 +349,11 @@ public final class TranslationMemory: Sendable {
           } ? 1 : 0
       }
       return matches.sorted {
-        (copyRank($0), $1.score, $1.occurrences, $0.record.table, $0.record.key)
-          < (copyRank($1), $0.score, $0.occurrences, $1.record.table, $1.record.key)
+        if (copyRank($0), $1.score, $1.occurrences) != (copyRank($1), $0.score, $0.occurrences) {
+          return (copyRank($0), $1.score, $1.occurrences)
+            < (copyRank($1), $0.score, $0.occurrences)
+        }
+        return ContentOrder.precedes($0.record, $1.record)
       }
     }
     return []
@@ -335,13 +363,47 @@ public final class TranslationMemory: Sendable {
     TranslationRecord(
       bundle: unit?.bundle ?? "", table: unit?.table ?? "", key: unit?.key ?? "",
       variant: unit?.variant ?? "", language: row.language, value: row.value,
-      comment: row.comment, source: unit?.source, project: unit?.project ?? "")
+      comment: row.comment, source: unit?.source, project: unit?.project ?? "", state: row.state)
   }
 
+  /// Runs `work` off the caller's executor when the store waits on a server, so a blocked
+  /// thread is never one of the few that run tasks; in-memory answers run in place.
   private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
+    guard store.waitsOnServer else { return try work() }
+    return try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
+  }
+}
+
+/// The one order of rows every backend gives: by table, key, bundle, variant, project,
+/// language and value, each compared by its UTF-8 bytes (as SQLite's BINARY collation does,
+/// whatever a PostgreSQL database's collation is).
+enum ContentOrder {
+  static func precedes(_ left: String, _ right: String) -> Bool {
+    left.utf8.lexicographicallyPrecedes(right.utf8)
+  }
+
+  private static func precedes(_ left: [String], _ right: [String]) -> Bool {
+    for (a, b) in zip(left, right) where a != b { return precedes(a, b) }
+    return false
+  }
+
+  static func precedes(_ left: StoredUnit, _ right: StoredUnit) -> Bool {
+    precedes(
+      [left.table, left.bundle, left.variant, left.project, left.key],
+      [right.table, right.bundle, right.variant, right.project, right.key])
+  }
+
+  static func precedes(_ left: TranslationRecord, _ right: TranslationRecord) -> Bool {
+    precedes(
+      [
+        left.table, left.key, left.bundle, left.variant, left.project, left.language, left.value,
+      ],
+      [
+        right.table, right.key, right.bundle, right.variant, right.project, right.language,
+        right.value,
+      ])
   }
 }
 
@@ -361,7 +423,7 @@ final class LanguageAnswerCache: @unchecked Sendable {
   }
 }
 
-/// Fuzzy indexes by language, built on first use.
+/// Fuzzy indexes by language, built on first use (by the embedded backends).
 final class FuzzyIndexCache: @unchecked Sendable {
   private var indexes: [String: FuzzyIndex] = [:]
   private let lock = NSLock()

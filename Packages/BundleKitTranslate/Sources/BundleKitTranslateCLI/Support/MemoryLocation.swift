@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Translation
+import TranslationPostgres
+
+/// `--memory FILE` or `--database postgres://...`: where a command finds the memory.
+struct MemoryLocation: ParsableArguments {
+  init() {}
+
+  init(memory: String?, database: String?) {
+    self.memory = memory
+    self.database = database
+  }
+
+  @Option(help: "The memory file (SQLite).")
+  var memory: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A memory in PostgreSQL: postgres://USER@HOST:PORT/DATABASE.",
+      discussion: "The password, if any, from the address or PGPASSWORD; ?sslmode=require for TLS."
+    ))
+  var database: String?
+
+  func validate() throws {
+    guard (memory == nil) != (database == nil) else {
+      throw ValidationError("give the memory as one of --memory FILE or --database URL")
+    }
+  }
+
+  /// The PostgreSQL memory, when `--database` was given.
+  func postgres() throws -> PostgresMemory? {
+    guard let database else { return nil }
+    let address = try PostgresAddress.parse(
+      database, environment: ProcessInfo.processInfo.environment
+    ).get()
+    return PostgresMemory(address: address)
+  }
+
+  /// What messages call the memory (an address without its password).
+  var name: String {
+    if let database {
+      return (try? PostgresAddress.parse(database).get().description) ?? database
+    }
+    return memory ?? ""
+  }
+
+  /// The memory for lookups; the file one held in memory with `preload`.
+  func open(preload: Bool = false) async throws -> TranslationMemory {
+    if let postgres = try postgres() { return try await postgres.open() }
+    return try TranslationMemory(path: memory ?? "", preload: preload)
+  }
+}

@@ -1,0 +1,87 @@
+/// The first cut of a fuzzy lookup, the same on every backend: a text is a candidate when its
+/// trigram similarity to the query, as PostgreSQL's `pg_trgm` computes it, is at least
+/// ``threshold``. Candidates are then scored by ``BigramProfile``.
+///
+/// `pg_trgm` splits words by the database's locale, which differs between servers (a `C`
+/// database sees no letters outside ASCII at all). Both backends therefore read an ASCII
+/// spelling of the normalised text (``encode(_:)``): ASCII letters and digits as they are,
+/// every other letter, mark or number as four base-36 digits. On ASCII every locale agrees, so
+/// the SQLite path, which computes the same similarity here, and PostgreSQL's index pick the
+/// same candidates.
+package enum TrigramFilter {
+  /// The least trigram similarity of a candidate, as a fraction: 1/5.
+  package static let thresholdNumerator = 1
+  package static let thresholdDenominator = 5
+  /// ``thresholdNumerator`` / ``thresholdDenominator``, for `pg_trgm.similarity_threshold`
+  /// lowered a little, since PostgreSQL computes in single precision; the exact test is
+  /// ``passes(_:_:)`` on what it returns.
+  package static let databaseThreshold = 0.19
+
+  private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+
+  /// The ASCII spelling of a normalised text that both backends take trigrams of.
+  package static func encode(_ normalized: String) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(normalized.utf8.count)
+    for scalar in normalized.unicodeScalars {
+      let value = scalar.value
+      switch value {
+      case 0x30...0x39, 0x61...0x7A: bytes.append(UInt8(value))
+      case 0x41...0x5A: bytes.append(UInt8(value + 0x20))
+      case 0x20: bytes.append(0x20)
+      case 0..<0x80: bytes.append(0x20)  // ASCII punctuation: a word break, as in pg_trgm
+      default:
+        var rest = Int(value)
+        var encoded = [UInt8](repeating: 0x30, count: 4)
+        for index in stride(from: 3, through: 0, by: -1) {
+          encoded[index] = digits[rest % 36]
+          rest /= 36
+        }
+        bytes += encoded
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The distinct trigrams of an encoded text, sorted, as `pg_trgm` makes them: each word
+  /// padded with two spaces before and one after.
+  package static func trigrams(ofEncoded text: String) -> [UInt32] {
+    var result: [UInt32] = []
+    for word in text.utf8.split(separator: 0x20) {
+      var padded: [UInt8] = [0x20, 0x20]
+      padded += word
+      padded.append(0x20)
+      for index in 0..<(padded.count - 2) {
+        result.append(
+          UInt32(padded[index]) << 16 | UInt32(padded[index + 1]) << 8 | UInt32(padded[index + 2]))
+      }
+    }
+    result.sort()
+    var unique: [UInt32] = []
+    unique.reserveCapacity(result.count)
+    for trigram in result where unique.last != trigram { unique.append(trigram) }
+    return unique
+  }
+
+  /// Whether two trigram sets are alike enough: shared / (all distinct) ≥ the threshold,
+  /// in whole numbers.
+  package static func passes(_ left: [UInt32], _ right: [UInt32]) -> Bool {
+    var shared = 0
+    var l = 0
+    var r = 0
+    while l < left.count, r < right.count {
+      if left[l] == right[r] {
+        shared += 1
+        l += 1
+        r += 1
+      } else if left[l] < right[r] {
+        l += 1
+      } else {
+        r += 1
+      }
+    }
+    let union = left.count + right.count - shared
+    guard union > 0 else { return false }
+    return shared * thresholdDenominator >= union * thresholdNumerator
+  }
+}

@@ -1,0 +1,415 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Translation
+
+/// A translation memory in PostgreSQL, shared by many projects, servers and writers.
+///
+/// Reads go through a connection pool and give the answers the SQLite file gives for the same
+/// entries (``open()``). Every write (``write(_:developmentLanguage:replacingProject:files:)``)
+/// is one transaction under an advisory lock: a killed client or database leaves the memory as
+/// it was, and concurrent writers take turns instead of losing each other's rows. Each write
+/// bumps a generation number that servers watch to drop what they cached.
+public final class PostgresMemory: MemorySource {
+  /// The layout this version writes.
+  public static let currentSchema = PostgresSchema.version
+
+  /// Where the memory lives.
+  public let address: PostgresAddress
+  private let client: PostgresClient
+  private let runner: Task<Void, Never>
+  /// How long a question waits for a connection before the database counts as unavailable.
+  let connectDeadline: Double
+
+  /// Connects (lazily, through a pool) to the database at `address`.
+  public init(address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 3) {
+    self.address = address
+    self.connectDeadline = connectDeadline
+    var configuration = PostgresClient.Configuration(
+      host: address.host, port: address.port, username: address.user,
+      password: address.password, database: address.database,
+      tls: address.requiresTLS ? .require(.makeClientConfiguration()) : .disable)
+    configuration.options.maximumConnections = maximumConnections
+    configuration.options.connectTimeout = .seconds(2)
+    // The trigram threshold the candidate query's `%` uses (see TrigramFilter).
+    configuration.options.additionalStartupParameters = [
+      ("options", "-c pg_trgm.similarity_threshold=\(TrigramFilter.databaseThreshold)")
+    ]
+    let client = PostgresClient(configuration: configuration)
+    self.client = client
+    runner = Task { await client.run() }
+  }
+
+  deinit { runner.cancel() }
+
+  /// Closes the pool; the memory answers nothing after.
+  public func shutdown() { runner.cancel() }
+
+  // MARK: Reading
+
+  /// The memory's settings, or nil when the database holds none.
+  func meta() async throws -> [String: String]? {
+    try await reading { client in
+      let exists =
+        try await client.query(
+          "SELECT to_regclass('bundlekit_meta') IS NOT NULL"
+        ).collect().first?.decode(Bool.self) ?? false
+      guard exists else { return nil }
+      var meta: [String: String] = [:]
+      for try await (name, value) in try await client.query(
+        "SELECT name, value FROM bundlekit_meta"
+      ).decode((String, String).self) {
+        meta[name] = value
+      }
+      return meta
+    }
+  }
+
+  /// The memory's generation: it changes with every write.
+  public func generation() async throws -> String {
+    try await meta()?["generation"] ?? ""
+  }
+
+  /// A ``TranslationMemory`` answering from this database.
+  public func open() async throws -> TranslationMemory {
+    guard let meta = try await meta() else {
+      throw PostgresMemoryError.invalidMemory(
+        address: address.description,
+        message:
+          "holds no translation memory (make one with `bundlekit translate index ... --database \(address)`)"
+      )
+    }
+    if let problem = Self.readProblem(meta["schema"]) {
+      throw PostgresMemoryError.invalidMemory(address: address.description, message: problem)
+    }
+    return TranslationMemory(
+      store: PostgresStore(memory: self), path: address.description,
+      developmentLanguage: meta["developmentLanguage"] ?? "en",
+      languages: (meta["languages"] ?? "").split(separator: ",").map(String.init))
+  }
+
+  /// Every record of the memory, and its development language (for TMX export).
+  public func records() async throws -> (records: [TranslationRecord], developmentLanguage: String)
+  {
+    guard let meta = try await meta() else {
+      throw PostgresMemoryError.invalidMemory(
+        address: address.description, message: "holds no translation memory")
+    }
+    if let problem = Self.readProblem(meta["schema"]) {
+      throw PostgresMemoryError.invalidMemory(address: address.description, message: problem)
+    }
+    let records = try await reading { client in
+      var records: [TranslationRecord] = []
+      for try await (bundle, table, key, variant, source, language, value, comment, project, state)
+        in try await client.query(
+          """
+          SELECT u.bundle, u.tbl, u.key, u.variant, u.source, t.language, t.value, t.comment,
+            u.project, t.state
+          FROM bundlekit_translations t JOIN bundlekit_units u ON u.id = t.unit
+          ORDER BY u.id, t.language
+          """
+        ).decode(
+          (
+            String, String, String, String, String?, String, String, String?, String, String
+          ).self)
+      {
+        records.append(
+          TranslationRecord(
+            bundle: bundle, table: table, key: key, variant: variant, language: language,
+            value: value, comment: comment, source: source, project: project,
+            state: ReviewState(rawValue: state) ?? .translated))
+      }
+      return records
+    }
+    return (records, meta["developmentLanguage"] ?? "en")
+  }
+
+  // MARK: Writing
+
+  /// Writes `records` in one transaction: with `replacingProject`, that project's entries are
+  /// removed first (an index of one app); without, records are merged (an import), an entry's
+  /// value replaced per language and everything else kept. Creates the tables the first time
+  /// and brings an older layout up to date; a newer one is refused.
+  public func write(
+    _ records: [TranslationRecord], developmentLanguage: String, replacingProject: String?,
+    files: Int
+  ) async throws -> MemoryBuilder.Summary {
+    try Self.checkStorable(records)
+    try await available()
+    let address = address
+    let summary = try await mapped {
+      try await self.client.withTransaction(logger: Self.logger) { connection in
+        try await connection.query(
+          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
+        try await Self.prepareSchema(
+          connection, developmentLanguage: developmentLanguage, address: address)
+        if let replacingProject {
+          try await connection.query(
+            "DELETE FROM bundlekit_units WHERE project = \(replacingProject)", logger: Self.logger)
+        }
+        let counts = try await Self.insert(records, connection: connection)
+        let languages = try await connection.query(
+          "SELECT DISTINCT language FROM bundlekit_translations", logger: Self.logger
+        ).collect().map { try $0.decode(String.self) }.sorted()
+        try await connection.query(
+          """
+          UPDATE bundlekit_meta SET value = \(languages.joined(separator: ","))
+          WHERE name = 'languages'
+          """, logger: Self.logger)
+        try await Self.bumpGeneration(connection)
+        return MemoryBuilder.Summary(
+          files: files, translations: counts.translations, units: counts.units,
+          languages: languages)
+      }
+    }
+    return summary
+  }
+
+  /// Brings the memory to the current layout (creating it when missing); the version it had.
+  @discardableResult
+  public func migrate() async throws -> Int {
+    try await available()
+    let address = address
+    return try await mapped {
+      try await self.client.withTransaction(logger: Self.logger) { connection in
+        try await connection.query(
+          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
+        return try await Self.prepareSchema(
+          connection, developmentLanguage: "en", address: address)
+      }
+    }
+  }
+
+  static func bumpGeneration(_ connection: PostgresConnection) async throws {
+    try await connection.query(
+      """
+      UPDATE bundlekit_meta SET value = (value::bigint + 1)::text WHERE name = 'generation'
+      """, logger: logger)
+  }
+
+  /// Creates or migrates the tables; the schema found (the current one for a new memory).
+  @discardableResult
+  static func prepareSchema(
+    _ connection: PostgresConnection, developmentLanguage: String, address: PostgresAddress
+  ) async throws -> Int {
+    let encoding = try await connection.query("SHOW server_encoding", logger: logger).collect()
+      .first?.decode(String.self)
+    guard encoding == "UTF8" else {
+      throw PostgresMemoryError.invalidMemory(
+        address: address.description,
+        message:
+          "is encoded as \(encoding ?? "?"); a translation memory needs a UTF8 database (CREATE DATABASE ... ENCODING 'UTF8')"
+      )
+    }
+    let exists =
+      try await connection.query(
+        "SELECT to_regclass('bundlekit_meta') IS NOT NULL", logger: logger
+      ).collect().first?.decode(Bool.self) ?? false
+    guard exists else {
+      for statement in PostgresSchema.statements {
+        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+      }
+      let development = LanguageTag.normalize(developmentLanguage) ?? developmentLanguage
+      for (name, value) in [
+        ("schema", String(PostgresSchema.version)), ("developmentLanguage", development),
+        ("languages", ""), ("generation", "0"),
+      ] {
+        try await connection.query(
+          "INSERT INTO bundlekit_meta (name, value) VALUES (\(name), \(value))", logger: logger)
+      }
+      return PostgresSchema.version
+    }
+    let found = try await connection.query(
+      "SELECT value FROM bundlekit_meta WHERE name = 'schema'", logger: logger
+    ).collect().first?.decode(String.self)
+    if let problem = readProblem(found) {
+      throw PostgresMemoryError.invalidMemory(address: address.description, message: problem)
+    }
+    let old = Int(found ?? "") ?? PostgresSchema.version
+    for version in old..<PostgresSchema.version {
+      for statement in PostgresSchema.migrations[version] ?? [] {
+        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+      }
+    }
+    if old != PostgresSchema.version {
+      try await connection.query(
+        "UPDATE bundlekit_meta SET value = \(String(PostgresSchema.version)) WHERE name = 'schema'",
+        logger: logger)
+    }
+    return old
+  }
+
+  /// What a memory of schema `found` may do here: nil when this version can use it.
+  static func readProblem(_ found: String?) -> String? {
+    guard let found, let number = Int(found) else {
+      return "holds a memory of an unknown layout (schema ?)"
+    }
+    if number > PostgresSchema.version {
+      return
+        "holds a memory made by a newer bundlekit-translate (schema \(number); this one knows 1 to \(PostgresSchema.version)): upgrade bundlekit-translate"
+    }
+    return nil
+  }
+
+  /// PostgreSQL's text holds no NUL character; such an entry is named rather than failing
+  /// the whole transaction with the server's words.
+  static func checkStorable(_ records: [TranslationRecord]) throws {
+    for record in records {
+      let fields = [
+        record.project, record.bundle, record.table, record.key, record.variant, record.language,
+        record.value, record.comment ?? "", record.source ?? "",
+      ]
+      if fields.contains(where: { $0.utf8.contains(0) }) {
+        throw PostgresMemoryError.database(
+          address: "\(record.bundle)/\(record.table)",
+          message:
+            "key \"\(record.key)\" (\(record.language)) holds a NUL character, which PostgreSQL cannot store"
+        )
+      }
+    }
+  }
+
+  /// Inserts or replaces `records` in batches; the units and translations written.
+  static func insert(_ records: [TranslationRecord], connection: PostgresConnection) async throws
+    -> (units: Int, translations: Int)
+  {
+    struct UnitKey: Hashable {
+      var project, bundle, table, key, variant: String
+    }
+    // The last record of each unit and of each (unit, language) wins, as in SQLite's build.
+    var units: [UnitKey: TranslationRecord] = [:]
+    var unitOrder: [UnitKey] = []
+    var translations: [UnitKey: [String: TranslationRecord]] = [:]
+    for record in records {
+      let unit = UnitKey(
+        project: record.project, bundle: record.bundle, table: record.table, key: record.key,
+        variant: record.variant)
+      if units[unit] == nil { unitOrder.append(unit) }
+      if units[unit] == nil || record.source != nil { units[unit] = record }
+      translations[unit, default: [:]][record.language] = record
+    }
+    var ids: [UnitKey: Int64] = [:]
+    let batch = 2000
+    for start in stride(from: 0, to: unitOrder.count, by: batch) {
+      let slice = unitOrder[start..<min(start + batch, unitOrder.count)]
+      let identities = slice.map {
+        [$0.project, $0.bundle, $0.table, $0.key, $0.variant].map {
+          $0.replacingOccurrences(of: "\u{1}", with: "\u{1}\u{1}")
+        }.joined(separator: "\u{1}\u{2}")
+      }
+      let sources = slice.map { units[$0]?.source }
+      let rows = try await connection.query(
+        """
+        INSERT INTO bundlekit_units (identity, project, bundle, tbl, key, variant, source)
+        SELECT md5(i), p, b, t, k, v, CASE WHEN hs THEN s END
+        FROM unnest(\(identities)::text[], \(slice.map(\.project))::text[],
+          \(slice.map(\.bundle))::text[], \(slice.map(\.table))::text[],
+          \(slice.map(\.key))::text[], \(slice.map(\.variant))::text[],
+          \(sources.map { $0 ?? "" })::text[], \(sources.map { $0 != nil })::bool[])
+          AS x(i, p, b, t, k, v, s, hs)
+        ON CONFLICT (identity) DO UPDATE SET source = EXCLUDED.source
+        RETURNING id, project, bundle, tbl, key, variant
+        """, logger: logger
+      ).decode((Int64, String, String, String, String, String).self)
+      for try await (id, project, bundle, table, key, variant) in rows {
+        ids[UnitKey(project: project, bundle: bundle, table: table, key: key, variant: variant)] =
+          id
+      }
+    }
+    var rows: [(Int64, TranslationRecord)] = []
+    for unit in unitOrder {
+      guard let id = ids[unit] else { continue }
+      for (_, record) in (translations[unit] ?? [:]).sorted(by: { $0.key < $1.key }) {
+        rows.append((id, record))
+      }
+    }
+    for start in stride(from: 0, to: rows.count, by: batch) {
+      let slice = rows[start..<min(start + batch, rows.count)]
+      let normalized = slice.map { TextNormalizer.normalize($0.1.value) }
+      try await connection.query(
+        """
+        INSERT INTO bundlekit_translations (unit, language, value, normalized, grams, comment, state)
+        SELECT u, l, v, n, g, CASE WHEN hc THEN c END, s
+        FROM unnest(\(slice.map(\.0))::int8[], \(slice.map(\.1.language))::text[],
+          \(slice.map(\.1.value))::text[], \(normalized)::text[],
+          \(normalized.map(TrigramFilter.encode))::text[],
+          \(slice.map { $0.1.comment ?? "" })::text[], \(slice.map { $0.1.comment != nil })::bool[],
+          \(slice.map(\.1.state.rawValue))::text[])
+          AS x(u, l, v, n, g, c, hc, s)
+        ON CONFLICT (unit, language) DO UPDATE SET value = EXCLUDED.value,
+          normalized = EXCLUDED.normalized, grams = EXCLUDED.grams, comment = EXCLUDED.comment,
+          state = EXCLUDED.state
+        """, logger: logger)
+    }
+    return (unitOrder.count, rows.count)
+  }
+
+  // MARK: Connections
+
+  static let logger = Logger(label: "bundlekit.translate.postgres") { _ in SwiftLogNoOpLogHandler()
+  }
+
+  /// Fails fast, as unavailable, when no connection can be had within the deadline.
+  func available() async throws {
+    _ = try await reading { client in try await client.query("SELECT 1").collect() }
+  }
+
+  /// A read with the connection deadline, its errors as ``PostgresMemoryError``.
+  func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T)
+    async throws -> T
+  {
+    let address = address
+    let client = client
+    return try await mapped {
+      try await withDeadline(
+        seconds: self.connectDeadline,
+        timeout: {
+          PostgresMemoryError.unavailable(
+            address: address.description, message: "no answer within \(self.connectDeadline) s")
+        }
+      ) { try await body(client) }
+    }
+  }
+
+  /// `work`, with PostgresNIO's errors told as ``PostgresMemoryError``.
+  func mapped<T>(_ work: () async throws -> T) async throws -> T {
+    do {
+      return try await work()
+    } catch {
+      throw describe(error)
+    }
+  }
+
+  /// A PostgresNIO error as BundleKit tells it: the server's own message for SQL errors,
+  /// unavailable for anything that says the server cannot be reached now.
+  func describe(_ error: any Error) -> PostgresMemoryError {
+    if let known = error as? PostgresMemoryError { return known }
+    if let transaction = error as? PostgresTransactionError {
+      return describe(
+        transaction.beginError ?? transaction.closureError ?? transaction.commitError
+          ?? transaction.rollbackError ?? CancellationError())
+    }
+    guard let error = error as? PSQLError else {
+      if error is CancellationError {
+        return .unavailable(address: address.description, message: "cancelled")
+      }
+      return .database(address: address.description, message: "\(error)")
+    }
+    switch error.code {
+    case .server:
+      let state = error.serverInfo?[.sqlState] ?? ""
+      let message = error.serverInfo?[.message] ?? "error"
+      // Connection exceptions, shutdowns, "the database system is starting up", too many
+      // connections: all pass.
+      if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
+        return .unavailable(address: address.description, message: message)
+      }
+      return .database(address: address.description, message: "\(message) (SQLSTATE \(state))")
+    case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown,
+      .poolClosed, .queryCancelled:
+      return .unavailable(address: address.description, message: "\(error.code)")
+    default:
+      return .database(address: address.description, message: "\(error.code)")
+    }
+  }
+}

@@ -1,0 +1,56 @@
+/// A memory's tables in PostgreSQL, prefixed so a database shared with other software has
+/// no clash. Units are keyed by an `identity` digest rather than their columns: keys and
+/// values may be longer than a B-tree entry can hold, so the text columns are found through
+/// hash indexes and `pg_trgm`'s GIN index instead.
+enum PostgresSchema {
+  /// Bumped when the layout changes, with a migration from the version before.
+  static let version = 1
+
+  /// The statements that bring a memory of version `key` to `key + 1`.
+  static let migrations: [Int: [String]] = [:]
+
+  /// Creates version ``version`` from nothing; run under the write lock.
+  static let statements = [
+    "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+    "CREATE TABLE bundlekit_meta (name text PRIMARY KEY, value text NOT NULL)",
+    """
+    CREATE TABLE bundlekit_units (
+      id bigserial PRIMARY KEY,
+      identity text NOT NULL UNIQUE,
+      project text NOT NULL,
+      bundle text NOT NULL,
+      tbl text NOT NULL,
+      key text NOT NULL,
+      variant text NOT NULL,
+      source text
+    )
+    """,
+    "CREATE INDEX bundlekit_units_by_key ON bundlekit_units USING hash (key)",
+    "CREATE INDEX bundlekit_units_by_project ON bundlekit_units USING hash (project)",
+    """
+    CREATE TABLE bundlekit_translations (
+      unit bigint NOT NULL REFERENCES bundlekit_units (id) ON DELETE CASCADE,
+      language text NOT NULL,
+      value text NOT NULL,
+      normalized text NOT NULL,
+      grams text NOT NULL,
+      comment text,
+      state text NOT NULL DEFAULT 'translated',
+      PRIMARY KEY (unit, language)
+    )
+    """,
+    "CREATE INDEX bundlekit_translations_by_value ON bundlekit_translations USING hash (value)",
+    """
+    CREATE INDEX bundlekit_translations_by_normalized ON bundlekit_translations
+    USING hash (normalized)
+    """,
+    """
+    CREATE INDEX bundlekit_translations_by_grams ON bundlekit_translations
+    USING gin (grams gin_trgm_ops)
+    """,
+  ]
+
+  /// The advisory lock every writer holds for its transaction: writers take turns, so none
+  /// loses another's rows, and readers never wait.
+  static let writeLock = 0x4255_4E44_4C45
+}

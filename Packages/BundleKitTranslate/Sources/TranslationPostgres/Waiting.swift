@@ -1,0 +1,42 @@
+import Dispatch
+
+/// The result of async work, filled in by the task that does it.
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+  var result: Result<T, any Error>?
+  let done = DispatchSemaphore(value: 0)
+}
+
+/// Runs async `work` and blocks the calling thread until it ends: the bridge from
+/// ``MemoryStore``'s synchronous questions to PostgresNIO. Call it only off the concurrency
+/// pool (``TranslationMemory`` runs such stores' lookups on Dispatch threads).
+func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+  let outcome = Outcome<T>()
+  Task.detached {
+    do {
+      outcome.result = .success(try await work())
+    } catch {
+      outcome.result = .failure(error)
+    }
+    outcome.done.signal()
+  }
+  outcome.done.wait()
+  guard let result = outcome.result else { throw CancellationError() }
+  return try result.get()
+}
+
+/// `work`, or a thrown `timeout()` when it takes longer than `seconds`.
+func withDeadline<T: Sendable>(
+  seconds: Double, timeout: @escaping @Sendable () -> any Error,
+  _ work: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T.self) { group in
+    group.addTask { try await work() }
+    group.addTask {
+      try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+      throw timeout()
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next() else { throw timeout() }
+    return first
+  }
+}

@@ -1,0 +1,400 @@
+// Linux only: the cluster is Debian's PostgreSQL, run as the `postgres` user when the tests
+// run as root, with descriptors closed through /proc. CI runs on Linux.
+#if os(Linux)
+  import BundleKitTestSupport
+  import Foundation
+  import Testing
+  import Translation
+  import TranslationPostgres
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  /// The PostgreSQL backend against a throwaway cluster: the same answers as SQLite, writes all
+  /// or nothing through crashes, writers that take turns, replicas that see each other's
+  /// writes, 503 while the database is down.
+  @Suite("PostgreSQL memory", .serialized)
+  struct PostgresBackendTests {
+    /// The corpus's tables as records, in two projects (by bundle), read once.
+    static let corpus: [TranslationRecord] = {
+      var builder = MemoryBuilder(developmentLanguage: "en")
+      builder.project = "corpus"
+      let folders = ["icecubes-xcstrings", "home-assistant-ios", "xcstrings-tool-fixtures"]
+      var records = (try? builder.records(from: folders.map(Corpus.path)).records) ?? []
+      for index in records.indices where records[index].bundle.contains("home-assistant") {
+        records[index].project = "home"
+      }
+      return records
+    }()
+
+    @Test("SQLite (file and preloaded) and PostgreSQL give the same answers to 600 queries")
+    func sameAnswers() async throws {
+      let records = Self.corpus
+      try #require(records.count > 50_000, "the corpus was not read")
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      let postgres = PostgresMemory(address: try cluster.database("same"))
+      defer { postgres.shutdown() }
+      _ = try await postgres.write(
+        records, developmentLanguage: "en", replacingProject: nil, files: 0)
+      let folder = try TemporaryFolder()
+      let file = folder.file("same.sqlite")
+      _ = try MemoryBuilder(developmentLanguage: "en").build(records: records, files: 0, to: file)
+      let memories = [
+        ("sqlite", try TranslationMemory(path: file)),
+        ("snapshot", try TranslationMemory(path: file, preload: true)),
+        ("postgres", try await postgres.open()),
+      ]
+      #expect(memories[0].1.languages == memories[2].1.languages)
+
+      let seed = SeededGenerator.seed("postgres-same-answers")
+      print("seed \(seed)")
+      var random = SeededGenerator(seed: seed)
+      let english = Array(
+        Set(records.filter { $0.language == "en" && !$0.value.isEmpty }.map(\.value))
+      ).sorted()
+      let keys = Array(Set(records.map(\.key))).sorted()
+      let targets = ["de", "fr", "ru", "ja", "pt", "pt-BR", "zh-Hans", "en-GB", "es", "it", "ko"]
+      var queries: [(String, String, String?, String?)] = []  // kind, text, target, project
+      for index in 0..<300 {
+        var text = english[Int.random(in: 0..<english.count, using: &random)]
+        switch index % 3 {
+        case 0: break
+        case 1: text = text.uppercased() + "!"
+        default:
+          var scalars = Array(text.unicodeScalars)
+          for _ in 0..<Int.random(in: 1...3, using: &random) where scalars.count > 2 {
+            let at = Int.random(in: 0..<scalars.count, using: &random)
+            if Bool.random(using: &random) {
+              scalars.remove(at: at)
+            } else {
+              scalars.insert("x", at: at)
+            }
+          }
+          text = String(String.UnicodeScalarView(scalars))
+        }
+        let project = index % 5 == 0 ? "home" : index % 7 == 0 ? "corpus" : nil
+        queries.append(
+          ("text", text, targets[Int.random(in: 0..<targets.count, using: &random)], project))
+      }
+      for _ in 0..<200 {
+        let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+        queries.append(("key", key, Bool.random(using: &random) ? "de" : nil, nil))
+      }
+      for _ in 0..<100 {
+        queries.append(
+          ("detect", english[Int.random(in: 0..<english.count, using: &random)], nil, nil))
+      }
+      var fuzzyAnswers = 0
+      var differences: [String] = []
+      for (kind, text, target, project) in queries {
+        var answers: [String] = []
+        for (_, memory) in memories {
+          switch kind {
+          case "text":
+            let matches = try await memory.matches(
+              for: text, to: target ?? "de", limit: 5, project: project)
+            if matches.first?.kind == .fuzzy { fuzzyAnswers += 1 }
+            answers.append("\(matches)")
+          case "key":
+            answers.append("\(try await memory.records(forKey: text, language: target))")
+          default:
+            answers.append("\(try await memory.detectLanguages(of: text))")
+          }
+        }
+        if Set(answers).count != 1 {
+          differences.append(
+            "\(kind) \(text) -> \(target ?? "-"):\n" + answers.joined(separator: "\n"))
+        }
+      }
+      #expect(fuzzyAnswers > 90, "too few fuzzy answers to compare: \(fuzzyAnswers)")
+      #expect(differences.isEmpty, "\(differences.prefix(3).joined(separator: "\n\n"))")
+    }
+
+    @Test("index replaces one project's entries; import merges; TMX export and import round-trip")
+    func projectsAndExchange() async throws {
+      let (cluster, url, fixture) = try Self.indexedFixture(["--project", "app"])
+      defer { cluster.stop() }
+      var result: CommandResult
+      result = try BundleKitTool.run([
+        "translate", "index", fixture.folder.file("Kit"), "--database", url, "--project", "kit",
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      let both = try cluster.psql(
+        "SELECT project, count(*) FROM bundlekit_units GROUP BY project ORDER BY 1", database: "tm")
+      #expect(both.split(separator: "\n").count == 2, "\(both)")
+      // Indexing app again replaces app's entries only.
+      result = try BundleKitTool.run([
+        "translate", "index", fixture.folder.file("App"), "--database", url, "--project", "app",
+      ])
+      #expect(
+        try cluster.psql(
+          "SELECT project, count(*) FROM bundlekit_units GROUP BY project ORDER BY 1",
+          database: "tm")
+          == both)
+      // The same answers as the file memory of the same tables.
+      let file = fixture.folder.file("same.sqlite")
+      for (project, folder) in [("app", "App"), ("kit", "Kit")] {
+        _ = try BundleKitTool.run([
+          "translate", "index", fixture.folder.file(folder), "-o", file + project, "--project",
+          project,
+        ])
+      }
+      let fromFile = try BundleKitTool.run([
+        "translate", "lookup", "Cancel", "--to", "de", "--memory", file + "app", "--project", "app",
+        "--format", "json",
+      ])
+      let fromDatabase = try BundleKitTool.run([
+        "translate", "lookup", "Cancel", "--to", "de", "--database", url, "--project", "app",
+        "--format", "json",
+      ])
+      #expect(fromDatabase.status == 0, "\(fromDatabase.stderr)")
+      #expect(fromFile.stdout == fromDatabase.stdout)
+
+      // TMX out of PostgreSQL, into a second database, out again: the same bytes.
+      let tmx = fixture.folder.file("out.tmx")
+      result = try BundleKitTool.run(["translate", "export", "--tmx", tmx, "--database", url])
+      #expect(result.status == 0, "\(result.stderr)")
+      _ = try cluster.database("copy")
+      result = try BundleKitTool.run([
+        "translate", "import", tmx, "--database", cluster.url("copy"),
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      let again = fixture.folder.file("again.tmx")
+      _ = try BundleKitTool.run([
+        "translate", "export", "--tmx", again, "--database", cluster.url("copy"),
+      ])
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: tmx))
+          == Data(contentsOf: URL(fileURLWithPath: again)))
+
+      // A malformed file writes nothing.
+      let bad = fixture.folder.file("bad.tmx")
+      try Data("<tmx version=\"1.4\"><header srclang=\"en\"/><body><tu>".utf8).write(
+        to: URL(fileURLWithPath: bad))
+      let before = try cluster.psql(
+        "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm")
+      result = try BundleKitTool.run(["translate", "import", bad, "--database", url])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("bad.tmx:1:"), "\(result.stderr)")
+      #expect(
+        try cluster.psql(
+          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm") == before)
+
+      // A newer layout is refused with a clear message.
+      try cluster.psql(
+        "UPDATE bundlekit_meta SET value = '99' WHERE name = 'schema'", database: "tm")
+      result = try BundleKitTool.run([
+        "translate", "lookup", "Cancel", "--to", "de", "--database", url,
+      ])
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("newer bundlekit-translate (schema 99"), "\(result.stderr)")
+    }
+
+    @Test("import with the database killed at random moments: all or nothing, then it goes on")
+    func crashDuringImport() async throws {
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      _ = try cluster.database("tm")
+      let url = cluster.url("tm")
+      let folder = try TemporaryFolder()
+      let file = folder.file("big.sqlite")
+      _ = try MemoryBuilder(developmentLanguage: "en").build(
+        records: Self.corpus, files: 0, to: file)
+      let tmx = folder.file("big.tmx")
+      try MemoryExchange.exportTMX(memory: file, to: tmx, toolVersion: "test")
+      let tool = try #require(BundleKitTool.path)
+      let helper = (tool as NSString).deletingLastPathComponent + "/bundlekit-translate"
+      // An empty memory at the current schema, so that the count below reads a table.
+      let migrated = try BundleKitTool.run(["translate", "migrate", "--database", url])
+      #expect(migrated.status == 0, "\(migrated.stderr)")
+      let seed = SeededGenerator.seed("postgres-crash")
+      print("seed \(seed)")
+      var random = SeededGenerator(seed: seed)
+      let count = {
+        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm")
+      }
+      var crashedDuring = 0
+      for _ in 0..<3 {
+        let before = try count()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: helper)
+        process.arguments = ["import", tmx, "--database", url]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .milliseconds(Int.random(in: 300...4000, using: &random)))
+        let running = process.isRunning
+        try cluster.crash()
+        process.waitUntilExit()
+        try cluster.start()
+        let after = try count()
+        if running, process.terminationStatus != 0 {
+          crashedDuring += 1
+          #expect(after == before, "a killed import left part of its rows")
+        } else {
+          #expect(process.terminationStatus == 0)
+        }
+      }
+      #expect(crashedDuring > 0, "no import was under way when the database was killed")
+      // And the memory takes a whole import afterwards.
+      let result = try BundleKitTool.run(["translate", "import", tmx, "--database", url])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try count() == String(Self.corpus.count - Self.duplicateCount))
+    }
+
+    /// A new cluster with database `tm` holding the fixture app, indexed by the CLI.
+    static func indexedFixture(_ options: [String]) throws -> (
+      PostgresCluster, String, MemoryFixture
+    ) {
+      let cluster = try PostgresCluster()
+      _ = try cluster.database("tm")
+      let url = cluster.url("tm")
+      let fixture = try MemoryFixture()
+      let result = try BundleKitTool.run(
+        ["translate", "index", fixture.folder.file("App"), "--database", url] + options)
+      #expect(result.status == 0, "\(result.stderr)")
+      return (cluster, url, fixture)
+    }
+
+    /// Records of the corpus that repeat an earlier one's unit and language.
+    static var duplicateCount: Int {
+      var seen = Set<String>()
+      var repeats = 0
+      for record in corpus {
+        let identity = [
+          record.project, record.bundle, record.table, record.key, record.variant, record.language,
+        ].joined(separator: "\u{0}")
+        if !seen.insert(identity).inserted { repeats += 1 }
+      }
+      return repeats
+    }
+
+    @Test("concurrent writers lose nothing")
+    func concurrentWriters() async throws {
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      let address = try cluster.database("tm")
+      let memory = PostgresMemory(address: address)
+      defer { memory.shutdown() }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for writer in 0..<6 {
+          group.addTask {
+            let records = (0..<200).map { index in
+              TranslationRecord(
+                bundle: "b", table: "T", key: "k\(index)", language: "en",
+                value: "writer \(writer) text \(index)", project: "p\(writer)")
+            }
+            _ = try await memory.write(
+              records, developmentLanguage: "en",
+              replacingProject: writer.isMultiple(of: 2) ? "p\(writer)" : nil, files: 0)
+          }
+        }
+        try await group.waitForAll()
+      }
+      #expect(
+        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm") == "1200")
+      #expect(
+        try cluster.psql(
+          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm") == "6")
+    }
+
+    @Test("two servers on one database see a write within a second; 503 while it is down")
+    func replicasAndRestart() async throws {
+      let (cluster, url, fixture) = try Self.indexedFixture([])
+      defer { cluster.stop() }
+      var result: CommandResult
+      let servers = try [ServerProcess(database: url), ServerProcess(database: url)]
+      defer { for server in servers { server.stop() } }
+      let text = "A text nobody translated yet"
+      for server in servers {
+        let answer = try await server.translate(text, to: "de")
+        #expect(answer.status == 200)
+        #expect(answer.translation == text)  // cached now
+      }
+      let xliff = fixture.folder.file("new.xliff")
+      try Data(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+          <file original="en.lproj/Localizable.strings" source-language="en" target-language="de" datatype="plaintext">
+            <body><trans-unit id="new.text"><source>\(text)</source><target>Ein neuer Text</target></trans-unit></body>
+          </file>
+        </xliff>
+        """.utf8
+      ).write(to: URL(fileURLWithPath: xliff))
+      result = try BundleKitTool.run(["translate", "import", xliff, "--database", url])
+      #expect(result.status == 0, "\(result.stderr)")
+      let written = ContinuousClock.now
+      for server in servers {
+        var seen = false
+        while ContinuousClock.now - written < .seconds(1), !seen {
+          seen = try await server.translate(text, to: "de").translation == "Ein neuer Text"
+          if !seen { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(seen, "a server still answered from its cache a second after the write")
+      }
+      print("replicas saw the write after \(ContinuousClock.now - written)")
+
+      // The database goes down: 503 with Retry-After, never a wrong 200; back up: answers.
+      try cluster.crash()
+      let down = try await servers[0].translate("Ein ganz anderer Text", to: "de")
+      #expect(down.status == 503)
+      #expect(down.retryAfter == "1")
+      try cluster.start()
+      var back = false
+      let restarted = ContinuousClock.now
+      while ContinuousClock.now - restarted < .seconds(15), !back {
+        back = try await servers[0].translate(text, to: "de").translation == "Ein neuer Text"
+        if !back { try await Task.sleep(for: .milliseconds(200)) }
+      }
+      #expect(back, "the server did not reconnect after the database restarted")
+    }
+  }
+
+  /// `bundlekit-translate serve --database URL --port 0` in a process of its own.
+  final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let url: URL
+
+    struct Answer {
+      var status: Int
+      var translation: String?
+      var retryAfter: String?
+    }
+
+    init(database: String) throws {
+      let tool = try #require(BundleKitTool.path)
+      process.executableURL = URL(
+        fileURLWithPath: (tool as NSString).deletingLastPathComponent + "/bundlekit-translate")
+      process.arguments = ["serve", "--database", database, "--port", "0"]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      var line = Data()
+      while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty,
+        byte != Data("\n".utf8)
+      {
+        line += byte
+      }
+      url = try #require(URL(string: String(decoding: line, as: UTF8.self)))
+    }
+
+    func translate(_ text: String, to target: String) async throws -> Answer {
+      let answer = try await http(
+        "POST", url.appendingPathComponent("translate"),
+        body: jsonBody(["q": text, "source": "en", "target": target]))
+      return Answer(
+        status: answer.status,
+        translation: (answer.json as? [String: Any])?["translatedText"] as? String,
+        retryAfter: answer.headers["retry-after"])
+    }
+
+    func stop() {
+      process.terminate()
+      process.waitUntilExit()
+    }
+  }
+#endif
