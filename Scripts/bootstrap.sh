@@ -4,7 +4,8 @@
 #                                   translation package), pkg-config
 #   Scripts/bootstrap.sh --oracles  also the tools the tests compare against (plistutil,
 #                                   bsdtar, python3) and the servers they start for real
-#                                   (PostgreSQL, in a throwaway cluster of their own)
+#                                   (PostgreSQL, in a throwaway cluster of their own; headless
+#                                   Chromium, driven through websocket-client from PyPI)
 #   Scripts/bootstrap.sh --bench    also the load generator of the lookup benchmark (wrk)
 #
 # Debian and Ubuntu: apt-get (as root, or with sudo). macOS: Homebrew; libarchive is
@@ -39,17 +40,21 @@ if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi
 if [[ "$mode" == "--oracles" ]]; then
-  packages+=(libplist-utils libarchive-tools unzip python3-pip postgresql)
+  packages+=(libplist-utils libarchive-tools unzip python3-pip postgresql chromium)
   command -v python3 >/dev/null 2>&1 || packages+=(python3)
 fi
 
 # Translate Toolkit (PyPI) writes the foreign TMX the translate tests import (po2tmx).
+# websocket-client drives headless Chromium through its DevTools protocol (the page test).
 python_oracles() {
   [[ "$mode" == "--oracles" ]] || return 0
-  python3 -c "import translate.convert.po2tmx" >/dev/null 2>&1 && return 0
-  echo "bootstrap: pip install translate-toolkit" >&2
-  python3 -m pip install --quiet --user --break-system-packages translate-toolkit >/dev/null 2>&1 \
-    || python3 -m pip install --quiet --user translate-toolkit >/dev/null
+  local wanted=()
+  python3 -c "import translate.convert.po2tmx" >/dev/null 2>&1 || wanted+=(translate-toolkit)
+  python3 -c "import websocket" >/dev/null 2>&1 || wanted+=(websocket-client)
+  [[ ${#wanted[@]} -eq 0 ]] && return 0
+  echo "bootstrap: pip install ${wanted[*]}" >&2
+  python3 -m pip install --quiet --user --break-system-packages "${wanted[@]}" >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --user "${wanted[@]}" >/dev/null
 }
 
 missing=()

@@ -11,7 +11,7 @@ struct BundleKitTranslate: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       TranslateIndex.self, TranslateLookup.self, TranslateServe.self, TranslateFill.self,
-      TranslateExport.self, TranslateImport.self, TranslateMigrate.self,
+      TranslateExport.self, TranslateImport.self, TranslateMigrate.self, TranslateKeys.self,
     ]
   )
 }

@@ -20,9 +20,11 @@ public final class PostgresMemory: MemorySource {
   private let runner: Task<Void, Never>
   /// How long a question waits for a connection before the database counts as unavailable.
   let connectDeadline: Double
+  /// How long any one read may take before the database counts as unavailable.
+  let queryDeadline: Double = 60
 
   /// Connects (lazily, through a pool) to the database at `address`.
-  public init(address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 3) {
+  public init(address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 5) {
     self.address = address
     self.connectDeadline = connectDeadline
     var configuration = PostgresClient.Configuration(
@@ -135,49 +137,31 @@ public final class PostgresMemory: MemorySource {
     files: Int
   ) async throws -> MemoryBuilder.Summary {
     try Self.checkStorable(records)
-    try await available()
-    let address = address
-    let summary = try await mapped {
-      try await self.client.withTransaction(logger: Self.logger) { connection in
+    return try await writing(developmentLanguage: developmentLanguage) { connection, _ in
+      if let replacingProject {
         try await connection.query(
-          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
-        try await Self.prepareSchema(
-          connection, developmentLanguage: developmentLanguage, address: address)
-        if let replacingProject {
-          try await connection.query(
-            "DELETE FROM bundlekit_units WHERE project = \(replacingProject)", logger: Self.logger)
-        }
-        let counts = try await Self.insert(records, connection: connection)
-        let languages = try await connection.query(
-          "SELECT DISTINCT language FROM bundlekit_translations", logger: Self.logger
-        ).collect().map { try $0.decode(String.self) }.sorted()
-        try await connection.query(
-          """
-          UPDATE bundlekit_meta SET value = \(languages.joined(separator: ","))
-          WHERE name = 'languages'
-          """, logger: Self.logger)
-        try await Self.bumpGeneration(connection)
-        return MemoryBuilder.Summary(
-          files: files, translations: counts.translations, units: counts.units,
-          languages: languages)
+          "DELETE FROM bundlekit_units WHERE project = \(replacingProject)", logger: Self.logger)
       }
+      let counts = try await Self.insert(records, connection: connection)
+      let languages = try await connection.query(
+        "SELECT DISTINCT language FROM bundlekit_translations", logger: Self.logger
+      ).collect().map { try $0.decode(String.self) }.sorted()
+      try await connection.query(
+        """
+        UPDATE bundlekit_meta SET value = \(languages.joined(separator: ","))
+        WHERE name = 'languages'
+        """, logger: Self.logger)
+      try await Self.bumpGeneration(connection)
+      return MemoryBuilder.Summary(
+        files: files, translations: counts.translations, units: counts.units,
+        languages: languages)
     }
-    return summary
   }
 
   /// Brings the memory to the current layout (creating it when missing); the version it had.
   @discardableResult
   public func migrate() async throws -> Int {
-    try await available()
-    let address = address
-    return try await mapped {
-      try await self.client.withTransaction(logger: Self.logger) { connection in
-        try await connection.query(
-          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
-        return try await Self.prepareSchema(
-          connection, developmentLanguage: "en", address: address)
-      }
-    }
+    try await writing { _, found in found }
   }
 
   static func bumpGeneration(_ connection: PostgresConnection) async throws {
@@ -269,6 +253,35 @@ public final class PostgresMemory: MemorySource {
     }
   }
 
+  /// The text whose md5 is a unit's `identity`: its columns, joined so that no two units share it.
+  static func identity(
+    project: String, bundle: String, table: String, key: String, variant: String
+  ) -> String {
+    [project, bundle, table, key, variant].map {
+      $0.replacingOccurrences(of: "\u{1}", with: "\u{1}\u{1}")
+    }.joined(separator: "\u{1}\u{2}")
+  }
+
+  /// Runs `body` in one transaction under the write lock, with the schema made or brought up to
+  /// date first.
+  func writing<T: Sendable>(
+    developmentLanguage: String = "en",
+    _ body:
+      @escaping @Sendable (_ connection: PostgresConnection, _ foundSchema: Int) async throws -> T
+  ) async throws -> T {
+    try await available()
+    let address = address
+    return try await mapped {
+      try await self.client.withTransaction(logger: Self.logger) { connection in
+        try await connection.query(
+          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
+        let found = try await Self.prepareSchema(
+          connection, developmentLanguage: developmentLanguage, address: address)
+        return try await body(connection, found)
+      }
+    }
+  }
+
   /// Inserts or replaces `records` in batches; the units and translations written.
   static func insert(_ records: [TranslationRecord], connection: PostgresConnection) async throws
     -> (units: Int, translations: Int)
@@ -293,9 +306,8 @@ public final class PostgresMemory: MemorySource {
     for start in stride(from: 0, to: unitOrder.count, by: batch) {
       let slice = unitOrder[start..<min(start + batch, unitOrder.count)]
       let identities = slice.map {
-        [$0.project, $0.bundle, $0.table, $0.key, $0.variant].map {
-          $0.replacingOccurrences(of: "\u{1}", with: "\u{1}\u{1}")
-        }.joined(separator: "\u{1}\u{2}")
+        identity(
+          project: $0.project, bundle: $0.bundle, table: $0.table, key: $0.key, variant: $0.variant)
       }
       let sources = slice.map { units[$0]?.source }
       let rows = try await connection.query(
@@ -351,23 +363,34 @@ public final class PostgresMemory: MemorySource {
 
   /// Fails fast, as unavailable, when no connection can be had within the deadline.
   func available() async throws {
-    _ = try await reading { client in try await client.query("SELECT 1").collect() }
+    _ = try await reading { connection in try await connection.query("SELECT 1").collect() }
   }
 
-  /// A read with the connection deadline, its errors as ``PostgresMemoryError``.
-  func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T)
+  /// A read on one connection of the pool, its errors as ``PostgresMemoryError``: unavailable
+  /// when no connection comes within ``connectDeadline`` (the pool would otherwise wait for a
+  /// database that is down), or when the read takes longer than ``queryDeadline`` in all.
+  func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
     async throws -> T
   {
     let address = address
     let client = client
+    let (connect, total) = (connectDeadline, queryDeadline)
     return try await mapped {
-      try await withDeadline(
-        seconds: self.connectDeadline,
+      let connected = Flag()
+      return try await withDeadline(
+        seconds: connect, extendedTo: total, when: connected,
         timeout: {
           PostgresMemoryError.unavailable(
-            address: address.description, message: "no answer within \(self.connectDeadline) s")
+            address: address.description,
+            message: connected.isSet
+              ? "no answer within \(total) s" : "no connection within \(connect) s")
         }
-      ) { try await body(client) }
+      ) {
+        try await client.withConnection { connection in
+          connected.raise()
+          return try await body(connection)
+        }
+      }
     }
   }
 
@@ -411,5 +434,12 @@ public final class PostgresMemory: MemorySource {
     default:
       return .database(address: address.description, message: "\(error.code)")
     }
+  }
+}
+
+extension PostgresConnection {
+  /// A query logged nowhere, as every read of the memory is.
+  func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    try await self.query(query, logger: PostgresMemory.logger)
   }
 }

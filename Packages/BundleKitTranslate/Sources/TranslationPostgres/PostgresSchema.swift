@@ -4,10 +4,24 @@
 /// hash indexes and `pg_trgm`'s GIN index instead.
 enum PostgresSchema {
   /// Bumped when the layout changes, with a migration from the version before.
-  static let version = 1
+  static let version = 2
 
   /// The statements that bring a memory of version `key` to `key + 1`.
-  static let migrations: [Int: [String]] = [:]
+  static let migrations: [Int: [String]] = [1: [keysTable]]
+
+  /// API keys (version 2): only a SHA-256 digest of each secret is kept; a revoked key keeps
+  /// its row, so `keys list` still tells who it was.
+  static let keysTable = """
+    CREATE TABLE bundlekit_keys (
+      id text PRIMARY KEY,
+      digest bytea NOT NULL,
+      project text NOT NULL,
+      scope text NOT NULL CHECK (scope IN ('read', 'write')),
+      label text NOT NULL DEFAULT '',
+      created timestamptz NOT NULL DEFAULT now(),
+      revoked timestamptz
+    )
+    """
 
   /// Creates version ``version`` from nothing; run under the write lock.
   static let statements = [
@@ -48,6 +62,7 @@ enum PostgresSchema {
     CREATE INDEX bundlekit_translations_by_grams ON bundlekit_translations
     USING gin (grams gin_trgm_ops)
     """,
+    keysTable,
   ]
 
   /// The advisory lock every writer holds for its transaction: writers take turns, so none

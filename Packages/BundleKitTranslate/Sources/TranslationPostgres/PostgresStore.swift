@@ -9,7 +9,7 @@ struct PostgresStore: MemoryStore {
 
   var waitsOnServer: Bool { true }
 
-  private func ask<T: Sendable>(_ body: @escaping @Sendable (PostgresClient) async throws -> T)
+  private func ask<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
     throws -> T
   {
     let memory = memory
@@ -126,5 +126,28 @@ struct PostgresStore: MemoryStore {
     }
     return FuzzyCandidate.score(
       texts, against: normalized, minimumScore: minimumScore, limit: limit)
+  }
+
+  func search(
+    containing needle: String, project: String?, language: String?, state: ReviewState?,
+    limit: Int
+  ) throws -> [StoredTranslation] {
+    let pattern = Self.likePattern(containing: needle)
+    let state = state?.rawValue
+    return try ask { client in
+      try await Self.translations(
+        client.query(
+          """
+          SELECT unit, language, value, comment, state FROM bundlekit_translations
+          JOIN bundlekit_units ON bundlekit_units.id = bundlekit_translations.unit
+          WHERE normalized LIKE \(pattern) ESCAPE '\\'
+            AND (\(project)::text IS NULL OR project = \(project)::text)
+            AND (\(language)::text IS NULL OR language = \(language)::text)
+            AND (\(state)::text IS NULL OR state = \(state)::text)
+          ORDER BY value COLLATE "C", language COLLATE "C", tbl COLLATE "C", key COLLATE "C",
+            bundle COLLATE "C", variant COLLATE "C", project COLLATE "C"
+          LIMIT \(limit)
+          """))
+    }
   }
 }

@@ -32,6 +32,8 @@ public struct TranslationServer: Sendable {
     public var requestsPerMinute: Int?
     /// How often, in seconds, a server over a shared memory asks whether it changed.
     public var refreshInterval: Double = 0.25
+    /// The most reviews one API key may send per minute; over it, 429 with `Retry-After`.
+    public var reviewsPerMinutePerKey: Int = 120
 
     /// The defaults: 127.0.0.1:5000, 1 MiB bodies, batches of 128.
     public init() {}
@@ -45,18 +47,22 @@ public struct TranslationServer: Sendable {
   /// Where a changed memory is opened again, for a memory others write (nil: it never
   /// changes while served).
   public let source: (any MemorySource)?
+  /// Where reviews go (`POST /review`), checked against API keys; nil: none are taken.
+  public let reviewer: (any MemoryReviewing)?
   private let served: ServedMemory
 
   /// A server over `memory`. Open a file memory with `preload: true` for speed. With
   /// `source`, the server watches it and serves the new memory (its caches emptied) within
-  /// ``Configuration/refreshInterval`` of any write, by this server or another.
+  /// ``Configuration/refreshInterval`` of any write, by this server or another. With
+  /// `reviewer`, `POST /review` takes reviews from holders of its API keys.
   public init(
     memory: TranslationMemory, configuration: Configuration = Configuration(),
-    source: (any MemorySource)? = nil
+    source: (any MemorySource)? = nil, reviewer: (any MemoryReviewing)? = nil
   ) {
     self.memory = memory
     self.configuration = configuration
     self.source = source
+    self.reviewer = reviewer
     served = ServedMemory(memory)
   }
 
@@ -66,13 +72,20 @@ public struct TranslationServer: Sendable {
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     let router = Router()
-    let handlers = Handlers(served: served, configuration: configuration)
+    let handlers = Handlers(
+      served: served, configuration: configuration, source: source, reviewer: reviewer,
+      keyLimiter: RateLimiter(limit: configuration.reviewsPerMinutePerKey, window: 60))
     let limiter = configuration.requestsPerMinute.map { RateLimiter(limit: $0, window: 60) }
     router.get("health") { _, _ in handlers.health() }
     router.get("languages") { _, _ in handlers.languages() }
     router.get("lookup") { request, _ in await handlers.lookup(request) }
     router.post("translate") { request, _ in await handlers.translate(request) }
     router.post("detect") { request, _ in await handlers.detect(request) }
+    router.get("search") { request, _ in await handlers.search(request) }
+    router.get("matches") { request, _ in await handlers.matches(request) }
+    router.get("export.tmx") { request, _ in await handlers.exportTMX(request) }
+    router.post("review") { request, _ in await handlers.review(request) }
+    router.get("/") { _, _ in handlers.page() }
     return Application(
       router: router,
       server: .http1(
@@ -177,6 +190,10 @@ final class ServedMemory: @unchecked Sendable {
 struct Handlers: Sendable {
   let served: ServedMemory
   let configuration: TranslationServer.Configuration
+  let source: (any MemorySource)?
+  let reviewer: (any MemoryReviewing)?
+  /// Reviews per API key.
+  let keyLimiter: RateLimiter
 
   /// The answer to a lookup that failed: 503 with `Retry-After` while the database cannot
   /// be reached, else 500 with the reason.
@@ -214,7 +231,7 @@ struct Handlers: Sendable {
   func languages() -> Response { Self.json(served.current.languagesBody) }
 
   /// Reads the body as parameters, or gives the error response to send.
-  private func parameters(_ request: Request) async -> ParsedBody {
+  func parameters(_ request: Request) async -> ParsedBody {
     let buffer: ByteBuffer
     do {
       buffer = try await request.body.collect(upTo: configuration.maximumBodySize)
@@ -402,18 +419,7 @@ struct Handlers: Sendable {
     } catch {
       return Self.failure(error)
     }
-    let items = records.map { record in
-      JSONText.object([
-        ("table", JSONText.string(record.table)),
-        ("key", JSONText.string(record.key)),
-        ("variant", JSONText.string(record.variant)),
-        ("language", JSONText.string(record.language)),
-        ("value", JSONText.string(record.value)),
-        ("comment", JSONText.string(record.comment)),
-        ("source", JSONText.string(record.source)),
-        ("project", JSONText.string(record.project)),
-      ])
-    }
+    let items = records.map(Self.recordJSON)
     let body = JSONText.object([
       ("key", JSONText.string(key)), ("translations", "[" + items.joined(separator: ",") + "]"),
     ])

@@ -28,7 +28,7 @@
       return records
     }()
 
-    @Test("SQLite (file and preloaded) and PostgreSQL give the same answers to 600 queries")
+    @Test("SQLite (file and preloaded) and PostgreSQL give the same answers to 700 queries")
     func sameAnswers() async throws {
       let records = Self.corpus
       try #require(records.count > 50_000, "the corpus was not read")
@@ -86,6 +86,20 @@
         queries.append(
           ("detect", english[Int.random(in: 0..<english.count, using: &random)], nil, nil))
       }
+      // Concordance: a piece of a value, in any or one language, project and state.
+      let values = records.map(\.value).filter { $0.count > 3 }
+      for index in 0..<100 {
+        let value = Array(values[Int.random(in: 0..<values.count, using: &random)])
+        let start = Int.random(in: 0..<(value.count - 2), using: &random)
+        let piece = String(
+          value[start..<min(value.count, start + Int.random(in: 2...6, using: &random))])
+        queries.append(
+          (
+            "search", index % 10 == 0 ? "" : piece,
+            index % 2 == 0 ? targets[index % targets.count] : nil,
+            index % 3 == 0 ? "home" : nil
+          ))
+      }
       var fuzzyAnswers = 0
       var differences: [String] = []
       for (kind, text, target, project) in queries {
@@ -99,6 +113,10 @@
             answers.append("\(matches)")
           case "key":
             answers.append("\(try await memory.records(forKey: text, language: target))")
+          case "search":
+            answers.append(
+              "\(try await memory.search(containing: text, project: project, language: target, limit: 20))"
+            )
           default:
             answers.append("\(try await memory.detectLanguages(of: text))")
           }
@@ -364,11 +382,11 @@
       var retryAfter: String?
     }
 
-    init(database: String) throws {
+    init(database: String, options: [String] = []) throws {
       let tool = try #require(BundleKitTool.path)
       process.executableURL = URL(
         fileURLWithPath: (tool as NSString).deletingLastPathComponent + "/bundlekit-translate")
-      process.arguments = ["serve", "--database", database, "--port", "0"]
+      process.arguments = ["serve", "--database", database, "--port", "0"] + options
       let output = Pipe()
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice

@@ -11,8 +11,10 @@ struct TranslateServe: AsyncParsableCommand {
     abstract: "Serve a translation memory over a LibreTranslate-compatible HTTP API.",
     discussion: """
       Endpoints: POST /translate, GET /languages, POST /detect (LibreTranslate's), plus \
-      GET /lookup?key=&table=&lang= and GET /health. Binds loopback unless --host says \
-      otherwise; --port 0 picks a free port. The first line on standard output is the URL.
+      GET /lookup?key=&table=&lang= and GET /health; for translators, a page at / over \
+      GET /search, GET /matches, GET /export.tmx and (with --database and an API key from \
+      `keys create`) POST /review. Binds loopback unless --host says otherwise; --port 0 \
+      picks a free port. The first line on standard output is the URL.
       """
   )
 
@@ -33,9 +35,13 @@ struct TranslateServe: AsyncParsableCommand {
   @Option(help: "The most requests one client address may make per minute (429 beyond).")
   var rateLimit: Int?
 
+  @Option(help: "The most reviews one API key may send per minute (429 beyond).")
+  var reviewsPerMinute = 120
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
-    guard maximumBodySize > 0, maximumBatchSize > 0, (rateLimit ?? 1) > 0 else {
+    guard maximumBodySize > 0, maximumBatchSize > 0, (rateLimit ?? 1) > 0, reviewsPerMinute > 0
+    else {
       throw ValidationError("the limits must be positive")
     }
   }
@@ -50,12 +56,15 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.maximumBodySize = maximumBodySize
     configuration.maximumBatchSize = maximumBatchSize
     configuration.requestsPerMinute = rateLimit
+    configuration.reviewsPerMinutePerKey = reviewsPerMinute
     let host = host
     do {
-      try await TranslationServer(memory: memory, configuration: configuration, source: postgres)
-        .run { port in
-          StandardStreams.printLine(TranslationServer.url(host: host, port: port))
-        }
+      try await TranslationServer(
+        memory: memory, configuration: configuration, source: postgres, reviewer: postgres
+      )
+      .run { port in
+        StandardStreams.printLine(TranslationServer.url(host: host, port: port))
+      }
     } catch {
       // NIO's text ("bind(descriptor:ptr:bytes:): Address already in use (errno: 98)") says
       // what failed, not what to do.

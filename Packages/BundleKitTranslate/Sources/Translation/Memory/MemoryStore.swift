@@ -62,6 +62,25 @@ package protocol MemoryStore: Sendable {
   /// at least `minimumScore` against `normalized`, best first.
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
     throws -> [FuzzyCandidate]
+  /// Up to `limit` translations whose normalised value contains `needle` (normalised; every
+  /// one when empty), with the filters given, ordered by the bytes of value, language, table,
+  /// key, bundle, variant and project.
+  func search(
+    containing needle: String, project: String?, language: String?, state: ReviewState?,
+    limit: Int
+  ) throws -> [StoredTranslation]
+}
+
+extension MemoryStore {
+  /// `needle` as a LIKE pattern that matches it anywhere, its own `%`, `_` and `\` literal.
+  package static func likePattern(containing needle: String) -> String {
+    var pattern = "%"
+    for character in needle.unicodeScalars {
+      if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+      pattern.unicodeScalars.append(character)
+    }
+    return pattern + "%"
+  }
 }
 
 /// Answers from SQLite through prepared, cached statements.
@@ -189,6 +208,32 @@ struct DatabaseStore: MemoryStore {
         })
     }.best(for: normalized, minimumScore: minimumScore, limit: limit)
   }
+
+  func search(
+    containing needle: String, project: String?, language: String?, state: ReviewState?,
+    limit: Int
+  ) throws -> [StoredTranslation] {
+    var sql = """
+      SELECT unit, language, value, comment, \(stateColumn) FROM translations
+      JOIN units ON units.id = translations.unit
+      WHERE normalized LIKE ? ESCAPE '\\'
+      """
+    var arguments: [any DatabaseValueConvertible] = [Self.likePattern(containing: needle)]
+    for (column, value) in [
+      (projectColumn, project), ("language", language), (stateColumn, state?.rawValue),
+    ] {
+      guard let value else { continue }
+      sql += " AND \(column) = ?"
+      arguments.append(value)
+    }
+    // The whole order, ties included, by bytes: every backend cuts at the same row.
+    sql += " ORDER BY value, language, tbl, key, bundle, variant, \(projectColumn) LIMIT ?"
+    arguments.append(limit)
+    return try read { db in
+      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+        .map(Self.translation)
+    }
+  }
 }
 
 /// The whole memory held in hash tables: no locks, no SQL, for the server's hot path.
@@ -283,5 +328,30 @@ struct SnapshotStore: MemoryStore {
     try fuzzyIndexes.index(for: language) {
       FuzzyIndex(texts: normalizedByLanguage[language] ?? [])
     }.best(for: normalized, minimumScore: minimumScore, limit: limit)
+  }
+
+  func search(
+    containing needle: String, project: String?, language: String?, state: ReviewState?,
+    limit: Int
+  ) throws -> [StoredTranslation] {
+    var found: [StoredTranslation] = []
+    for (normalized, indexes) in byNormalized
+    where needle.isEmpty || normalized.utf8.firstRange(of: needle.utf8) != nil {
+      for index in indexes {
+        let row = rows[Int(index)]
+        if let language, row.language != language { continue }
+        if let state, row.state != state { continue }
+        if let project, unitsByID[row.unit]?.project != project { continue }
+        found.append(row)
+      }
+    }
+    let order = { (row: StoredTranslation) -> [String] in
+      let unit = unitsByID[row.unit]
+      return [
+        row.value, row.language, unit?.table ?? "", unit?.key ?? "", unit?.bundle ?? "",
+        unit?.variant ?? "", unit?.project ?? "",
+      ]
+    }
+    return Array(found.sorted { ContentOrder.precedes(order($0), order($1)) }.prefix(limit))
   }
 }

@@ -147,6 +147,38 @@ public final class TranslationMemory: Sendable {
     }
   }
 
+  // MARK: Concordance
+
+  /// Up to `limit` translations whose text contains `text` (case, punctuation and spacing set
+  /// aside; every translation when empty), in `project`, `language` and `state` when given;
+  /// by value, then language, then entry.
+  public func search(
+    containing text: String, project: String? = nil, language: String? = nil,
+    state: ReviewState? = nil, limit: Int = 50
+  ) throws -> [TranslationRecord] {
+    let language = language.map { supportedLanguage($0) ?? $0 }
+    let rows = try store.search(
+      containing: TextNormalizer.normalize(text), project: project, language: language,
+      state: state, limit: max(0, limit))
+    let units = try store.units(Array(Set(rows.map(\.unit))))
+    return rows.map { record($0, unit: units[$0.unit]) }.sorted {
+      if $0.value != $1.value { return ContentOrder.precedes($0.value, $1.value) }
+      if $0.language != $1.language { return ContentOrder.precedes($0.language, $1.language) }
+      return ContentOrder.precedes($0, $1)
+    }
+  }
+
+  /// Async form of ``search(containing:project:language:state:limit:)``.
+  public func search(
+    containing text: String, project: String? = nil, language: String? = nil,
+    state: ReviewState? = nil, limit: Int = 50
+  ) async throws -> [TranslationRecord] {
+    try await offload {
+      try self.search(
+        containing: text, project: project, language: language, state: state, limit: limit)
+    }
+  }
+
   // MARK: By text
 
   /// Translations of `text` into `target`, best first.
@@ -384,7 +416,7 @@ enum ContentOrder {
     left.utf8.lexicographicallyPrecedes(right.utf8)
   }
 
-  private static func precedes(_ left: [String], _ right: [String]) -> Bool {
+  static func precedes(_ left: [String], _ right: [String]) -> Bool {
     for (a, b) in zip(left, right) where a != b { return precedes(a, b) }
     return false
   }

@@ -1,0 +1,220 @@
+// Linux only, as PostgresBackendTests: the memory is Debian's PostgreSQL in a throwaway cluster.
+#if os(Linux)
+  import BundleKitTestSupport
+  import Foundation
+  import Testing
+  import Translation
+  import TranslationPostgres
+
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
+  @Suite("Reviews: API keys, scopes, limits and the translators' page", .serialized)
+  struct ReviewTests {
+    /// A cluster holding the fixture app twice, as projects `app` and `other`, with `door.open`
+    /// in German waiting for review in both.
+    struct Memory {
+      let cluster: PostgresCluster
+      let url: String
+      let fixture: MemoryFixture
+
+      init() throws {
+        (cluster, url, fixture) = try PostgresBackendTests.indexedFixture(["--project", "app"])
+        let second = try BundleKitTool.run([
+          "translate", "index", fixture.folder.file("App"), "--database", url, "--project", "other",
+        ])
+        #expect(second.status == 0, "\(second.stderr)")
+        try cluster.psql(
+          """
+          UPDATE bundlekit_translations SET state = 'needs_review' FROM bundlekit_units
+          WHERE bundlekit_units.id = unit AND key = 'door.open' AND language = 'de'
+          """, database: "tm")
+      }
+
+      /// The review state of `door.open` in German in `project`.
+      func state(_ project: String) throws -> String {
+        try cluster.psql(
+          """
+          SELECT state FROM bundlekit_translations JOIN bundlekit_units ON id = unit
+          WHERE key = 'door.open' AND language = 'de' AND project = '\(project)'
+          """, database: "tm")
+      }
+
+      func key(_ project: String, scope: String = "write") throws -> String {
+        let result = try BundleKitTool.run([
+          "translate", "keys", "create", "--database", url, "--project", project, "--scope", scope,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+    }
+
+    /// Approves `door.open` in German in `project` with `key`.
+    static func approve(
+      _ server: ServerProcess, project: String, bundle: String, key: String?
+    ) async throws -> HTTPAnswer {
+      try await http(
+        "POST", server.url.appendingPathComponent("review"),
+        body: jsonBody([
+          "project": project, "bundle": bundle, "table": "Localizable", "key": "door.open",
+          "language": "de", "action": "approve",
+        ]),
+        headers: key.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    }
+
+    /// The bundle the fixture's entries carry, as `/search` tells it.
+    static func bundle(_ server: ServerProcess) async throws -> String {
+      let answer = try await http(
+        "GET",
+        try #require(
+          URL(string: server.url.absoluteString + "/search?q=die%20t&lang=de&project=app")))
+      let results = try #require((answer.json as? [String: Any])?["results"] as? [[String: Any]])
+      return try #require(results.first?["bundle"] as? String)
+    }
+
+    @Test("a key writes to its own project only; read keys and revoked keys are refused at once")
+    func keysAndScopes() async throws {
+      let memory = try Memory()
+      defer { memory.cluster.stop() }
+      let server = try ServerProcess(database: memory.url)
+      defer { server.stop() }
+      let bundle = try await Self.bundle(server)
+      let appKey = try memory.key("app")
+      let otherKey = try memory.key("other")
+      let readKey = try memory.key("app", scope: "read")
+      // Stored hashed: the secret is nowhere in the database.
+      let secret = String(appKey.split(separator: "_").last ?? "")
+      #expect(secret.count == 64)
+      #expect(
+        try memory.cluster.psql(
+          "SELECT count(*) FROM bundlekit_keys WHERE encode(digest, 'escape') LIKE '%\(secret)%'",
+          database: "tm") == "0")
+
+      #expect(
+        try await Self.approve(server, project: "app", bundle: bundle, key: nil).status == 401)
+      #expect(
+        try await Self.approve(server, project: "app", bundle: bundle, key: "bk_0_0").status == 401)
+      #expect(
+        try await Self.approve(server, project: "app", bundle: bundle, key: readKey).status == 403)
+      // project B's key cannot write to project A
+      let crossed = try await Self.approve(server, project: "app", bundle: bundle, key: otherKey)
+      #expect(crossed.status == 403, "\(crossed.text)")
+      #expect(try memory.state("app") == "needs_review")
+
+      let approved = try await Self.approve(server, project: "app", bundle: bundle, key: appKey)
+      #expect(approved.status == 200, "\(approved.text)")
+      #expect(approved.text.contains(#""state":"approved""#))
+      #expect(try memory.state("app") == "approved")
+      #expect(try memory.state("other") == "needs_review")
+
+      // Revoked, then refused on the very next request.
+      let revoked = try BundleKitTool.run([
+        "translate", "keys", "revoke", String(appKey.split(separator: "_")[1]), "--database",
+        memory.url,
+      ])
+      #expect(revoked.status == 0, "\(revoked.stderr)")
+      #expect(
+        try await Self.approve(server, project: "app", bundle: bundle, key: appKey).status == 401)
+      let listed = try BundleKitTool.run(["translate", "keys", "list", "--database", memory.url])
+      #expect(listed.stdout.contains("\tapp\twrite\t\trevoked"), "\(listed.stdout)")
+
+      // Reject removes the suggestion; the same server answers without it at once.
+      let rejected = try await http(
+        "POST", server.url.appendingPathComponent("review"),
+        body: jsonBody([
+          "project": "other", "bundle": bundle, "table": "Localizable", "key": "door.open",
+          "language": "de", "action": "reject", "api_key": otherKey,
+        ]))
+      #expect(rejected.status == 200, "\(rejected.text)")
+      #expect(try memory.state("other") == "")
+      let search = try await http(
+        "GET",
+        try #require(
+          URL(string: server.url.absoluteString + "/search?q=die%20t&project=other&lang=de")))
+      #expect(search.text == #"{"results":[]}"#)
+      // And an entry that does not exist is 404, not a silent success.
+      let missing = try await http(
+        "POST", server.url.appendingPathComponent("review"),
+        body: jsonBody([
+          "project": "other", "bundle": bundle, "table": "Localizable", "key": "no.such.key",
+          "language": "de", "action": "approve", "api_key": otherKey,
+        ]))
+      #expect(missing.status == 404)
+    }
+
+    @Test("reviews are limited per key (429 with Retry-After); a file memory takes none")
+    func limits() async throws {
+      let memory = try Memory()
+      defer { memory.cluster.stop() }
+      let server = try ServerProcess(
+        database: memory.url, options: ["--reviews-per-minute", "3"])
+      defer { server.stop() }
+      let bundle = try await Self.bundle(server)
+      let key = try memory.key("app")
+      for _ in 0..<3 {
+        #expect(
+          try await Self.approve(server, project: "app", bundle: bundle, key: key).status == 200)
+      }
+      let limited = try await Self.approve(server, project: "app", bundle: bundle, key: key)
+      #expect(limited.status == 429)
+      #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
+      // Another key is not held back by the first one's count.
+      #expect(
+        try await Self.approve(server, project: "app", bundle: bundle, key: memory.key("app"))
+          .status == 200)
+
+      let fileServer = try await RunningServer.translation(
+        memory: TranslationMemory(path: memory.fixture.memoryPath, preload: true))
+      try await fileServer.serving {
+        let refused = try await http(
+          "POST", fileServer.url.appendingPathComponent("review"),
+          body: jsonBody(["project": "", "table": "Localizable", "key": "door.open"]))
+        #expect(refused.status == 405)
+      }
+    }
+
+    @Test("the page in headless Chromium: search on a phone-sized screen, approve, screenshot")
+    func browser() async throws {
+      let chromium = try #require(
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+          FileManager.default.isExecutableFile(atPath: $0)
+        }, "Chromium is not installed (Scripts/bootstrap.sh --oracles installs it)")
+      let memory = try Memory()
+      defer { memory.cluster.stop() }
+      let server = try ServerProcess(database: memory.url)
+      defer { server.stop() }
+      let key = try memory.key("app")
+      let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+      let artifacts = package.appendingPathComponent(".build/artifacts").path
+      try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+      let screenshot = artifacts + "/review-page.png"
+      try? FileManager.default.removeItem(atPath: screenshot)
+      let result = try Tool.run(
+        "/usr/bin/env",
+        [
+          "python3", package.appendingPathComponent("Tests/Browser/drive_review_page.py").path,
+          chromium, server.url.absoluteString + "/", key, "tür", "de", screenshot,
+        ])
+      #expect(result.status == 0, "\(result.stderr)")
+      let report = try #require(
+        try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any],
+        "\(String(decoding: result.stdout, as: UTF8.self)) \(result.stderr)")
+      #expect(report["loaded"] as? Bool == true)
+      #expect(report["found"] as? Bool == true, "\(report)")
+      #expect(report["approveShown"] as? Bool == true, "\(report)")
+      #expect(report["saved"] as? Bool == true, "\(report)")
+      #expect((report["fuzzyRows"] as? Int ?? 0) > 0, "\(report)")
+      #expect(
+        (report["pageWidth"] as? Int ?? .max) <= (report["screenWidth"] as? Int ?? 0),
+        "the page is wider than a phone's screen: \(report)")
+      // The database changed: the project's entry is approved, the other project's is not.
+      #expect(try memory.state("app") == "approved")
+      #expect(try memory.state("other") == "needs_review")
+      let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+      #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      print("review page screenshot: \(screenshot)")
+    }
+  }
+#endif
