@@ -41,42 +41,20 @@ enum LookupSuite {
     let entries = (english.dictionaryValue ?? [:]).prefix(1000).compactMap { key, value in
       value.stringValue.map { (key, $0) }
     }
-    func luaString(_ text: String) -> String {
-      "\""
-        + text.unicodeScalars.map { scalar -> String in
-          switch scalar {
-          case "\\": return "\\\\"
-          case "\"": return "\\\""
-          case _ where scalar.value < 0x20 || scalar.value > 0x7E:
-            return Array(String(scalar).utf8).map { "\\\($0)" }.joined()
-          default: return String(scalar)
-          }
-        }.joined() + "\""
-    }
     func percentEncoded(_ text: String) -> String {
       text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
     let translateScript = base + "/translate.lua"
-    try
-      ("local bodies = {\n"
-      + entries.map { _, value in
-        "  " + luaString("{\"q\":\(jsonString(value)),\"source\":\"en\",\"target\":\"de\"}")
-      }.joined(separator: ",\n")
-        + """
-
-        }
-        local i = 0
-        wrk.method = "POST"
-        wrk.headers["Content-Type"] = "application/json"
-        request = function()
-          i = i % #bodies + 1
-          return wrk.format(nil, nil, nil, bodies[i])
-        end
-        """).write(toFile: translateScript, atomically: true, encoding: .utf8)
+    try Load.postScript(
+      bodies: entries.map { _, value in
+        "{\"q\":\(jsonString(value)),\"source\":\"en\",\"target\":\"de\"}"
+      }
+    ).write(toFile: translateScript, atomically: true, encoding: .utf8)
     let lookupScript = base + "/lookup.lua"
     try
       ("local paths = {\n"
-      + entries.map { key, _ in "  " + luaString("/lookup?key=\(percentEncoded(key))&lang=de") }
+      + entries.map { key, _ in "  " + Load.luaString("/lookup?key=\(percentEncoded(key))&lang=de")
+      }
       .joined(separator: ",\n")
         + """
 
@@ -95,26 +73,22 @@ enum LookupSuite {
       print("a server did not start\n")
       return
     }
-    defer {
-      ours.stop()
-      peer.stop()
-    }
     print("| request | BundleKit req/s | p99 | Python peer req/s | p99 | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
-    for (name, script, path) in [
+    let scripts = [
       ("POST /translate (exact text, en → de)", translateScript, "/translate"),
       ("GET /lookup (key, lang=de)", lookupScript, "/lookup"),
-    ] {
+    ]
+    var sqlite: [String: Load.Result] = [:]
+    for (name, script, path) in scripts {
       let mine = Load.run(wrk, url: ours.url + path, script: script)
-      let theirs = Load.run(wrk, url: peer.url + path, script: script)
-      var ratio = "n/a"
-      if let mine, let theirs { ratio = String(format: "%.1fx", mine.rate / theirs.rate) }
-      print(
-        "| \(name) | \(mine.map { String(format: "%.0f", $0.rate) } ?? "n/a") | "
-          + "\(mine?.p99 ?? "n/a") | \(theirs.map { String(format: "%.0f", $0.rate) } ?? "n/a") | "
-          + "\(theirs?.p99 ?? "n/a") | \(ratio) |")
+      sqlite[path] = mine
+      Load.row(name, mine, Load.run(wrk, url: peer.url + path, script: script))
     }
     print("\nratio = BundleKit requests/s / peer requests/s (higher is faster for BundleKit).\n")
+    ours.stop()
+    peer.stop()
+    MemoryAtScale.run(tool: tool, wrk: wrk, base: base, scripts: scripts, sqlite: sqlite)
   }
 
   static func jsonString(_ text: String) -> String {
@@ -162,10 +136,52 @@ enum Load {
     var p99: String
   }
 
-  static func run(_ wrk: String, url: String, script: String) -> Result? {
+  /// A Lua script for wrk that POSTs `bodies` (JSON) in turn.
+  static func postScript(bodies: [String]) -> String {
+    "local bodies = {\n" + bodies.map { "  " + luaString($0) }.joined(separator: ",\n")
+      + """
+
+      }
+      local i = 0
+      wrk.method = "POST"
+      wrk.headers["Content-Type"] = "application/json"
+      request = function()
+        i = i % #bodies + 1
+        return wrk.format(nil, nil, nil, bodies[i])
+      end
+      """
+  }
+
+  /// `text` as a Lua string literal: printable ASCII as it is, every other byte escaped.
+  static func luaString(_ text: String) -> String {
+    "\""
+      + text.unicodeScalars.map { scalar -> String in
+        switch scalar {
+        case "\\": return "\\\\"
+        case "\"": return "\\\""
+        case _ where scalar.value < 0x20 || scalar.value > 0x7E:
+          return Array(String(scalar).utf8).map { "\\\($0)" }.joined()
+        default: return String(scalar)
+        }
+      }.joined() + "\""
+  }
+
+  /// One markdown row: ours, the other side and their ratio.
+  static func row(_ name: String, _ mine: Result?, _ theirs: Result?) {
+    var ratio = "n/a"
+    if let mine, let theirs { ratio = String(format: "%.2fx", mine.rate / theirs.rate) }
+    print(
+      "| \(name) | \(mine.map { String(format: "%.0f", $0.rate) } ?? "n/a") | "
+        + "\(mine?.p99 ?? "n/a") | \(theirs.map { String(format: "%.0f", $0.rate) } ?? "n/a") | "
+        + "\(theirs?.p99 ?? "n/a") | \(ratio) |")
+  }
+
+  static func run(
+    _ wrk: String, url: String, script: String, connections: Int = 32, seconds: Int = 5
+  ) -> Result? {
     guard
       let output = Bench.run(
-        wrk, ["-t1", "-c32", "-d5s", "--latency", "-s", script, url])
+        wrk, ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url])
     else { return nil }
     var rate: Double?
     var p99 = "n/a"

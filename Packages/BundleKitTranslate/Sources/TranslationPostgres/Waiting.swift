@@ -9,7 +9,7 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
 
 /// Runs async `work` and blocks the calling thread until it ends: the bridge from
 /// ``MemoryStore``'s synchronous questions to PostgresNIO. Call it only off the concurrency
-/// pool (``TranslationMemory`` runs such stores' lookups on Dispatch threads).
+/// pool (``TranslationMemory`` runs such stores' lookups on threads of their own).
 func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
   let outcome = Outcome<T>()
   Task.detached {

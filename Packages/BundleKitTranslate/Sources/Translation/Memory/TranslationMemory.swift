@@ -403,7 +403,7 @@ public final class TranslationMemory: Sendable {
   private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     guard store.waitsOnServer else { return try work() }
     return try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+      BlockingPool.shared.submit { continuation.resume(with: Result { try work() }) }
     }
   }
 }

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The lookup suite's second half: the same exact lookups served from PostgreSQL, and fuzzy
+/// lookups on a memory of a million entries from both backends. PostgreSQL runs in a
+/// throwaway cluster (Scripts/throwaway-postgres.sh); without it the rows say so.
+enum MemoryAtScale {
+  /// Exact lookups against `serve --database`, beside the SQLite rows already printed.
+  static func run(
+    tool: String, wrk: String, base: String,
+    scripts: [(name: String, script: String, path: String)],
+    sqlite: [String: Load.Result]
+  ) {
+    guard let cluster = Cluster(folder: base + "/pg") else {
+      print("PostgreSQL rows skipped: Scripts/throwaway-postgres.sh could not start a cluster\n")
+      return
+    }
+    defer { cluster.stop() }
+    guard Bench.run(tool, ["index", LookupSuite.corpus, "--database", cluster.url]) != nil,
+      let server = Server.start(tool, ["serve", "--database", cluster.url, "--port", "0"])
+    else {
+      print("PostgreSQL rows skipped: indexing or serving failed\n")
+      return
+    }
+    defer { server.stop() }
+    print("| request | PostgreSQL req/s | p99 | SQLite req/s | p99 | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (name, script, path) in scripts {
+      Load.row(name, Load.run(wrk, url: server.url + path, script: script), sqlite[path])
+    }
+    print("\nratio = PostgreSQL requests/s / SQLite requests/s.\n")
+    fuzzy(tool: tool, wrk: wrk, base: base, cluster: cluster)
+  }
+
+  /// A million entries made of the corpus's English words, and queries that change one word of
+  /// an entry, so that every answer is fuzzy and none is cached.
+  static func fuzzy(tool: String, wrk: String, base: String, cluster: Cluster) {
+    let entries = 1_000_000
+    print("## lookup: fuzzy, \(entries) entries (wrk, 1 thread, 8 connections, 10 s)\n")
+    let folder = base + "/big"
+    var random = MorseSuite.Generator(state: 0x0B0B)  // the same million entries every run
+    let words = vocabulary()
+    guard words.count > 100 else { return }
+    func sentence() -> [String] {
+      (0..<Int.random(in: 4...9, using: &random)).map { _ in
+        words[Int.random(in: 0..<words.count, using: &random)]
+      }
+    }
+    var english = ""
+    var german = ""
+    var queries: [String] = []
+    english.reserveCapacity(entries * 60)
+    for index in 0..<entries {
+      var text = sentence()
+      english += "\"k\(index)\" = \"\(text.joined(separator: " "))\";\n"
+      german += "\"k\(index)\" = \"\(text.reversed().joined(separator: " "))\";\n"
+      if index % 50 == 0 {
+        text[Int.random(in: 0..<text.count, using: &random)] =
+          words[Int.random(in: 0..<words.count, using: &random)]
+        queries.append(text.joined(separator: " ") + " x")
+      }
+    }
+    do {
+      for (language, text) in [("en", english), ("de", german)] {
+        try FileManager.default.createDirectory(
+          atPath: "\(folder)/\(language).lproj", withIntermediateDirectories: true)
+        try text.write(
+          toFile: "\(folder)/\(language).lproj/Big.strings", atomically: true, encoding: .utf8)
+      }
+      let script = base + "/fuzzy.lua"
+      try Load.postScript(
+        bodies: queries.map { #"{"q":\#(LookupSuite.jsonString($0)),"source":"en","target":"de"}"# }
+      ).write(toFile: script, atomically: true, encoding: .utf8)
+      let file = base + "/big.sqlite"
+      let sqliteIndex = Bench.medianProcess(runs: 1, tool, ["index", folder, "-o", file])
+      let start = ContinuousClock.now
+      let indexed = Bench.run(
+        tool, ["index", folder, "--database", cluster.url, "--project", "big"])
+      let postgresIndex = indexed == nil ? nil : Bench.seconds(ContinuousClock.now - start)
+      print(
+        "index of \(entries) entries in 2 languages: SQLite \(Bench.format(sqliteIndex)), PostgreSQL \(Bench.format(postgresIndex))\n"
+      )
+      print("| backend | fuzzy req/s | p99 |")
+      print("|---|---:|---:|")
+      for (name, arguments) in [
+        ("SQLite (preloaded)", ["--memory", file]),
+        ("PostgreSQL (pg_trgm)", ["--database", cluster.url]),
+      ] {
+        guard let server = Server.start(tool, ["serve"] + arguments + ["--port", "0"]) else {
+          print("| \(name) | did not start | |")
+          continue
+        }
+        defer { server.stop() }
+        // The first fuzzy lookup of a language builds what later ones use.
+        _ = Bench.run(
+          "/usr/bin/curl",
+          [
+            "-s", "-o", "/dev/null", server.url + "/translate", "-H",
+            "Content-Type: application/json",
+            "-d", #"{"q":"warm up","source":"en","target":"de"}"#,
+          ])
+        let result = Load.run(
+          wrk, url: server.url + "/translate", script: script, connections: 8, seconds: 10)
+        print(
+          "| \(name) | \(result.map { String(format: "%.0f", $0.rate) } ?? "n/a") | \(result?.p99 ?? "n/a") |"
+        )
+      }
+      print("")
+    } catch {
+      print("fuzzy rows skipped: \(error)\n")
+    }
+  }
+
+  /// The distinct plain words of the corpus's English table.
+  static func vocabulary() -> [String] {
+    let text =
+      (try? String(
+        contentsOfFile: LookupSuite.corpus + "/en.lproj/Localizable.strings", encoding: .utf8))
+      ?? ""
+    var seen = Set<String>()
+    var words: [String] = []
+    for word in text.split(whereSeparator: { !$0.isLetter }) where word.count > 2 {
+      let word = word.lowercased()
+      if seen.insert(word).inserted { words.append(word) }
+    }
+    return words.sorted()
+  }
+
+  /// The throwaway cluster.
+  final class Cluster {
+    let folder: String
+    let url: String
+
+    init?(folder: String) {
+      let script = Bench.script("throwaway-postgres.sh")
+      guard
+        let url = Bench.run("/bin/bash", [script, "start", folder])?
+          .trimmingCharacters(in: .whitespacesAndNewlines), url.hasPrefix("postgres://")
+      else { return nil }
+      self.folder = folder
+      self.url = url
+    }
+
+    func stop() { Bench.run("/bin/bash", [Bench.script("throwaway-postgres.sh"), "stop", folder]) }
+  }
+}
