@@ -41,9 +41,6 @@ enum LookupSuite {
     let entries = (english.dictionaryValue ?? [:]).prefix(1000).compactMap { key, value in
       value.stringValue.map { (key, $0) }
     }
-    func percentEncoded(_ text: String) -> String {
-      text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
-    }
     let translateScript = base + "/translate.lua"
     try Load.postScript(
       bodies: entries.map { _, value in
@@ -53,7 +50,8 @@ enum LookupSuite {
     let lookupScript = base + "/lookup.lua"
     try
       ("local paths = {\n"
-      + entries.map { key, _ in "  " + Load.luaString("/lookup?key=\(percentEncoded(key))&lang=de")
+      + entries.map { key, _ in
+        "  " + Load.luaString("/lookup?key=\(MemoryAtScale.percentEncoded(key))&lang=de")
       }
       .joined(separator: ",\n")
         + """
@@ -181,7 +179,11 @@ enum Load {
   ) -> Result? {
     guard
       let output = Bench.run(
-        wrk, ["-t1", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url])
+        wrk,
+        [
+          "-t1", "-c\(connections)", "-d\(seconds)s", "--timeout", "10s", "--latency", "-s", script,
+          url,
+        ])
     else { return nil }
     var rate: Double?
     var p99 = "n/a"

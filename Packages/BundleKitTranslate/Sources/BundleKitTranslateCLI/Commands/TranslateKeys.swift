@@ -22,10 +22,10 @@ struct TranslateKeys: AsyncParsableCommand {
     var database: String
 
     func memory() throws -> PostgresMemory {
-      let address = try PostgresAddress.parse(
-        database, environment: ProcessInfo.processInfo.environment
-      ).get()
-      return PostgresMemory(address: address)
+      guard let memory = try MemoryLocation(memory: nil, database: database).postgres() else {
+        throw ValidationError("--database is required")
+      }
+      return memory
     }
   }
 
