@@ -30,7 +30,7 @@ extension PostgresMemory: MemoryReviewing {
     let id = Self.hex(count: 6, using: &random)
     let secret = Self.hex(count: 32, using: &random)
     try await writing { connection, _ in
-      try await connection.query(
+      _ = try await connection.query(
         """
         INSERT INTO bundlekit_keys (id, digest, project, scope, label)
         VALUES (\(id), sha256(convert_to(\(secret), 'UTF8')), \(project), \(scope.rawValue), \(label))

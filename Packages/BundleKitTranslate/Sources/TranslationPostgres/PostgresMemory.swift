@@ -22,11 +22,27 @@ public final class PostgresMemory: MemorySource {
   let connectDeadline: Double
   /// How long any one read may take before the database counts as unavailable.
   let queryDeadline: Double = 60
+  /// Where fuzzy candidates come from.
+  public let fuzzyLookup: FuzzyLookup
+
+  /// Where a server's fuzzy candidates come from.
+  public enum FuzzyLookup: Sendable {
+    /// `pg_trgm`'s GIN index, until this replica has built its own index of a language in the
+    /// background (from the database's rows, again for each generation): at a million
+    /// entries the GIN scan alone takes hundreds of milliseconds, the replica's index a few.
+    case replicaIndex
+    /// Always `pg_trgm`, for a replica with little memory to spare.
+    case databaseOnly
+  }
 
   /// Connects (lazily, through a pool) to the database at `address`.
-  public init(address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 5) {
+  public init(
+    address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 5,
+    fuzzyLookup: FuzzyLookup = .replicaIndex
+  ) {
     self.address = address
     self.connectDeadline = connectDeadline
+    self.fuzzyLookup = fuzzyLookup
     var configuration = PostgresClient.Configuration(
       host: address.host, port: address.port, username: address.user,
       password: address.password, database: address.database,
@@ -143,6 +159,12 @@ public final class PostgresMemory: MemorySource {
           "DELETE FROM bundlekit_units WHERE project = \(replacingProject)", logger: Self.logger)
       }
       let counts = try await Self.insert(records, connection: connection)
+      // Fresh statistics in the same transaction: until autovacuum comes by, the planner
+      // would guess, and a million new rows made lookups ten times slower.
+      if counts.translations >= 10_000 {
+        try await connection.query(
+          "ANALYZE bundlekit_units, bundlekit_translations", logger: Self.logger)
+      }
       let languages = try await connection.query(
         "SELECT DISTINCT language FROM bundlekit_translations", logger: Self.logger
       ).collect().map { try $0.decode(String.self) }.sorted()
@@ -171,11 +193,12 @@ public final class PostgresMemory: MemorySource {
       """, logger: logger)
   }
 
-  /// Creates or migrates the tables; the schema found (the current one for a new memory).
+  /// Creates or migrates the tables; the schema found, nil for a new memory, whose lookup
+  /// indexes are still to be made (``PostgresSchema/indexes``).
   @discardableResult
   static func prepareSchema(
     _ connection: PostgresConnection, developmentLanguage: String, address: PostgresAddress
-  ) async throws -> Int {
+  ) async throws -> Int? {
     let encoding = try await connection.query("SHOW server_encoding", logger: logger).collect()
       .first?.decode(String.self)
     guard encoding == "UTF8" else {
@@ -190,7 +213,7 @@ public final class PostgresMemory: MemorySource {
         "SELECT to_regclass('bundlekit_meta') IS NOT NULL", logger: logger
       ).collect().first?.decode(Bool.self) ?? false
     guard exists else {
-      for statement in PostgresSchema.statements {
+      for statement in PostgresSchema.tables {
         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
       }
       let development = LanguageTag.normalize(developmentLanguage) ?? developmentLanguage
@@ -201,7 +224,7 @@ public final class PostgresMemory: MemorySource {
         try await connection.query(
           "INSERT INTO bundlekit_meta (name, value) VALUES (\(name), \(value))", logger: logger)
       }
-      return PostgresSchema.version
+      return nil
     }
     let found = try await connection.query(
       "SELECT value FROM bundlekit_meta WHERE name = 'schema'", logger: logger
@@ -243,6 +266,13 @@ public final class PostgresMemory: MemorySource {
         record.project, record.bundle, record.table, record.key, record.variant, record.language,
         record.value, record.comment ?? "", record.source ?? "",
       ]
+      // Projects are found through a B-tree, whose entries must fit a third of a page.
+      if record.project.utf8.count > 1000 {
+        throw PostgresMemoryError.database(
+          address: "\(record.bundle)/\(record.table)",
+          message:
+            "project name of \(record.project.utf8.count) bytes is too long (at most 1000)")
+      }
       if fields.contains(where: { $0.utf8.contains(0) }) {
         throw PostgresMemoryError.database(
           address: "\(record.bundle)/\(record.table)",
@@ -271,14 +301,47 @@ public final class PostgresMemory: MemorySource {
   ) async throws -> T {
     try await available()
     let address = address
+    let client = client
+    let connect = connectDeadline
+    let connected = Flag()
+    // A connection within the connect deadline, as for reads (the pool would wait for ever
+    // while the database is down); then as long as the write takes.
     return try await mapped {
-      try await self.client.withTransaction(logger: Self.logger) { connection in
-        try await connection.query(
-          "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
-        let found = try await Self.prepareSchema(
-          connection, developmentLanguage: developmentLanguage, address: address)
-        return try await body(connection, found)
+      try await withDeadline(
+        seconds: connect, extendedTo: 7 * 24 * 3600, when: connected,
+        timeout: {
+          PostgresMemoryError.unavailable(
+            address: address.description, message: "no connection within \(connect) s")
+        }
+      ) {
+        try await Self.transaction(
+          client, connected: connected, developmentLanguage: developmentLanguage,
+          address: address, body)
       }
+    }
+  }
+
+  private static func transaction<T: Sendable>(
+    _ client: PostgresClient, connected: Flag, developmentLanguage: String,
+    address: PostgresAddress,
+    _ body:
+      @escaping @Sendable (_ connection: PostgresConnection, _ foundSchema: Int) async throws -> T
+  ) async throws -> T {
+    try await client.withTransaction(logger: Self.logger) { connection in
+      // Too late: the caller was answered "unavailable"; writing now could overwrite a write
+      // made since. Throwing rolls the transaction back.
+      guard connected.raise() else { throw CancellationError() }
+      try await connection.query(
+        "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
+      let found = try await Self.prepareSchema(
+        connection, developmentLanguage: developmentLanguage, address: address)
+      let result = try await body(connection, found ?? PostgresSchema.version)
+      if found == nil {
+        for statement in PostgresSchema.indexes {
+          try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.logger)
+        }
+      }
+      return result
     }
   }
 
@@ -387,7 +450,7 @@ public final class PostgresMemory: MemorySource {
         }
       ) {
         try await client.withConnection { connection in
-          connected.raise()
+          guard connected.raise() else { throw CancellationError() }
           return try await body(connection)
         }
       }

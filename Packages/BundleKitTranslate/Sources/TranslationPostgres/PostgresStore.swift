@@ -1,11 +1,27 @@
+import Foundation
 import PostgresNIO
 import Translation
 
 /// ``MemoryStore``'s questions asked of PostgreSQL: exact and normalised texts through hash
 /// indexes, fuzzy candidates through `pg_trgm`'s GIN index, each then treated exactly as the
 /// SQLite path treats its rows.
+///
+/// With ``PostgresMemory/FuzzyLookup/replicaIndex``, the first fuzzy lookup of a language also
+/// starts building this replica's own ``FuzzyIndex`` of the language's texts, in the
+/// background; once built, fuzzy candidates come from it, with the same answers. A store
+/// serves one generation of the memory (the server opens a new one when it moves), so the
+/// index is never older than the rows it answers with.
 struct PostgresStore: MemoryStore {
   let memory: PostgresMemory
+  /// This replica's fuzzy indexes, or nil when every fuzzy lookup asks `pg_trgm`.
+  let replicaIndexes: ReplicaFuzzyIndexes?
+
+  init(memory: PostgresMemory) {
+    self.memory = memory
+    replicaIndexes = memory.fuzzyLookup == .replicaIndex ? ReplicaFuzzyIndexes() : nil
+  }
+
+  var fuzzyIndexedLanguages: [String] { replicaIndexes?.languages ?? [] }
 
   var waitsOnServer: Bool { true }
 
@@ -64,6 +80,84 @@ struct PostgresStore: MemoryStore {
     }
   }
 
+  func translations(withText text: String, orNormalized normalized: String, languages: [String]?)
+    throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
+  {
+    // One round trip for a lookup's first two questions (two hash indexes, OR-ed).
+    try ask { client in
+      var exact: [StoredTranslation] = []
+      var similar: [StoredTranslation] = []
+      for try await (isExact, isNormalized, unit, language, value, comment, state)
+        in try await client.query(
+          """
+          SELECT value = \(text), normalized = \(normalized) AND normalized <> '',
+            unit, language, value, comment, state
+          FROM bundlekit_translations
+          WHERE (value = \(text) OR (normalized = \(normalized) AND normalized <> ''))
+            AND (\(languages)::text[] IS NULL OR language = ANY(\(languages)::text[]))
+          """
+        ).decode((Bool, Bool, Int64, String, String, String?, String).self)
+      {
+        let row = StoredTranslation(
+          unit: unit, language: language, value: value, comment: comment,
+          state: ReviewState(rawValue: state) ?? .translated)
+        if isExact { exact.append(row) }
+        if isNormalized { similar.append(row) }
+      }
+      return (exact, similar)
+    }
+  }
+
+  func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+    -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
+  {
+    guard !units.isEmpty else { return ([], [:]) }
+    return try ask { client in
+      var rows: [StoredTranslation] = []
+      var found: [Int64: StoredUnit] = [:]
+      for try await (unit, value, comment, state, bundle, table, key, variant, source, project)
+        in try await client.query(
+          """
+          SELECT unit, value, comment, state, bundle, tbl, key, variant, source, project
+          FROM bundlekit_translations JOIN bundlekit_units ON bundlekit_units.id = unit
+          WHERE language = \(language) AND unit = ANY(\(units)::int8[])
+          """
+        ).decode(
+          (Int64, String, String?, String, String, String, String, String, String?, String).self)
+      {
+        rows.append(
+          StoredTranslation(
+            unit: unit, language: language, value: value, comment: comment,
+            state: ReviewState(rawValue: state) ?? .translated))
+        found[unit] = StoredUnit(
+          project: project, bundle: bundle, table: table, key: key, variant: variant,
+          source: source)
+      }
+      return (rows, found)
+    }
+  }
+
+  func translations(withNormalized texts: [String], language: String) throws
+    -> [String: [StoredTranslation]]
+  {
+    guard !texts.isEmpty else { return [:] }
+    return try ask { client in
+      var found: [String: [StoredTranslation]] = [:]
+      for try await (normalized, unit, language, value, comment, state) in try await client.query(
+        """
+        SELECT normalized, unit, language, value, comment, state FROM bundlekit_translations
+        WHERE normalized = ANY(\(texts)::text[]) AND language = \(language)
+        """
+      ).decode((String, Int64, String, String, String?, String).self) {
+        found[normalized, default: []].append(
+          StoredTranslation(
+            unit: unit, language: language, value: value, comment: comment,
+            state: ReviewState(rawValue: state) ?? .translated))
+      }
+      return found
+    }
+  }
+
   func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
     guard !units.isEmpty else { return [] }
     return try ask { client in
@@ -111,6 +205,15 @@ struct PostgresStore: MemoryStore {
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
     throws -> [FuzzyCandidate]
   {
+    if let replicaIndexes,
+      let index = replicaIndexes.index(for: language, load: { try self.texts(in: language) })
+    {
+      // Lookups wait on the database from many threads, but this part is CPU alone: as many
+      // at once as there are cores, not a cache-thrashing crowd of them.
+      ReplicaFuzzyIndexes.computing.wait()
+      defer { ReplicaFuzzyIndexes.computing.signal() }
+      return index.best(for: normalized, minimumScore: minimumScore, limit: limit)
+    }
     let grams = TrigramFilter.encode(normalized)
     let texts = try ask { client in
       var texts: [String] = []
@@ -126,6 +229,22 @@ struct PostgresStore: MemoryStore {
     }
     return FuzzyCandidate.score(
       texts, against: normalized, minimumScore: minimumScore, limit: limit)
+  }
+
+  /// The distinct normalised texts of `language`, what a replica's fuzzy index is built of.
+  private func texts(in language: String) throws -> [String] {
+    try ask { client in
+      var texts: [String] = []
+      for try await text in try await client.query(
+        """
+        SELECT DISTINCT normalized FROM bundlekit_translations
+        WHERE language = \(language) AND normalized <> ''
+        """
+      ).decode(String.self) {
+        texts.append(text)
+      }
+      return texts
+    }
   }
 
   func search(
@@ -148,6 +267,63 @@ struct PostgresStore: MemoryStore {
             bundle COLLATE "C", variant COLLATE "C", project COLLATE "C"
           LIMIT \(limit)
           """))
+    }
+  }
+}
+
+/// A replica's fuzzy indexes by language, each built once in the background while lookups go
+/// on through `pg_trgm`.
+final class ReplicaFuzzyIndexes: @unchecked Sendable {
+  private enum State {
+    case building
+    case ready(FuzzyIndex)
+  }
+
+  private let lock = NSLock()
+  private var states: [String: State] = [:]
+  /// One build at a time in the whole process: a replica whose memory changes again and again
+  /// spends at most one core on indexes that a newer generation may replace.
+  private static let builder = NSLock()
+  /// Admits as many index lookups at once as there are cores.
+  static let computing = DispatchSemaphore(
+    value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+  /// The languages built, sorted.
+  var languages: [String] {
+    lock.withLock {
+      states.compactMap { language, state in
+        if case .ready = state { language } else { nil }
+      }.sorted()
+    }
+  }
+
+  /// The index of `language` when it is built; otherwise nil, after starting its build from
+  /// the texts `load` gives (a failed build is tried again by a later lookup).
+  func index(for language: String, load: @escaping @Sendable () throws -> [String])
+    -> FuzzyIndex?
+  {
+    let start: Bool = lock.withLock {
+      switch states[language] {
+      case .ready, .building: return false
+      case nil:
+        states[language] = .building
+        return true
+      }
+    }
+    if start {
+      // A thread of its own: the build is seconds of CPU for a million texts, which would
+      // starve the concurrency pool that serves the requests.
+      let thread = Thread { [self] in
+        Self.builder.withLock {
+          let index = (try? load()).map(FuzzyIndex.init(texts:))
+          lock.withLock { states[language] = index.map(State.ready) }
+        }
+      }
+      thread.name = "bundlekit fuzzy index"
+      thread.start()
+    }
+    return lock.withLock {
+      if case .ready(let index) = states[language] { index } else { nil }
     }
   }
 }

@@ -156,7 +156,10 @@ final class ServedMemory: @unchecked Sendable {
     /// `GET /languages`, computed once.
     let languagesBody: String
     /// Answers already given: clients ask the same texts again and again.
-    let cache = LookupCache(capacity: 50_000)
+    let cache = AnswerCache<TranslationLookup, [String]>(capacity: 50_000)
+    /// `GET /lookup` bodies already given (a PostgreSQL memory would otherwise be asked for
+    /// each request; the whole `Current` is replaced when the memory changes).
+    let keyCache = AnswerCache<KeyLookup, KeyAnswer>(capacity: 50_000)
 
     init(_ memory: TranslationMemory) {
       self.memory = memory
@@ -225,6 +228,7 @@ struct Handlers: Sendable {
       JSONText.object([
         ("status", JSONText.string("ok")),
         ("languages", JSONText.number(Double(memory.languages.count))),
+        ("fuzzyIndexes", JSONText.array(memory.fuzzyIndexedLanguages)),
       ]))
   }
 
@@ -355,7 +359,7 @@ struct Handlers: Sendable {
     of text: String, to target: String, from source: String?, count: Int, project: String?,
     in current: ServedMemory.Current
   ) async throws -> [String] {
-    let key = LookupCache.Key(
+    let key = TranslationLookup(
       text: text, target: target, source: source, count: count, project: project)
     if let known = current.cache[key] { return known }
     let matches = try await current.memory.matches(
@@ -401,7 +405,8 @@ struct Handlers: Sendable {
   }
 
   func lookup(_ request: Request) async -> Response {
-    let memory = served.current.memory
+    let current = served.current
+    let memory = current.memory
     let query = request.uri.queryParameters
     guard let key = query["key"].map(String.init), !key.isEmpty else {
       return Self.error("Invalid request: missing key parameter")
@@ -411,6 +416,10 @@ struct Handlers: Sendable {
     let project = query["project"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
     if let language, memory.supportedLanguage(language) == nil {
       return Self.error("\(language) is not supported")
+    }
+    let lookup = KeyLookup(key: key, table: table, language: language, project: project)
+    if let known = current.keyCache[lookup] {
+      return Self.json(known.body, status: known.found ? .ok : .notFound)
     }
     let records: [TranslationRecord]
     do {
@@ -423,28 +432,21 @@ struct Handlers: Sendable {
     let body = JSONText.object([
       ("key", JSONText.string(key)), ("translations", "[" + items.joined(separator: ",") + "]"),
     ])
+    current.keyCache[lookup] = KeyAnswer(body: body, found: !records.isEmpty)
     return Self.json(body, status: records.isEmpty ? .notFound : .ok)
   }
 }
 
 /// A bounded map of lookups to their answers, shared by every request: emptied when full
 /// rather than kept in recency order, which costs a list update per hit.
-final class LookupCache: @unchecked Sendable {
-  struct Key: Hashable {
-    var text: String
-    var target: String
-    var source: String?
-    var count: Int
-    var project: String?
-  }
-
+final class AnswerCache<Key: Hashable, Value>: @unchecked Sendable {
   private let capacity: Int
   private let lock = NSLock()
-  private var answers: [Key: [String]] = [:]
+  private var answers: [Key: Value] = [:]
 
   init(capacity: Int) { self.capacity = capacity }
 
-  subscript(key: Key) -> [String]? {
+  subscript(key: Key) -> Value? {
     get { lock.withLock { answers[key] } }
     set {
       lock.withLock {
@@ -453,4 +455,27 @@ final class LookupCache: @unchecked Sendable {
       }
     }
   }
+}
+
+/// A text's translation as `POST /translate` asks for it.
+struct TranslationLookup: Hashable {
+  var text: String
+  var target: String
+  var source: String?
+  var count: Int
+  var project: String?
+}
+
+/// A key's entries as `GET /lookup` asks for them.
+struct KeyLookup: Hashable {
+  var key: String
+  var table: String?
+  var language: String?
+  var project: String?
+}
+
+/// A `GET /lookup` answer: its body, and whether anything was found (200, else 404).
+struct KeyAnswer {
+  var body: String
+  var found: Bool
 }

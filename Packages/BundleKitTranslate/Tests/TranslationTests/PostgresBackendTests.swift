@@ -28,14 +28,19 @@
       return records
     }()
 
-    @Test("SQLite (file and preloaded) and PostgreSQL give the same answers to 700 queries")
+    @Test(
+      "SQLite (file and preloaded) and PostgreSQL (pg_trgm and a replica's index) give the same answers to 700 queries"
+    )
     func sameAnswers() async throws {
       let records = Self.corpus
       try #require(records.count > 50_000, "the corpus was not read")
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
-      let postgres = PostgresMemory(address: try cluster.database("same"))
+      let address = try cluster.database("same")
+      let postgres = PostgresMemory(address: address, fuzzyLookup: .databaseOnly)
       defer { postgres.shutdown() }
+      let replica = PostgresMemory(address: address, fuzzyLookup: .replicaIndex)
+      defer { replica.shutdown() }
       _ = try await postgres.write(
         records, developmentLanguage: "en", replacingProject: nil, files: 0)
       let folder = try TemporaryFolder()
@@ -45,8 +50,18 @@
         ("sqlite", try TranslationMemory(path: file)),
         ("snapshot", try TranslationMemory(path: file, preload: true)),
         ("postgres", try await postgres.open()),
+        ("replica", try await replica.open()),
       ]
       #expect(memories[0].1.languages == memories[2].1.languages)
+      // The replica's first fuzzy lookup asks pg_trgm and starts its own index; wait for it.
+      let replicaMemory = memories[3].1
+      _ = try await replicaMemory.matches(for: "Open the door", to: "de")
+      let deadline = ContinuousClock.now + .seconds(120)
+      while !replicaMemory.fuzzyIndexedLanguages.contains("en"), ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      #expect(replicaMemory.fuzzyIndexedLanguages.contains("en"))
+      #expect(memories[2].1.fuzzyIndexedLanguages.isEmpty)
 
       let seed = SeededGenerator.seed("postgres-same-answers")
       print("seed \(seed)")
@@ -199,6 +214,24 @@
       #expect(
         try cluster.psql(
           "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm") == before)
+
+      // A schema-2 memory (projects in a hash index) is brought to 3 (a B-tree), rows kept.
+      let projectIndex =
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'bundlekit_units_by_project'"
+      #expect(try cluster.psql(projectIndex, database: "tm").contains("btree"))
+      let rows = try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm")
+      try cluster.psql(
+        """
+        DROP INDEX bundlekit_units_by_project;
+        CREATE INDEX bundlekit_units_by_project ON bundlekit_units USING hash (project);
+        UPDATE bundlekit_meta SET value = '2' WHERE name = 'schema'
+        """, database: "tm")
+      result = try BundleKitTool.run(["translate", "migrate", "--database", url])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout.contains("schema 2 -> 3"), "\(result.stdout)")
+      #expect(try cluster.psql(projectIndex, database: "tm").contains("btree"))
+      #expect(
+        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm") == rows)
 
       // A newer layout is refused with a clear message.
       try cluster.psql(
@@ -410,8 +443,18 @@
         retryAfter: answer.headers["retry-after"])
     }
 
+    /// Stops the server; one that has not shut down 15 s after SIGTERM is a failure, killed
+    /// so that the run goes on.
     func stop() {
       process.terminate()
+      let asked = ContinuousClock.now
+      while process.isRunning, ContinuousClock.now - asked < .seconds(15) {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      if process.isRunning {
+        Issue.record("the server did not shut down within 15 s of SIGTERM")
+        kill(process.processIdentifier, SIGKILL)
+      }
       process.waitUntilExit()
     }
   }

@@ -73,6 +73,154 @@
       return try #require(results.first?["bundle"] as? String)
     }
 
+    @Test(
+      "PostgreSQL restarted under load: every answer is right or 503, no acknowledged review is lost",
+      .disabled(
+        "a bug found, not yet fixed (issue 29): in about 1 run of 5, one request (a fuzzy read or a review) gets no answer for 60 s after PostgreSQL restarts: a query on a leased connection does not answer"
+      )
+    )
+    func restartUnderLoad() async throws {
+      let memory = try Memory()
+      defer { memory.cluster.stop() }
+      let server = try ServerProcess(
+        database: memory.url, options: ["--reviews-per-minute", "1000000"])
+      defer { server.stop() }
+      let bundle = try await Self.bundle(server)
+      let key = try memory.key("app")
+
+      /// What the load saw: statuses by phase, wrong answers, and the reviews acknowledged.
+      final class Tally: @unchecked Sendable {
+        let lock = NSLock()
+        var statuses: [Int: Int] = [:]
+        var problems: [String] = []
+        var acknowledged: [Int] = []
+        var sent = 0
+        var okAfterRestart = 0
+        var restarted = false
+        var stop = false
+        func add(_ status: Int, _ problem: String? = nil) {
+          lock.withLock {
+            statuses[status, default: 0] += 1
+            if let problem { problems.append(problem) }
+            if restarted, status == 200 { okAfterRestart += 1 }
+          }
+        }
+        var stopping: Bool { lock.withLock { stop } }
+      }
+      let tally = Tally()
+      let base = server.url.absoluteString
+      @Sendable func ask(
+        _ what: String, _ method: String, _ url: URL, body: Data? = nil,
+        headers: [String: String] = [:]
+      ) async -> HTTPAnswer {
+        let started = ContinuousClock.now
+        do {
+          return try await http(method, url, body: body, headers: headers, timeout: 60)
+        } catch {
+          tally.add(-1, "\(what) got no answer (\(ContinuousClock.now - started)): \(error)")
+          return HTTPAnswer(status: -1, json: nil, text: "")
+        }
+      }
+      let cluster = memory.cluster
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        // Readers: uncached fuzzy and exact lookups, which go to the database.
+        for reader in 0..<6 {
+          group.addTask {
+            var count = 0
+            while !tally.stopping {
+              count += 1
+              // A text never asked before: no cache answers it, the database must.
+              let text = "Open the door \(reader) \(count)"
+              let exact = await ask(
+                "translate \(text)", "POST", server.url.appendingPathComponent("translate"),
+                body: try jsonBody(["q": text, "source": "en", "target": "de"]))
+              switch exact.status {
+              case 200:
+                let translated = exact.object?["translatedText"] as? String
+                tally.add(200, translated == text ? nil : "translate: \(exact.text)")
+              case 503:
+                tally.add(
+                  503, exact.headers["retry-after"] == nil ? "503 without Retry-After" : nil)
+              default:
+                tally.add(exact.status, "status \(exact.status): \(exact.text)")
+              }
+              let fuzzy = await ask(
+                "matches \(reader) \(count)", "GET",
+                try #require(
+                  URL(
+                    string:
+                      "\(base)/matches?source=en&target=de&q=Open%20the%20doors%20\(reader)x\(count)"
+                  )))
+              switch fuzzy.status {
+              case 200:
+                let first =
+                  ((fuzzy.object?["matches"] as? [[String: Any]])?.first)?[
+                    "translation"] as? String
+                tally.add(200, first == nil ? "no fuzzy match: \(fuzzy.text)" : nil)
+              case 503:
+                tally.add(
+                  503, fuzzy.headers["retry-after"] == nil ? "503 without Retry-After" : nil)
+              default:
+                tally.add(fuzzy.status, "status \(fuzzy.status): \(fuzzy.text)")
+              }
+            }
+          }
+        }
+        // One reviewer, one edit after another; each acknowledged edit must survive.
+        group.addTask {
+          var number = 0
+          while !tally.stopping {
+            number += 1
+            tally.lock.withLock { tally.sent = number }
+            let answer = await ask(
+              "review \(number)", "POST", server.url.appendingPathComponent("review"),
+              body: try jsonBody([
+                "project": "app", "bundle": bundle, "table": "Localizable", "key": "door.open",
+                "language": "de", "action": "edit", "value": "Tür öffnen \(number)",
+              ]),
+              headers: ["Authorization": "Bearer \(key)"])
+            if answer.status == 200 {
+              tally.lock.withLock { tally.acknowledged.append(number) }
+            } else if answer.status != 503 {
+              tally.add(answer.status, "review \(number): \(answer.status) \(answer.text)")
+            }
+          }
+        }
+        group.addTask {
+          try await Task.sleep(for: .seconds(1))
+          try cluster.crash()
+          // Down for longer than a request waits for a connection (5 s): some must get 503.
+          try await Task.sleep(for: .seconds(7))
+          try cluster.start()
+          tally.lock.withLock { tally.restarted = true }
+          let deadline = ContinuousClock.now + .seconds(20)
+          while ContinuousClock.now < deadline, tally.lock.withLock({ tally.okAfterRestart < 20 }) {
+            try await Task.sleep(for: .milliseconds(100))
+          }
+          tally.lock.withLock { tally.stop = true }
+        }
+        try await group.waitForAll()
+      }
+      let statuses = tally.lock.withLock { tally.statuses }
+      print(
+        "restart under load: statuses \(statuses), reviews sent \(tally.sent), acknowledged \(tally.acknowledged.count)"
+      )
+      #expect(tally.problems.isEmpty, "\(tally.problems.prefix(5))")
+      #expect(Set(statuses.keys).isSubset(of: [200, 503]), "\(statuses)")
+      #expect((statuses[503] ?? 0) > 0, "the load never saw the database down")
+      #expect(tally.okAfterRestart >= 20, "the server did not answer again after the restart")
+      #expect(server.process.isRunning)
+      // The last acknowledged edit, or a later one whose answer the crash cut off, is stored.
+      let last = try #require(tally.acknowledged.last)
+      let stored = try memory.cluster.psql(
+        """
+        SELECT value FROM bundlekit_translations JOIN bundlekit_units ON id = unit
+        WHERE key = 'door.open' AND language = 'de' AND project = 'app'
+        """, database: "tm")
+      let storedNumber = Int(stored.split(separator: " ").last ?? "") ?? 0
+      #expect(storedNumber >= last, "stored \(stored); the last acknowledged edit was \(last)")
+    }
+
     @Test("a key writes to its own project only; read keys and revoked keys are refused at once")
     func keysAndScopes() async throws {
       let memory = try Memory()

@@ -110,12 +110,12 @@ struct HTTPAnswer {
 /// A plain HTTP request, as any client would make it.
 func http(
   _ method: String, _ url: URL, body: Data? = nil, contentType: String? = "application/json",
-  headers: [String: String] = [:]
+  headers: [String: String] = [:], timeout: TimeInterval = 10
 ) async throws -> HTTPAnswer {
   var request = URLRequest(url: url)
   request.httpMethod = method
   request.httpBody = body
-  request.timeoutInterval = 10
+  request.timeoutInterval = timeout
   if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
   for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
   let (data, response) = try await URLSession.shared.data(for: request)

@@ -38,6 +38,14 @@ struct TranslateServe: AsyncParsableCommand {
   @Option(help: "The most reviews one API key may send per minute (429 beyond).")
   var reviewsPerMinute = 120
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --database: ask pg_trgm for every fuzzy lookup.",
+      discussion:
+        "By default a server also builds its own index of a language's texts in the background after its first fuzzy lookup (again after each write), and answers from it once built: the same answers, far faster at scale, for memory."
+    ))
+  var fuzzyFromDatabase = false
+
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
     guard maximumBodySize > 0, maximumBatchSize > 0, (rateLimit ?? 1) > 0, reviewsPerMinute > 0
@@ -47,7 +55,8 @@ struct TranslateServe: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let postgres = try location.postgres()
+    let postgres = try location.postgres(
+      fuzzyLookup: fuzzyFromDatabase ? .databaseOnly : .replicaIndex)
     let memory =
       if let postgres { try await postgres.open() } else { try await location.open(preload: true) }
     var configuration = TranslationServer.Configuration()

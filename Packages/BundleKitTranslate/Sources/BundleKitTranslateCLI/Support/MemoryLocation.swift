@@ -28,13 +28,14 @@ struct MemoryLocation: ParsableArguments {
     }
   }
 
-  /// The PostgreSQL memory, when `--database` was given.
-  func postgres() throws -> PostgresMemory? {
+  /// The PostgreSQL memory, when `--database` was given. One-shot commands ask `pg_trgm` for
+  /// fuzzy candidates; a server builds its own index as well (`fuzzyLookup`).
+  func postgres(fuzzyLookup: PostgresMemory.FuzzyLookup = .databaseOnly) throws -> PostgresMemory? {
     guard let database else { return nil }
     let address = try PostgresAddress.parse(
       database, environment: ProcessInfo.processInfo.environment
     ).get()
-    return PostgresMemory(address: address)
+    return PostgresMemory(address: address, fuzzyLookup: fuzzyLookup)
   }
 
   /// What messages call the memory (an address without its password).

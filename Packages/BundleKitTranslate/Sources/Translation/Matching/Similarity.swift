@@ -23,23 +23,30 @@ public struct BigramProfile: Sendable, Hashable {
 
   /// Dice similarity with `other`: twice the shared bigrams over the total.
   public func similarity(to other: BigramProfile) -> Double {
-    let total = bigrams.count + other.bigrams.count
+    other.bigrams.withUnsafeBufferPointer { similarity(toSorted: $0) }
+  }
+
+  /// Dice similarity with a text whose sorted bigrams are `other` (a slice of an index).
+  func similarity(toSorted other: UnsafeBufferPointer<UInt64>) -> Double {
+    let total = bigrams.count + other.count
     guard total > 0 else { return 1 }
     var shared = 0
     var left = 0
     var right = 0
     // Both sorted: one merge pass counts the multiset intersection.
-    while left < bigrams.count, right < other.bigrams.count {
-      let a = bigrams[left]
-      let b = other.bigrams[right]
-      if a == b {
-        shared += 1
-        left += 1
-        right += 1
-      } else if a < b {
-        left += 1
-      } else {
-        right += 1
+    bigrams.withUnsafeBufferPointer { bigrams in
+      while left < bigrams.count, right < other.count {
+        let a = bigrams[left]
+        let b = other[right]
+        if a == b {
+          shared += 1
+          left += 1
+          right += 1
+        } else if a < b {
+          left += 1
+        } else {
+          right += 1
+        }
       }
     }
     return Double(2 * shared) / Double(total)
@@ -48,8 +55,13 @@ public struct BigramProfile: Sendable, Hashable {
   /// The best similarity `other` could reach given only the two sizes, to skip hopeless
   /// candidates without comparing.
   func bestPossibleSimilarity(to other: BigramProfile) -> Double {
-    let total = bigrams.count + other.bigrams.count
+    bestPossibleSimilarity(toCount: other.bigrams.count)
+  }
+
+  /// The best similarity a text of `count` bigrams could reach.
+  func bestPossibleSimilarity(toCount count: Int) -> Double {
+    let total = bigrams.count + count
     guard total > 0 else { return 1 }
-    return Double(2 * min(bigrams.count, other.bigrams.count)) / Double(total)
+    return Double(2 * min(bigrams.count, count)) / Double(total)
   }
 }

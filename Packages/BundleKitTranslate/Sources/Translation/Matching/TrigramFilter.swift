@@ -63,6 +63,22 @@ package enum TrigramFilter {
     return unique
   }
 
+  /// How many dense trigram numbers there are: an encoded text has 37 characters (space,
+  /// digits, letters), so a trigram packs into one of 37³ numbers, the index of its posting list.
+  static let denseCount = 37 * 37 * 37
+
+  /// The dense number of a trigram of an encoded text, below ``denseCount``.
+  static func dense(_ trigram: UInt32) -> Int {
+    func code(_ byte: UInt32) -> Int {
+      switch byte {
+      case 0x30...0x39: Int(byte - 0x30) + 1
+      case 0x61...0x7A: Int(byte - 0x61) + 11
+      default: 0  // the space that pads words
+      }
+    }
+    return (code(trigram >> 16 & 0xFF) * 37 + code(trigram >> 8 & 0xFF)) * 37 + code(trigram & 0xFF)
+  }
+
   /// Whether two trigram sets are alike enough: shared / (all distinct) ≥ the threshold,
   /// in whole numbers.
   package static func passes(_ left: [UInt32], _ right: [UInt32]) -> Bool {

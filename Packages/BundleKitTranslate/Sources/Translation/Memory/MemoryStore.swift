@@ -69,9 +69,52 @@ package protocol MemoryStore: Sendable {
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
   ) throws -> [StoredTranslation]
+  /// The languages whose fuzzy index is built, so that their fuzzy lookups are fast.
+  var fuzzyIndexedLanguages: [String] { get }
+  /// The translations in `language` whose normalised value is one of `texts`, by that text:
+  /// a fuzzy lookup's candidates in one question.
+  func translations(withNormalized texts: [String], language: String) throws
+    -> [String: [StoredTranslation]]
+  /// ``translations(withText:normalized:languages:)`` for `text` exactly and for its
+  /// normalised form, at once: a lookup's first two questions.
+  func translations(withText text: String, orNormalized normalized: String, languages: [String]?)
+    throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
+  /// ``translations(ofUnits:language:)`` with the units of the rows found, at once.
+  func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+    -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
 }
 
 extension MemoryStore {
+  /// Two questions: cheap where nothing waits on a server.
+  package func translations(
+    withText text: String, orNormalized normalized: String, languages: [String]?
+  ) throws -> (exact: [StoredTranslation], normalized: [StoredTranslation]) {
+    (
+      try translations(withText: text, normalized: false, languages: languages),
+      normalized.isEmpty
+        ? [] : try translations(withText: normalized, normalized: true, languages: languages)
+    )
+  }
+
+  /// Two questions: cheap where nothing waits on a server.
+  package func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+    -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
+  {
+    let rows = try translations(ofUnits: units, language: language)
+    return (rows, rows.isEmpty ? [:] : try self.units(rows.map(\.unit)))
+  }
+
+  /// One question per text: cheap where nothing waits on a server.
+  package func translations(withNormalized texts: [String], language: String) throws
+    -> [String: [StoredTranslation]]
+  {
+    var found: [String: [StoredTranslation]] = [:]
+    for text in Set(texts) {
+      found[text] = try translations(withText: text, normalized: true, languages: [language])
+    }
+    return found
+  }
+
   /// `needle` as a LIKE pattern that matches it anywhere, its own `%`, `_` and `\` literal.
   package static func likePattern(containing needle: String) -> String {
     var pattern = "%"
@@ -92,6 +135,7 @@ struct DatabaseStore: MemoryStore {
   /// `state`, or `'translated'` for a schema-1 memory, which has no review states.
   let stateColumn: String
   private let fuzzyIndexes = FuzzyIndexCache()
+  var fuzzyIndexedLanguages: [String] { fuzzyIndexes.languages }
 
   var waitsOnServer: Bool { true }
 
@@ -246,6 +290,7 @@ struct SnapshotStore: MemoryStore {
   private var unitsByKey: [String: [Int64]] = [:]
   private var normalizedByLanguage: [String: [String]] = [:]
   private let fuzzyIndexes = FuzzyIndexCache()
+  var fuzzyIndexedLanguages: [String] { fuzzyIndexes.languages }
 
   private struct UnitLanguage: Hashable {
     var unit: Int64

@@ -13,6 +13,8 @@ public final class TranslationMemory: Sendable {
   public let developmentLanguage: String
   /// Every language the memory holds, sorted.
   public let languages: [String]
+  /// The languages whose fuzzy index is built: their fuzzy lookups no longer wait for it.
+  public var fuzzyIndexedLanguages: [String] { store.fuzzyIndexedLanguages }
 
   private let store: any MemoryStore
   /// Language answers by the code as given: working them out normalises every available
@@ -211,18 +213,18 @@ public final class TranslationMemory: Sendable {
     } else {
       sourceLanguages = nil
     }
+    let normalized = TextNormalizer.normalize(text)
+    let rows = try store.translations(
+      withText: text, orNormalized: normalized, languages: sourceLanguages)
     if let found = try anchored(
-      scoped(store.translations(withText: text, normalized: false, languages: sourceLanguages)),
-      kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
+      scoped(rows.exact), kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
     {
       return Array(found.prefix(limit))
     }
-    let normalized = TextNormalizer.normalize(text)
     guard !normalized.isEmpty else { return [] }
     if let found = try anchored(
-      scoped(
-        store.translations(withText: normalized, normalized: true, languages: sourceLanguages)),
-      kind: .normalized, scores: [:], targetChain: targetChain), !found.isEmpty
+      scoped(rows.normalized), kind: .normalized, scores: [:], targetChain: targetChain),
+      !found.isEmpty
     {
       return Array(found.prefix(limit))
     }
@@ -230,12 +232,12 @@ public final class TranslationMemory: Sendable {
     let fuzzyLanguage = sourceLanguages?.first ?? developmentLanguage
     var anchors: [StoredTranslation] = []
     var scores: [Int64: Double] = [:]
-    for candidate in try store.fuzzyCandidates(
+    let candidates = try store.fuzzyCandidates(
       for: normalized, language: fuzzyLanguage, minimumScore: minimumScore, limit: limit)
-    {
-      for row in try scoped(
-        store.translations(withText: candidate.text, normalized: true, languages: [fuzzyLanguage]))
-      where scores[row.unit] == nil {
+    let candidateRows = try store.translations(
+      withNormalized: candidates.map(\.text), language: fuzzyLanguage)
+    for candidate in candidates {
+      for row in try scoped(candidateRows[candidate.text] ?? []) where scores[row.unit] == nil {
         scores[row.unit] = candidate.score
         anchors.append(row)
       }
@@ -343,9 +345,8 @@ public final class TranslationMemory: Sendable {
       }
     }
     for language in targetChain {
-      let rows = try store.translations(ofUnits: unitOrder, language: language)
+      let (rows, units) = try store.translationsAndUnits(ofUnits: unitOrder, language: language)
       guard !rows.isEmpty else { continue }
-      let units = try store.units(rows.map(\.unit))
       var groups: [String: [StoredTranslation]] = [:]
       var groupOrder: [String] = []
       for row in rows {
@@ -460,12 +461,21 @@ final class FuzzyIndexCache: @unchecked Sendable {
   private var indexes: [String: FuzzyIndex] = [:]
   private let lock = NSLock()
 
+  /// The languages built, sorted.
+  var languages: [String] { lock.withLock { indexes.keys.sorted() } }
+
+  /// Serialises builds, so two first lookups of a language build it once; `lock` alone
+  /// guards the dictionary, so asking what is built never waits for a build.
+  private let building = NSLock()
+
   func index(for language: String, build: () throws -> FuzzyIndex) throws -> FuzzyIndex {
-    lock.lock()
-    defer { lock.unlock() }
-    if let index = indexes[language] { return index }
-    let index = try build()
-    indexes[language] = index
-    return index
+    if let index = lock.withLock({ indexes[language] }) { return index }
+    return try building.withLock {
+      if let index = lock.withLock({ indexes[language] }) { return index }
+      let index = try build()
+      lock.withLock { indexes[language] = index }
+      return index
+    }
   }
+
 }

@@ -1,0 +1,60 @@
+import BundleKitTestSupport
+import Testing
+
+@testable import Translation
+
+@Suite("Fuzzy index")
+struct FuzzyIndexTests {
+  /// Words with and without letters outside ASCII, so the index sees encoded trigrams too.
+  static let words = [
+    "open", "opens", "settings", "setting", "the", "door", "garage", "light", "lights", "on",
+    "off", "tür", "türen", "öffnen", "licht", "設定", "ドア", "a", "x", "42", "über", "ça", "va",
+  ]
+
+  @Test("The inverted index answers as scanning every text does")
+  func sameAsScanning() {
+    let seed = SeededGenerator.seed("fuzzy index")
+    var random = SeededGenerator(seed: seed)
+    for round in 0..<25 {
+      var texts = Set<String>()
+      for _ in 0..<Int.random(in: 1...400, using: &random) {
+        let count = Int.random(in: 1...8, using: &random)
+        let text = (0..<count).map { _ in Self.words.randomElement(using: &random) ?? "" }
+          .joined(separator: Bool.random(using: &random) ? " " : ", ")
+        texts.insert(TextNormalizer.normalize(text))
+      }
+      texts.remove("")
+      let list = Array(texts)
+      let index = FuzzyIndex(texts: list)
+      for _ in 0..<50 {
+        var query = (list.randomElement(using: &random) ?? "open").split(separator: " ").map(
+          String.init)
+        if !query.isEmpty, Bool.random(using: &random) {
+          query[Int.random(in: 0..<query.count, using: &random)] =
+            Self.words.randomElement(using: &random) ?? ""
+        }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+          query.append(Self.words.randomElement(using: &random) ?? "")
+        }
+        let text = TextNormalizer.normalize(query.joined(separator: " "))
+        let minimumScore = [0, 0.3, 0.6, 0.75, 0.9, 1][Int.random(in: 0..<6, using: &random)]
+        let limit = Int.random(in: 1...20, using: &random)
+        let indexed = index.best(for: text, minimumScore: minimumScore, limit: limit)
+        let scanned = FuzzyCandidate.score(
+          list, against: text, minimumScore: minimumScore, limit: limit)
+        #expect(
+          indexed == scanned,
+          "round \(round) (seed \(seed)): \(text) ≥ \(minimumScore) over \(list.count) texts")
+      }
+    }
+  }
+
+  @Test("Queries without trigrams and empty indexes find nothing, and do not trap")
+  func edges() {
+    #expect(FuzzyIndex(texts: []).best(for: "open", minimumScore: 0, limit: 5).isEmpty)
+    let index = FuzzyIndex(texts: ["open", "o", "设"])
+    #expect(index.best(for: "", minimumScore: 0, limit: 5).isEmpty)
+    #expect(index.best(for: "open", minimumScore: 0.5, limit: 5).map(\.text) == ["open"])
+    #expect(index.best(for: "设", minimumScore: 1, limit: 5).map(\.text) == ["设"])
+  }
+}
