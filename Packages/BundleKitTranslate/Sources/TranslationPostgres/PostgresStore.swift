@@ -32,6 +32,15 @@ struct PostgresStore: MemoryStore {
     return try waitFor { try await memory.reading(body) }
   }
 
+  /// A translation from its columns as the tables hold them.
+  private static func translation(
+    unit: Int64, language: String, value: String, comment: String?, state: String
+  ) -> StoredTranslation {
+    StoredTranslation(
+      unit: unit, language: language, value: value, comment: comment,
+      state: ReviewState(rawValue: state) ?? .translated)
+  }
+
   private static func translations(_ rows: PostgresRowSequence) async throws
     -> [StoredTranslation]
   {
@@ -40,9 +49,8 @@ struct PostgresStore: MemoryStore {
       (Int64, String, String, String?, String).self)
     {
       result.append(
-        StoredTranslation(
-          unit: unit, language: language, value: value, comment: comment,
-          state: ReviewState(rawValue: state) ?? .translated))
+        Self.translation(
+          unit: unit, language: language, value: value, comment: comment, state: state))
     }
     return result
   }
@@ -98,9 +106,8 @@ struct PostgresStore: MemoryStore {
           """
         ).decode((Bool, Bool, Int64, String, String, String?, String).self)
       {
-        let row = StoredTranslation(
-          unit: unit, language: language, value: value, comment: comment,
-          state: ReviewState(rawValue: state) ?? .translated)
+        let row = Self.translation(
+          unit: unit, language: language, value: value, comment: comment, state: state)
         if isExact { exact.append(row) }
         if isNormalized { similar.append(row) }
       }
@@ -126,9 +133,8 @@ struct PostgresStore: MemoryStore {
           (Int64, String, String?, String, String, String, String, String, String?, String).self)
       {
         rows.append(
-          StoredTranslation(
-            unit: unit, language: language, value: value, comment: comment,
-            state: ReviewState(rawValue: state) ?? .translated))
+          Self.translation(
+            unit: unit, language: language, value: value, comment: comment, state: state))
         found[unit] = StoredUnit(
           project: project, bundle: bundle, table: table, key: key, variant: variant,
           source: source)
@@ -150,9 +156,8 @@ struct PostgresStore: MemoryStore {
         """
       ).decode((String, Int64, String, String, String?, String).self) {
         found[normalized, default: []].append(
-          StoredTranslation(
-            unit: unit, language: language, value: value, comment: comment,
-            state: ReviewState(rawValue: state) ?? .translated))
+          Self.translation(
+            unit: unit, language: language, value: value, comment: comment, state: state))
       }
       return found
     }
@@ -208,10 +213,6 @@ struct PostgresStore: MemoryStore {
     if let replicaIndexes,
       let index = replicaIndexes.index(for: language, load: { try self.texts(in: language) })
     {
-      // Lookups wait on the database from many threads, but this part is CPU alone: as many
-      // at once as there are cores, not a cache-thrashing crowd of them.
-      ReplicaFuzzyIndexes.computing.wait()
-      defer { ReplicaFuzzyIndexes.computing.signal() }
       return index.best(for: normalized, minimumScore: minimumScore, limit: limit)
     }
     let grams = TrigramFilter.encode(normalized)
@@ -284,9 +285,6 @@ final class ReplicaFuzzyIndexes: @unchecked Sendable {
   /// One build at a time in the whole process: a replica whose memory changes again and again
   /// spends at most one core on indexes that a newer generation may replace.
   private static let builder = NSLock()
-  /// Admits as many index lookups at once as there are cores.
-  static let computing = DispatchSemaphore(
-    value: max(1, ProcessInfo.processInfo.activeProcessorCount))
 
   /// The languages built, sorted.
   var languages: [String] {
