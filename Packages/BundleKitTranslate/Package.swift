@@ -20,6 +20,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+    .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.26.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -51,6 +52,8 @@ let package = Package(
         "Translation",
         .product(name: "PropertyListXML", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "Atomics", package: "swift-atomics"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
@@ -76,6 +79,7 @@ let package = Package(
         .product(name: "StringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]
     ),
   ],

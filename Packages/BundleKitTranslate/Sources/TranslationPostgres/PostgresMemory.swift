@@ -303,15 +303,18 @@ public final class PostgresMemory: MemorySource {
     let address = address
     let client = client
     let connect = connectDeadline
-    let connected = Flag()
+    let connected = Lease()
     // A connection within the connect deadline, as for reads (the pool would wait for ever
-    // while the database is down); then as long as the write takes.
+    // while the database is down); then as long as the write takes, or until the connection
+    // closes under it (which rolls the transaction back).
     return try await mapped {
       try await withDeadline(
         seconds: connect, extendedTo: 7 * 24 * 3600, when: connected,
-        timeout: {
+        timeout: { miss in
           PostgresMemoryError.unavailable(
-            address: address.description, message: "no connection within \(connect) s")
+            address: address.description,
+            message: miss == .connectionClosed
+              ? "the connection closed during the write" : "no connection within \(connect) s")
         }
       ) {
         try await Self.transaction(
@@ -322,7 +325,7 @@ public final class PostgresMemory: MemorySource {
   }
 
   private static func transaction<T: Sendable>(
-    _ client: PostgresClient, connected: Flag, developmentLanguage: String,
+    _ client: PostgresClient, connected: Lease, developmentLanguage: String,
     address: PostgresAddress,
     _ body:
       @escaping @Sendable (_ connection: PostgresConnection, _ foundSchema: Int) async throws -> T
@@ -330,7 +333,9 @@ public final class PostgresMemory: MemorySource {
     try await client.withTransaction(logger: Self.logger) { connection in
       // Too late: the caller was answered "unavailable"; writing now could overwrite a write
       // made since. Throwing rolls the transaction back.
-      guard connected.raise() else { throw CancellationError() }
+      guard connected.raise(isClosed: { connection.isClosed }) else {
+        throw CancellationError()
+      }
       try await connection.query(
         "SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))", logger: Self.logger)
       let found = try await Self.prepareSchema(
@@ -431,7 +436,8 @@ public final class PostgresMemory: MemorySource {
 
   /// A read on one connection of the pool, its errors as ``PostgresMemoryError``: unavailable
   /// when no connection comes within ``connectDeadline`` (the pool would otherwise wait for a
-  /// database that is down), or when the read takes longer than ``queryDeadline`` in all.
+  /// database that is down), when the read takes longer than ``queryDeadline`` in all, or
+  /// when its connection closes before it is answered.
   func reading<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
     async throws -> T
   {
@@ -439,18 +445,23 @@ public final class PostgresMemory: MemorySource {
     let client = client
     let (connect, total) = (connectDeadline, queryDeadline)
     return try await mapped {
-      let connected = Flag()
+      let connected = Lease()
       return try await withDeadline(
         seconds: connect, extendedTo: total, when: connected,
-        timeout: {
-          PostgresMemoryError.unavailable(
-            address: address.description,
-            message: connected.isSet
-              ? "no answer within \(total) s" : "no connection within \(connect) s")
+        timeout: { miss in
+          let message =
+            switch miss {
+            case .noConnection: "no connection within \(connect) s"
+            case .noAnswer: "no answer within \(total) s"
+            case .connectionClosed: "the connection closed during the read"
+            }
+          return PostgresMemoryError.unavailable(address: address.description, message: message)
         }
       ) {
         try await client.withConnection { connection in
-          guard connected.raise() else { throw CancellationError() }
+          guard connected.raise(isClosed: { connection.isClosed }) else {
+            throw CancellationError()
+          }
           return try await body(connection)
         }
       }

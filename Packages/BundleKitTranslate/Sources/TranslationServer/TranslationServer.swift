@@ -1,5 +1,7 @@
+import Atomics
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import Translation
@@ -49,7 +51,7 @@ public struct TranslationServer: Sendable {
   public let source: (any MemorySource)?
   /// Where reviews go (`POST /review`), checked against API keys; nil: none are taken.
   public let reviewer: (any MemoryReviewing)?
-  private let served: ServedMemory
+  let served: ServedMemory
 
   /// A server over `memory`. Open a file memory with `preload: true` for speed. With
   /// `source`, the server watches it and serves the new memory (its caches emptied) within
@@ -94,8 +96,15 @@ public struct TranslationServer: Sendable {
             RequestDeadlineHandler(
               requestTimeout: Self.amount(configuration.requestTimeout),
               idleTimeout: Self.amount(configuration.idleTimeout))
-          ] + (limiter.map { [RateLimitHandler(limiter: $0)] } ?? []),
-          idleTimeout: Self.amount(configuration.idleTimeout))),
+          ] + (limiter.map { [RateLimitHandler(limiter: $0)] } ?? [])
+            + [
+              CachedAnswerHandler(
+                handlers: handlers, maximumBodySize: configuration.maximumBodySize)
+            ],
+          // RequestDeadlineHandler times idle connections out: Hummingbird's own timer sees
+          // only the requests that reach the router, and would close a connection busy with
+          // answers from the cache.
+          idleTimeout: nil)),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
       onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
       logger: logger)
@@ -160,6 +169,10 @@ final class ServedMemory: @unchecked Sendable {
     /// `GET /lookup` bodies already given (a PostgreSQL memory would otherwise be asked for
     /// each request; the whole `Current` is replaced when the memory changes).
     let keyCache = AnswerCache<KeyLookup, KeyAnswer>(capacity: 50_000)
+    /// Answers by the request's own bytes, for the event loop (``CachedAnswerHandler``): a
+    /// repeated request skips parsing its JSON too. Answers depend on nothing but the request
+    /// and the memory, and this cache goes with the memory.
+    let wireCache = AnswerCache<WireRequest, JSONAnswer>(capacity: 50_000)
 
     init(_ memory: TranslationMemory) {
       self.memory = memory
@@ -178,6 +191,8 @@ final class ServedMemory: @unchecked Sendable {
 
   private let lock = NSLock()
   private var value: Current
+  /// Requests ``CachedAnswerHandler`` answered (the tests check that this path is taken).
+  let answeredOnEventLoop = ManagedAtomic<Int>(0)
 
   init(_ memory: TranslationMemory) { value = Current(memory) }
 
@@ -219,7 +234,7 @@ struct Handlers: Sendable {
   }
 
   static func error(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
-    json(JSONText.object([("error", JSONText.string(message))]), status: status)
+    JSONAnswer.error(message, status: status).response
   }
 
   func health() -> Response {
@@ -257,47 +272,96 @@ struct Handlers: Sendable {
 
   func translate(_ request: Request) async -> Response {
     let current = served.current
-    let memory = current.memory
     let parameters: RequestParameters
     switch await self.parameters(request) {
     case .parameters(let value): parameters = value
     case .failed(let response): return response
     }
+    let question: TranslateQuestion
+    switch translatePlan(parameters, in: current) {
+    case .answer(let answer): return answer.response
+    case .ask(let asked): question = asked
+    }
+    var translated: [String] = []
+    var others: [[String]] = []
+    var detected: [String] = []
+    do {
+      for text in question.batch {
+        let candidates = try await translations(
+          of: text, to: question.target, from: question.source, count: question.count,
+          project: question.project, in: current)
+        translated.append(candidates[0])
+        others.append(Array(candidates.dropFirst()))
+        if question.source == nil {
+          let detection = try await current.memory.detectLanguages(of: text).first
+          detected.append(detectedMember(detection, memory: current.memory))
+        }
+      }
+    } catch {
+      return Self.failure(error)
+    }
+    return Self.json(question.body(translated: translated, others: others, detected: detected))
+  }
+
+  /// A `POST /translate` body answered from the cache alone, or nil when the memory must be
+  /// asked (the event loop answers these without a hop into a task).
+  func cachedTranslation(body: [UInt8], contentType: String?, in current: ServedMemory.Current)
+    -> JSONAnswer?
+  {
+    let parameters: RequestParameters
+    do throws(RequestParameters.Malformed) {
+      parameters = try RequestParameters(
+        body: body, contentType: contentType, maximumValues: configuration.maximumBatchSize)
+    } catch {
+      return JSONAnswer.error(error.message)
+    }
+    switch translatePlan(parameters, in: current) {
+    case .answer(let answer): return answer
+    case .ask: return nil
+    }
+  }
+
+  /// A translate request checked: an answer at once (a bad request, or texts all cached),
+  /// else the question for the memory.
+  private func translatePlan(_ parameters: RequestParameters, in current: ServedMemory.Current)
+    -> Plan<TranslateQuestion>
+  {
+    let memory = current.memory
     let texts: RequestParameters.Texts
     do throws(RequestParameters.Malformed) {
       guard let found = try parameters.texts("q") else {
-        return Self.error("Invalid request: missing q parameter")
+        return .answer(.error("Invalid request: missing q parameter"))
       }
       texts = found
     } catch {
-      return Self.error(error.message)
+      return .answer(.error(error.message))
     }
     guard let sourceCode = parameters.string("source") else {
-      return Self.error("Invalid request: missing source parameter")
+      return .answer(.error("Invalid request: missing source parameter"))
     }
     guard let targetCode = parameters.string("target") else {
-      return Self.error("Invalid request: missing target parameter")
+      return .answer(.error("Invalid request: missing target parameter"))
     }
     if let format = parameters.string("format"), format != "text", format != "html" {
-      return Self.error("Invalid request: format must be text or html")
+      return .answer(.error("Invalid request: format must be text or html"))
     }
     let source: String?
     if sourceCode == "auto" {
       source = nil
     } else {
       guard let supported = memory.supportedLanguage(sourceCode) else {
-        return Self.error("\(sourceCode) is not supported")
+        return .answer(.error("\(sourceCode) is not supported"))
       }
       source = supported
     }
     guard let target = memory.supportedLanguage(targetCode) else {
-      return Self.error("\(targetCode) is not supported")
+      return .answer(.error("\(targetCode) is not supported"))
     }
     let alternatives: Int
     do throws(RequestParameters.Malformed) {
       alternatives = min(max(try parameters.integer("alternatives") ?? 0, 0), 10)
     } catch {
-      return Self.error(error.message)
+      return .answer(.error(error.message))
     }
     let project = parameters.string("project").flatMap { $0.isEmpty ? nil : $0 }
     let batch: [String]
@@ -306,50 +370,31 @@ struct Handlers: Sendable {
     case .batch(let items): batch = items
     }
     guard batch.count <= configuration.maximumBatchSize else {
-      return Self.error(
-        "Invalid request: request (\(batch.count)) exceeds batch limit "
-          + "(\(configuration.maximumBatchSize))")
+      return .answer(
+        .error(
+          "Invalid request: request (\(batch.count)) exceeds batch limit "
+            + "(\(configuration.maximumBatchSize))"))
     }
     if let long = batch.first(where: { $0.count > configuration.maximumTextLength }) {
-      return Self.error(
-        "Invalid request: request (\(long.count)) exceeds text limit "
-          + "(\(configuration.maximumTextLength))")
+      return .answer(
+        .error(
+          "Invalid request: request (\(long.count)) exceeds text limit "
+            + "(\(configuration.maximumTextLength))"))
     }
+    let question = TranslateQuestion(
+      isBatch: { if case .batch = texts { true } else { false } }(), batch: batch,
+      target: target, source: source, count: 1 + alternatives, project: project)
+    // Detection is not cached: a request without a source language asks the memory.
+    guard source != nil else { return .ask(question) }
     var translated: [String] = []
     var others: [[String]] = []
-    var detected: [String] = []
-    do {
-      for text in batch {
-        let candidates = try await translations(
-          of: text, to: target, from: source, count: 1 + alternatives, project: project,
-          in: current)
-        translated.append(candidates[0])
-        others.append(Array(candidates.dropFirst()))
-        if source == nil {
-          let detection = try await memory.detectLanguages(of: text).first
-          detected.append(detectedMember(detection, memory: memory))
-        }
-      }
-    } catch {
-      return Self.failure(error)
+    for text in batch {
+      guard let known = current.cache[question.lookup(of: text)] else { return .ask(question) }
+      translated.append(known[0])
+      others.append(Array(known.dropFirst()))
     }
-    var members: [(String, String)] = []
-    switch texts {
-    case .single:
-      members.append(("translatedText", JSONText.string(translated[0])))
-      if alternatives > 0 { members.append(("alternatives", JSONText.array(others[0]))) }
-      if let first = detected.first { members.append(("detectedLanguage", first)) }
-    case .batch:
-      members.append(("translatedText", JSONText.array(translated)))
-      if alternatives > 0 {
-        members.append(
-          ("alternatives", "[" + others.map(JSONText.array).joined(separator: ",") + "]"))
-      }
-      if source == nil {
-        members.append(("detectedLanguage", "[" + detected.joined(separator: ",") + "]"))
-      }
-    }
-    return Self.json(JSONText.object(members))
+    return .answer(
+      JSONAnswer(body: question.body(translated: translated, others: others, detected: [])))
   }
 
   /// The memory's translation first (or the text itself: never empty for a non-empty text),
@@ -406,34 +451,108 @@ struct Handlers: Sendable {
 
   func lookup(_ request: Request) async -> Response {
     let current = served.current
-    let memory = current.memory
-    let query = request.uri.queryParameters
-    guard let key = query["key"].map(String.init), !key.isEmpty else {
-      return Self.error("Invalid request: missing key parameter")
-    }
-    let table = query["table"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-    let language = query["lang"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-    let project = query["project"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-    if let language, memory.supportedLanguage(language) == nil {
-      return Self.error("\(language) is not supported")
-    }
-    let lookup = KeyLookup(key: key, table: table, language: language, project: project)
-    if let known = current.keyCache[lookup] {
-      return Self.json(known.body, status: known.found ? .ok : .notFound)
+    let lookup: KeyLookup
+    switch lookupPlan(request.uri, in: current) {
+    case .answer(let answer): return answer.response
+    case .ask(let asked): lookup = asked
     }
     let records: [TranslationRecord]
     do {
-      records = try await memory.records(
-        forKey: key, table: table, language: language, project: project)
+      records = try await current.memory.records(
+        forKey: lookup.key, table: lookup.table, language: lookup.language,
+        project: lookup.project)
     } catch {
       return Self.failure(error)
     }
     let items = records.map(Self.recordJSON)
     let body = JSONText.object([
-      ("key", JSONText.string(key)), ("translations", "[" + items.joined(separator: ",") + "]"),
+      ("key", JSONText.string(lookup.key)),
+      ("translations", "[" + items.joined(separator: ",") + "]"),
     ])
     current.keyCache[lookup] = KeyAnswer(body: body, found: !records.isEmpty)
     return Self.json(body, status: records.isEmpty ? .notFound : .ok)
+  }
+
+  /// A `GET /lookup` answered from the cache alone (or a bad request), or nil when the memory
+  /// must be asked.
+  func cachedLookup(_ uri: URI, in current: ServedMemory.Current) -> JSONAnswer? {
+    switch lookupPlan(uri, in: current) {
+    case .answer(let answer): return answer
+    case .ask: return nil
+    }
+  }
+
+  private func lookupPlan(_ uri: URI, in current: ServedMemory.Current) -> Plan<KeyLookup> {
+    let query = uri.queryParameters
+    guard let key = query["key"].map(String.init), !key.isEmpty else {
+      return .answer(.error("Invalid request: missing key parameter"))
+    }
+    let table = query["table"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    let language = query["lang"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    let project = query["project"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    if let language, current.memory.supportedLanguage(language) == nil {
+      return .answer(.error("\(language) is not supported"))
+    }
+    let lookup = KeyLookup(key: key, table: table, language: language, project: project)
+    if let known = current.keyCache[lookup] {
+      return .answer(JSONAnswer(status: known.found ? .ok : .notFound, body: known.body))
+    }
+    return .ask(lookup)
+  }
+}
+
+/// What a request comes to once read and checked: an answer at once (a bad request, or one
+/// the caches hold), or a question for the memory.
+enum Plan<Question> {
+  case answer(JSONAnswer)
+  case ask(Question)
+}
+
+/// A JSON answer: its status and body.
+struct JSONAnswer {
+  var status: HTTPResponse.Status = .ok
+  var body: String
+
+  static func error(_ message: String, status: HTTPResponse.Status = .badRequest) -> JSONAnswer {
+    JSONAnswer(status: status, body: JSONText.object([("error", JSONText.string(message))]))
+  }
+
+  var response: Response { Handlers.json(body, status: status) }
+}
+
+/// A `POST /translate` request, checked, for the memory.
+struct TranslateQuestion {
+  /// Whether `q` was an array (the answer's members are arrays then).
+  var isBatch: Bool
+  var batch: [String]
+  var target: String
+  var source: String?
+  /// The translation and alternatives wanted.
+  var count: Int
+  var project: String?
+
+  func lookup(of text: String) -> TranslationLookup {
+    TranslationLookup(text: text, target: target, source: source, count: count, project: project)
+  }
+
+  /// The answer's body, LibreTranslate's shape.
+  func body(translated: [String], others: [[String]], detected: [String]) -> String {
+    var members: [(String, String)] = []
+    if !isBatch {
+      members.append(("translatedText", JSONText.string(translated[0])))
+      if count > 1 { members.append(("alternatives", JSONText.array(others[0]))) }
+      if let first = detected.first { members.append(("detectedLanguage", first)) }
+    } else {
+      members.append(("translatedText", JSONText.array(translated)))
+      if count > 1 {
+        members.append(
+          ("alternatives", "[" + others.map(JSONText.array).joined(separator: ",") + "]"))
+      }
+      if source == nil {
+        members.append(("detectedLanguage", "[" + detected.joined(separator: ",") + "]"))
+      }
+    }
+    return JSONText.object(members)
   }
 }
 
@@ -472,6 +591,13 @@ struct KeyLookup: Hashable {
   var table: String?
   var language: String?
   var project: String?
+}
+
+/// A request as it came: path (with its query), content type and body.
+struct WireRequest: Hashable {
+  var path: String
+  var contentType: String?
+  var body: [UInt8]
 }
 
 /// A `GET /lookup` answer: its body, and whether anything was found (200, else 404).

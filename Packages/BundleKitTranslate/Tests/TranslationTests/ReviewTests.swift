@@ -74,10 +74,7 @@
     }
 
     @Test(
-      "PostgreSQL restarted under load: every answer is right or 503, no acknowledged review is lost",
-      .disabled(
-        "a bug found, not yet fixed (issue 29): in about 1 run of 5, one request (a fuzzy read or a review) gets no answer for 60 s after PostgreSQL restarts: a query on a leased connection does not answer"
-      )
+      "PostgreSQL restarted under load: every answer is right or 503, no acknowledged review is lost"
     )
     func restartUnderLoad() async throws {
       let memory = try Memory()

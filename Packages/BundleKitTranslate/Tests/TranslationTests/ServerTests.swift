@@ -401,7 +401,7 @@ extension ServerTests {
 
 /// A raw TCP connection to a loopback port, to behave as no HTTP client would.
 final class LoopbackSocket {
-  private let descriptor: Int32
+  let descriptor: Int32
 
   init(port: Int) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,0 +1,71 @@
+// Linux only: the cluster is Debian's PostgreSQL (see PostgresCluster). CI runs on Linux.
+#if os(Linux)
+  import Foundation
+  import PostgresNIO
+  import Testing
+  @testable import TranslationPostgres
+
+  /// A connection that closes under a question. PostgresNIO drops a query written to a
+  /// channel that has already closed (it writes it without a promise), so its caller would
+  /// wait for ever; a server under load meets exactly that when the database goes away in the
+  /// instant between leasing a connection and asking on it.
+  @Suite("PostgreSQL connection lost under a question", .serialized)
+  struct ConnectionLossTests {
+    /// Kills the cluster from inside `body`'s lease and waits until the leased connection
+    /// has seen it, so the question that follows is written to a closed channel.
+    static func crashAndWait(_ cluster: PostgresCluster, _ connection: PostgresConnection)
+      async throws
+    {
+      try cluster.crash()
+      let deadline = ContinuousClock.now + .seconds(20)
+      while !connection.isClosed, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(connection.isClosed, "the connection did not see the database go")
+    }
+
+    @Test("a read whose connection closed fails as unavailable, not after the 60 s deadline")
+    func readOnClosedConnection() async throws {
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      let memory = PostgresMemory(address: try cluster.database("tm"))
+      defer { memory.shutdown() }
+      await #expect {
+        try await memory.reading { connection in
+          try await Self.crashAndWait(cluster, connection)
+          return try await connection.query("SELECT 1").collect().count
+        }
+      } throws: { error in
+        "\(error)".contains("the connection closed during the read")
+      }
+      // Back again: the pool has let the dead connection go and makes a new one.
+      try cluster.start()
+      let answer = try await memory.reading { connection in
+        try await connection.query("SELECT 41 + 1").collect().first?.decode(Int.self)
+      }
+      #expect(answer == 42)
+    }
+
+    @Test("a write whose connection closed fails as unavailable and writes nothing")
+    func writeOnClosedConnection() async throws {
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      let memory = PostgresMemory(address: try cluster.database("tm"))
+      defer { memory.shutdown() }
+      await #expect {
+        try await memory.writing(developmentLanguage: "en") { connection, _ in
+          _ = try await connection.query(
+            "CREATE TABLE written (id int)", logger: PostgresMemory.logger)
+          try await Self.crashAndWait(cluster, connection)
+          _ = try await connection.query(
+            "INSERT INTO written VALUES (1)", logger: PostgresMemory.logger)
+        }
+      } throws: { error in
+        "\(error)".contains("the connection closed during the write")
+      }
+      try cluster.start()
+      // The transaction died with its connection: neither the table nor the schema is there.
+      #expect(try cluster.psql("SELECT to_regclass('written') IS NULL", database: "tm") == "t")
+    }
+  }
+#endif
