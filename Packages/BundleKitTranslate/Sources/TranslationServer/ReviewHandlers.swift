@@ -1,3 +1,4 @@
+import Atomics
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -34,8 +35,27 @@ extension Handlers {
 
   /// `GET /export.tmx?project=`: the memory (or one project) as TMX 1.4b.
   func exportTMX(_ request: Request) async -> Response {
+    // One export at a time: the document is built whole, and a memory of a million entries
+    // makes hundreds of megabytes; any reader may ask.
+    guard
+      served.exporting.compareExchange(expected: false, desired: true, ordering: .acquiring)
+        .exchanged
+    else {
+      var response = Self.error(
+        "Another export is running; try again shortly", status: .serviceUnavailable)
+      response.headers[.retryAfter] = "5"
+      return response
+    }
+    defer { served.exporting.store(false, ordering: .releasing) }
     let memory = served.current.memory
     let project = Self.query(request, "project")
+    // The file name from the project's letters and digits only: a header is no place for
+    // quotes or line breaks from a query.
+    let name = String(
+      (project ?? "memory").unicodeScalars.map {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+          ? Character($0) : "_"
+      })
     do {
       let records = try await memory.search(containing: "", project: project, limit: .max)
       let bytes = TMXDocument.write(
@@ -44,7 +64,7 @@ extension Handlers {
         status: .ok,
         headers: [
           .contentType: "application/x-tmx+xml",
-          .contentDisposition: #"attachment; filename="\#(project ?? "memory").tmx""#,
+          .contentDisposition: #"attachment; filename="\#(name).tmx""#,
         ],
         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     } catch {

@@ -193,6 +193,8 @@ final class ServedMemory: @unchecked Sendable {
   private var value: Current
   /// Requests ``CachedAnswerHandler`` answered (the tests check that this path is taken).
   let answeredOnEventLoop = ManagedAtomic<Int>(0)
+  /// Whether a `GET /export.tmx` is being built (one at a time).
+  let exporting = ManagedAtomic<Bool>(false)
 
   init(_ memory: TranslationMemory) { value = Current(memory) }
 

@@ -42,12 +42,7 @@ extension ServerTests {
 
   @Test("the same status, headers and body as the router's; the connection stays open")
   func sameAnswers() async throws {
-    var configuration = TranslationServer.Configuration()
-    configuration.port = 0
-    let translation = TranslationServer(memory: memory, configuration: configuration)
-    let server = try await RunningServer.start { onRunning in
-      translation.makeApplication(logger: quietLogger, onServerRunning: onRunning)
-    }
+    let (server, translation) = try await RunningServer.translationServer(memory: memory)
     let counter = translation.served.answeredOnEventLoop
     try await server.serving {
       for request in Self.requests {

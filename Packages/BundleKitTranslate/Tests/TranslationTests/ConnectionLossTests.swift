@@ -9,8 +9,10 @@
   /// channel that has already closed (it writes it without a promise), so its caller would
   /// wait for ever; a server under load meets exactly that when the database goes away in the
   /// instant between leasing a connection and asking on it.
-  @Suite("PostgreSQL connection lost under a question", .serialized)
-  struct ConnectionLossTests {
+  ///
+  /// Part of the PostgreSQL suite, which runs one test at a time: clusters starting side by
+  /// side on two cores can take seconds to give a first connection.
+  extension PostgresBackendTests {
     /// Kills the cluster from inside `body`'s lease and waits until the leased connection
     /// has seen it, so the question that follows is written to a closed channel.
     static func crashAndWait(_ cluster: PostgresCluster, _ connection: PostgresConnection)
@@ -28,7 +30,7 @@
     func readOnClosedConnection() async throws {
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
-      let memory = PostgresMemory(address: try cluster.database("tm"))
+      let memory = PostgresMemory(address: try cluster.database("tm"), connectDeadline: 30)
       defer { memory.shutdown() }
       await #expect {
         try await memory.reading { connection in
@@ -50,7 +52,7 @@
     func writeOnClosedConnection() async throws {
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
-      let memory = PostgresMemory(address: try cluster.database("tm"))
+      let memory = PostgresMemory(address: try cluster.database("tm"), connectDeadline: 30)
       defer { memory.shutdown() }
       await #expect {
         try await memory.writing(developmentLanguage: "en") { connection, _ in

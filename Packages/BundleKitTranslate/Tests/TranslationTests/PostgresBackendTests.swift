@@ -37,9 +37,13 @@
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
       let address = try cluster.database("same")
-      let postgres = PostgresMemory(address: address, fuzzyLookup: .databaseOnly)
+      // The deadline for a first connection is not what this test is about; on a loaded
+      // machine it can take seconds.
+      let postgres = PostgresMemory(
+        address: address, connectDeadline: 30, fuzzyLookup: .databaseOnly)
       defer { postgres.shutdown() }
-      let replica = PostgresMemory(address: address, fuzzyLookup: .replicaIndex)
+      let replica = PostgresMemory(
+        address: address, connectDeadline: 30, fuzzyLookup: .replicaIndex)
       defer { replica.shutdown() }
       _ = try await postgres.write(
         records, developmentLanguage: "en", replacingProject: nil, files: 0)

@@ -71,13 +71,21 @@ struct RunningServer {
   static func translation(
     memory: TranslationMemory, configure: (inout TranslationServer.Configuration) -> Void = { _ in }
   ) async throws -> RunningServer {
+    try await translationServer(memory: memory, configure: configure).running
+  }
+
+  /// A translation server over `memory`, running, and the server itself (for its counters).
+  static func translationServer(
+    memory: TranslationMemory, configure: (inout TranslationServer.Configuration) -> Void = { _ in }
+  ) async throws -> (running: RunningServer, server: TranslationServer) {
     var configuration = TranslationServer.Configuration()
     configuration.port = 0
     configure(&configuration)
     let server = TranslationServer(memory: memory, configuration: configuration)
-    return try await start { onRunning in
+    let running = try await start { onRunning in
       server.makeApplication(logger: quietLogger, onServerRunning: onRunning)
     }
+    return (running, server)
   }
 
   /// Runs `body`, then stops the server, whether `body` throws or not.
