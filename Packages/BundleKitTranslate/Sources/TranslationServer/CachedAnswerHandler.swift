@@ -23,18 +23,18 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     case translate
   }
 
-  private enum State {
-    /// Between requests.
-    case idle
-    /// The request goes to the application.
-    case passing
-    /// A request this handler may answer, its body gathered.
-    case holding(HTTPRequest, Route, ByteBuffer?)
+  /// A request this handler may answer, its body gathered so far.
+  private struct Held {
+    var head: HTTPRequest
+    var route: Route
+    var body: ByteBuffer?
   }
 
   private let handlers: Handlers
   private let maximumBodySize: Int
-  private var state = State.idle
+  /// The request being gathered; nil while a request goes to the application, or between
+  /// requests.
+  private var held: Held?
   /// Requests handed to the application whose response has not ended: while one is
   /// outstanding, later requests on the connection follow it there, so that answers go out
   /// in the order of the requests (HTTP/1.1 pipelining).
@@ -50,38 +50,37 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     switch unwrapInboundIn(data) {
     case .head(let head):
       if applicationPending == 0, let route = Self.route(head) {
-        state = .holding(head, route, nil)
+        held = Held(head: head, route: route, body: nil)
       } else {
-        state = .passing
+        held = nil
         context.fireChannelRead(data)
       }
     case .body(let part):
-      guard case .holding(let head, let route, var body) = state else {
+      // Taken out of `held` while it grows, so that appending does not copy it.
+      guard var request = held.take() else {
         context.fireChannelRead(data)
         return
       }
-      if body == nil {
-        body = part
+      if request.body == nil {
+        request.body = part
       } else {
-        body?.writeImmutableBuffer(part)
+        request.body?.writeImmutableBuffer(part)
       }
-      if (body?.readableBytes ?? 0) > maximumBodySize {
+      if (request.body?.readableBytes ?? 0) > maximumBodySize {
         // Too large for an answer here: the application says so, as it always has.
-        release(context, head, body)
+        release(context, request)
       } else {
-        state = .holding(head, route, body)
+        held = request
       }
     case .end(let trailers):
-      if case .holding(let head, let route, let body) = state,
-        let answer = answer(route, head, body)
-      {
-        state = .idle
-        handlers.served.answeredOnEventLoop.wrappingIncrement(ordering: .relaxed)
-        respond(context, answer)
-        return
+      if let request = held.take() {
+        if let answer = answer(request) {
+          handlers.served.answeredOnEventLoop.wrappingIncrement(ordering: .relaxed)
+          respond(context, answer)
+          return
+        }
+        release(context, request)
       }
-      if case .holding(let head, _, let body) = state { release(context, head, body) }
-      state = .idle
       applicationPending += 1
       context.fireChannelRead(wrapInboundOut(.end(trailers)))
     }
@@ -106,7 +105,8 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
   }
 
-  private func answer(_ route: Route, _ head: HTTPRequest, _ body: ByteBuffer?) -> JSONAnswer? {
+  private func answer(_ request: Held) -> JSONAnswer? {
+    let (head, body) = (request.head, request.body)
     let current = handlers.served.current
     let bytes = body.map { Array($0.readableBytesView) } ?? []
     // Small requests are remembered whole; a batch of long texts is not worth the memory.
@@ -117,7 +117,7 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
       : nil
     if let wire, let known = current.wireCache[wire] { return known }
     let answer: JSONAnswer?
-    switch route {
+    switch request.route {
     case .lookup:
       answer = handlers.cachedLookup(URI(head.path ?? ""), in: current)
     case .translate:
@@ -128,11 +128,10 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     return answer
   }
 
-  /// Hands a held request to the application after all.
-  private func release(_ context: ChannelHandlerContext, _ head: HTTPRequest, _ body: ByteBuffer?) {
-    state = .passing
-    context.fireChannelRead(wrapInboundOut(.head(head)))
-    if let body { context.fireChannelRead(wrapInboundOut(.body(body))) }
+  /// Hands a held request to the application after all; the rest of it follows there.
+  private func release(_ context: ChannelHandlerContext, _ request: Held) {
+    context.fireChannelRead(wrapInboundOut(.head(request.head)))
+    if let body = request.body { context.fireChannelRead(wrapInboundOut(.body(body))) }
   }
 
   /// Writes `answer` as the application would: the same status, headers and body.

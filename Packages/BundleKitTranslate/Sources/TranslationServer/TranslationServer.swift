@@ -289,9 +289,7 @@ struct Handlers: Sendable {
     var detected: [String] = []
     do {
       for text in question.batch {
-        let candidates = try await translations(
-          of: text, to: question.target, from: question.source, count: question.count,
-          project: question.project, in: current)
+        let candidates = try await translations(of: text, for: question, in: current)
         translated.append(candidates[0])
         others.append(Array(candidates.dropFirst()))
         if question.source == nil {
@@ -400,17 +398,16 @@ struct Handlers: Sendable {
   }
 
   /// The memory's translation first (or the text itself: never empty for a non-empty text),
-  /// then up to `count - 1` other translations the memory has for it (LibreTranslate's
+  /// then up to `question.count - 1` other translations the memory has for it (LibreTranslate's
   /// `alternatives`).
   private func translations(
-    of text: String, to target: String, from source: String?, count: Int, project: String?,
-    in current: ServedMemory.Current
+    of text: String, for question: TranslateQuestion, in current: ServedMemory.Current
   ) async throws -> [String] {
-    let key = TranslationLookup(
-      text: text, target: target, source: source, count: count, project: project)
+    let key = question.lookup(of: text)
     if let known = current.cache[key] { return known }
     let matches = try await current.memory.matches(
-      for: text, to: target, from: source, fuzzy: false, limit: count, project: project)
+      for: text, to: question.target, from: question.source, fuzzy: false,
+      limit: question.count, project: question.project)
     let found = matches.map(\.translation).filter { !$0.isEmpty }
     let answer = found.isEmpty ? [text] : found
     current.cache[key] = answer
