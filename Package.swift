@@ -23,7 +23,6 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "bundlekit", targets: ["bundlekit"]),
-    .executable(name: "bundlekit-bench", targets: ["BundleKitBench"]),
     .library(name: "Diagnostics", targets: ["Diagnostics"]),
     .library(name: "CodeGeneration", targets: ["CodeGeneration"]),
     .library(name: "CommandLineTool", targets: ["CommandLineTool"]),
@@ -101,7 +100,10 @@ let package = Package(
     // written to files.
     .target(
       name: "PropertyListXML",
-      dependencies: ["PropertyList", "FileSystem", "CLibXML2"]
+      dependencies: [
+        "PropertyList", "FileSystem", "CLibXML2",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
     ),
 
     // Swift source written for users' targets: identifiers and literals, build info, embedded
@@ -114,6 +116,7 @@ let package = Package(
         "CodeGeneration",
         "Diagnostics",
         "FileSystem",
+        "PropertyList",
         "PropertyListXML",
         "Localization",
         .product(name: "OrderedCollections", package: "swift-collections"),
@@ -123,7 +126,7 @@ let package = Package(
 
     .target(
       name: "Versioning",
-      dependencies: ["Diagnostics", "FileSystem", "PropertyListXML"]
+      dependencies: ["Diagnostics", "FileSystem", "PropertyList", "PropertyListXML"]
     ),
 
     .target(
@@ -259,12 +262,6 @@ let package = Package(
       dependencies: [pluginTool]
     ),
 
-    // Side-by-side benchmarks against the peers (release builds only).
-    .executableTarget(
-      name: "BundleKitBench",
-      dependencies: ["FileSystem", "PropertyListXML", "StringsTable", "Localization", "Morse"]
-    ),
-
     .target(
       name: "BundleKitTestSupport",
       dependencies: ["FileSystem", "PropertyListXML"],
@@ -278,8 +275,8 @@ let package = Package(
     .testTarget(
       name: "DiagnosticsTests",
       dependencies: [
-        "Diagnostics", "PropertyList", "FileSystem", "Versioning", "Archiving", "StringsTable",
-        "Morse", "BundleKitTestSupport",
+        "CommandLineTool", "Diagnostics", "PropertyList", "FileSystem", "Versioning", "Archiving",
+        "StringsTable", "Morse", "BundleKitTestSupport",
       ]
     ),
     .testTarget(
@@ -316,7 +313,8 @@ let package = Package(
     .testTarget(
       name: "ArchivingTests",
       dependencies: [
-        "Archiving", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+        "Archiving", "Diagnostics", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+        "bundlekit",
       ],
       exclude: ["Fixtures"]
     ),

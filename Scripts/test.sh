@@ -9,7 +9,7 @@ Scripts/bootstrap.sh --oracles
 Scripts/check-availability.sh
 # The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
 swift format lint --strict --recursive --parallel \
-  Sources Tests Plugins Examples/DemoApp/Sources Packages/BundleKitTranslate/Sources \
+  Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
   Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
   Packages/BundleKitLocalize/Tests
 log=$(mktemp)

@@ -20,6 +20,6 @@ struct BundleKit: ParsableCommand {
 @main
 enum Main {
   static func main() {
-    ToolMain.run(BundleKit.self, epilogue: RecoverCommand.reportPending)
+    ToolMain.run(BundleKit.self, hints: RefusalHints.all, epilogue: RecoverCommand.reportPending)
   }
 }

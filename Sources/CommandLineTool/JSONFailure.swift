@@ -12,11 +12,7 @@ extension FormatOptions {
       return try body()
     } catch let error as any DiagnosticConvertible {
       if format == .json {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(FailureReport(diagnostics: error.diagnostics)) {
-          StandardStreams.writeToStandardOutput(Array(data) + [0x0A])
-        }
+        StandardStreams.writeJSON(FailureReport(diagnostics: error.diagnostics))
       }
       throw error
     }

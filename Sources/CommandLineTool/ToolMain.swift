@@ -12,22 +12,29 @@ import Diagnostics
 /// The one `main` of BundleKit's executables: parses the command line, runs the command and
 /// exits with BundleKit's codes, 0 success, 1 bad input, 2 usage error.
 ///
-/// Errors that are ``DiagnosticConvertible`` print their diagnostics; argument errors print
-/// the parser's message and usage; anything else goes to swift-argument-parser.
+/// The exit status is decided here alone: 1 when the command emitted an error into
+/// ``diagnostics`` or threw one (errors that are ``DiagnosticConvertible`` print their
+/// diagnostics), 2 for argument errors (the parser's message and usage); anything else goes
+/// to swift-argument-parser.
 public enum ToolMain {
+  /// The engine every command emits its findings into; it decides the exit status.
+  public static let diagnostics = DiagnosticsEngine()
+
   /// Runs `Root`'s subcommand as the command line asks, then exits.
   ///
   /// - Parameters:
   ///   - root: The tool's root command.
+  ///   - hints: How this tool lifts each refusal, by rule name (``DiagnosticsEngine/hints``).
   ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings).
   public static func run<Root: ParsableCommand>(
-    _ root: Root.Type, epilogue: () -> Void = {}
+    _ root: Root.Type, hints: [String: String] = [:], epilogue: () -> Void = {}
   ) -> Never {
+    diagnostics.hints = hints
     do {
       var command = try root.parseAsRoot()
       try command.run()
       epilogue()
-      exit(0)
+      exit(diagnostics.exitStatus)
     } catch {
       epilogue()
       fail(error, root)
@@ -46,16 +53,15 @@ public enum ToolMain {
       } else {
         try command.run()
       }
-      exit(0)
+      exit(diagnostics.exitStatus)
     } catch {
       fail(error, root)
     }
   }
 
   private static func fail<Root: ParsableCommand>(_ error: any Error, _ root: Root.Type) -> Never {
-    if let code = error as? ExitCode { exit(code.rawValue) }
     if let error = error as? any DiagnosticConvertible {
-      StandardStreams.report(error.diagnostics)
+      diagnostics.emit(error.diagnostics)
       exit(1)
     }
     if root.exitCode(for: error) == .validationFailure {

@@ -40,6 +40,13 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
       self.name = name
       self.isConfigurable = isConfigurable
     }
+
+    /// A refusal the user may lift on purpose (a size limit, a write outside the tree, a
+    /// value that would go down). Libraries name no command-line flag: the tool that runs
+    /// them adds how to lift it, as a note (``Diagnostic/notes``), from this name.
+    public static func refusal(_ name: String) -> Rule {
+      Rule(name: name, isConfigurable: false)
+    }
   }
 
   /// How serious it is.

@@ -22,3 +22,12 @@ extension Diagnostic {
     (error as? any DiagnosticConvertible)?.diagnostics ?? [.error(nil, "\(error)")]
   }
 }
+
+/// Findings that stop a command: at least one error, with the warnings found beside it.
+public struct DiagnosticsError: DiagnosticConvertible, Sendable {
+  /// Every finding, errors and warnings.
+  public var diagnostics: [Diagnostic]
+
+  /// Findings that stop a command.
+  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+}

@@ -80,7 +80,9 @@ public struct ReleasePipeline: Sendable {
     for target in targets {
       let roots = Self.resourceRoots(of: target)
       guard !roots.isEmpty else { continue }
-      let staging = try ResourceStaging(copying: roots, pruneBelow: pruneBelow)
+      let staging = try ResourceStaging(
+        copying: roots, developmentLanguage: developmentLanguage, policy: policy,
+        pruneBelow: pruneBelow)
       staged.append((target, staging))
       report.tablesCompiled += staging.compiled.count
       for (language, share) in staging.pruned.sorted(by: { $0.key < $1.key }) {

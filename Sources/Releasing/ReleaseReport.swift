@@ -1,11 +1,10 @@
 import Foundation
-import PropertyList
 import Versioning
 
 /// What a release run did, for people (text) and CI (JSON).
 public struct ReleaseReport: Sendable {
   /// One archive written (or, in a dry run, that would be).
-  public struct Archive: Sendable, Hashable {
+  public struct Archive: Sendable, Hashable, Encodable {
     /// The target whose resources it holds.
     public var target: String
     /// Where it is (or would be) written.
@@ -36,7 +35,7 @@ public struct ReleaseReport: Sendable {
   public var pruned: [Pruned] = []
 
   /// A language left out of one target's archive, with the share it had translated.
-  public struct Pruned: Sendable, Hashable {
+  public struct Pruned: Sendable, Hashable, Encodable {
     /// The target.
     public var target: String
     /// The language.
@@ -72,41 +71,39 @@ public struct ReleaseReport: Sendable {
     }
     return lines.joined(separator: "\n")
   }
+}
 
-  /// The report for CI, as a property-list value to encode as JSON.
-  public var json: PropertyListValue {
-    var root: PropertyListDictionary = [
-      "package": .string(package), "dryRun": .bool(dryRun),
-      "checked": .dictionary([
-        "tables": .int(tablesChecked), "errors": .int(errors), "warnings": .int(warnings),
-      ]),
-      "compiled": .int(tablesCompiled),
-    ]
-    root["bumped"] = .array(
-      bumped.map { value in
-        .dictionary([
-          "key": .string(value.key), "old": .string(value.old), "new": .string(value.new),
-          "bundles": .array(value.bundles.map { .string($0) }),
-        ])
-      })
-    if !pruned.isEmpty {
-      root["pruned"] = .array(
-        pruned.map {
-          .dictionary([
-            "target": .string($0.target), "language": .string($0.language),
-            "share": .real($0.share),
-          ])
-        })
-    }
-    root["archives"] = .array(
-      archives.map { archive in
-        var entry: PropertyListDictionary = [
-          "target": .string(archive.target), "path": .string(archive.path),
-        ]
-        if let size = archive.size { entry["size"] = .int(size) }
-        if let sha256 = archive.sha256 { entry["sha256"] = .string(sha256) }
-        return .dictionary(entry)
-      })
-    return .dictionary(root)
+extension ReleaseReport: Encodable {
+  private enum CodingKeys: String, CodingKey {
+    case package, dryRun, checked, compiled, bumped, pruned, archives
+  }
+
+  private struct Checked: Encodable {
+    var tables: Int
+    var errors: Int
+    var warnings: Int
+  }
+
+  private struct Bumped: Encodable {
+    var key: String
+    var old: String
+    var new: String
+    var bundles: [String]
+  }
+
+  /// The report for CI: `package`, `dryRun`, `checked` (`tables`, `errors`, `warnings`),
+  /// `compiled`, `bumped`, `pruned` (when a language was left out) and `archives`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(package, forKey: .package)
+    try container.encode(dryRun, forKey: .dryRun)
+    try container.encode(
+      Checked(tables: tablesChecked, errors: errors, warnings: warnings), forKey: .checked)
+    try container.encode(tablesCompiled, forKey: .compiled)
+    try container.encode(
+      bumped.map { Bumped(key: $0.key, old: $0.old, new: $0.new, bundles: $0.bundles) },
+      forKey: .bumped)
+    if !pruned.isEmpty { try container.encode(pruned, forKey: .pruned) }
+    try container.encode(archives, forKey: .archives)
   }
 }

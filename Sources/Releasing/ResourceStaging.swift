@@ -20,10 +20,16 @@ public final class ResourceStaging {
   ///
   /// - Parameters:
   ///   - sources: Files and folders to stage.
+  ///   - developmentLanguage: The language the others are compared with (what a pruned
+  ///     language's share is measured against, and a catalog's fallback).
+  ///   - policy: The findings' severities: by default what the build compiles.
   ///   - pruneBelow: Leave out languages translated under this share (see
   ///     ``StringsCompiler/pruneBelow``); nil keeps them all.
   /// - Throws: ``DiagnosticsError`` for a table that does not compile; any error of the copy.
-  public init(copying sources: [String], pruneBelow: Double? = nil) throws {
+  public init(
+    copying sources: [String], developmentLanguage: String = "en",
+    policy: SeverityPolicy = .compile, pruneBelow: Double? = nil
+  ) throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bundlekit-stage-\(UUID().uuidString)"
     ).path
@@ -69,7 +75,8 @@ public final class ResourceStaging {
         if !copies.contains(root) { copies.append(root) }
       }
       // Tables of one folder compile together, where they lie.
-      var compiler = StringsCompiler()
+      var compiler = StringsCompiler(developmentLanguage: developmentLanguage)
+      compiler.policy = policy
       compiler.pruneBelow = pruneBelow
       for copy in copies {
         let result = try compiler.compileInPlace(copy)

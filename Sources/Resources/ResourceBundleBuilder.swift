@@ -37,6 +37,9 @@ public struct ResourceBundleBuilder: Sendable {
     case invalidTemplate(template: String, message: String)
     /// A file could not be copied or written.
     case file(path: String, message: String)
+    /// An output that holds something other than an earlier bundle, replaced only when the
+    /// caller asks (``ResourceBundleBuilder/force``).
+    case replace(path: String, message: String)
     /// A strings table has errors.
     case strings(DiagnosticsError)
 
@@ -45,14 +48,16 @@ public struct ResourceBundleBuilder: Sendable {
       switch self {
       case .undefinedVariables(let template, let names):
         [
-          .error(
-            template,
-            "no value for \(names.map { "$(\($0))" }.joined(separator: ", ")); pass --set NAME=VALUE or set it in the environment"
-          )
+          Diagnostic(
+            .error, path: template,
+            "no value for \(names.map { "$(\($0))" }.joined(separator: ", ")); give one, or set it in the environment",
+            rule: .refusal("template-variable"))
         ]
       case .invalidTemplate(let template, let message):
         [.error(template, "the rendered Info.plist is not valid: \(message)")]
       case .file(let path, let message): [.error(path, message)]
+      case .replace(let path, let message):
+        [Diagnostic(.error, path: path, message, rule: .refusal("replace-output"))]
       case .strings(let error): error.diagnostics
       }
     }
@@ -110,9 +115,10 @@ public struct ResourceBundleBuilder: Sendable {
       break
     case S_IFREG:
       if force { return }
-      throw .file(
+      throw .replace(
         path: output,
-        message: "is a file, not an earlier bundle: give --force to replace it; nothing was changed"
+        message:
+          "is a file, not an earlier bundle, and is replaced only when asked to; nothing was changed"
       )
     default:
       throw .file(
@@ -139,10 +145,10 @@ public struct ResourceBundleBuilder: Sendable {
     {
       return
     }
-    throw .file(
+    throw .replace(
       path: output,
       message:
-        "holds files and is not an earlier bundle of \(identifier) (no Info.plist with that CFBundleIdentifier): give --force to replace it; nothing was changed"
+        "holds files and is not an earlier bundle of \(identifier) (no Info.plist with that CFBundleIdentifier), and is replaced only when asked to; nothing was changed"
     )
   }
 

@@ -18,7 +18,7 @@ public struct ResourceScan: Sendable {
   }
 
   /// A resource file of a target.
-  public struct File: Sendable, Hashable {
+  public struct File: Sendable, Hashable, Encodable {
     /// Its path below the target's folder.
     public var path: String
     /// Its size in bytes.

@@ -53,7 +53,8 @@ struct ArchiveCreateTests {
     #expect(ours.allSatisfy { $0.modificationTime == 315_532_800 })
     #expect(ours.first { $0.path == "src/Res/a.txt" }?.mode == 0o755)
     #expect(ours.first { $0.path == "src/link" }?.linkTarget == "Res/a.txt")
-    guard let bsdtar = Tool.path("bsdtar") else { return }
+    let bsdtar = try #require(
+      Tool.path("bsdtar"), "bsdtar is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let listing = try Tool.run(bsdtar, ["-tf", output])
     #expect(listing.status == 0, "\(listing.stderr)")
     let theirs = String(decoding: listing.stdout, as: UTF8.self).split(separator: "\n").map {
@@ -65,7 +66,8 @@ struct ArchiveCreateTests {
 
   @Test("Python's tarfile and zipfile read the same names, modes, times and bytes")
   func againstPython() throws {
-    guard let python = Tool.path("python3") else { return }
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let tree = try makeTree()
     for format in [ArchiveFormat.tarGzip, .tarXz, .tarBzip2, .zip] {
       let output = tree.file("out.\(format.rawValue)")
@@ -223,7 +225,8 @@ struct ArchiveReadTests {
 
   @Test("hostile archives are refused and nothing lands outside or at all")
   func hostile() throws {
-    guard let python = Tool.path("python3") else { return }
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let folder = try TemporaryFolder()
     let outside = folder.file("outside")
     try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
@@ -301,15 +304,14 @@ struct ArchiveReadTests {
 struct ExtendedAttributeTests {
   @Test("--xattrs stores extended attributes; without it none are stored")
   func xattrs() throws {
-    guard let python = Tool.path("python3") else { return }
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let tree = try makeTree()
     let file = tree.file("src/Res/a.txt")
     let set = try Tool.run(
       python, ["-c", "import os, sys; os.setxattr(sys.argv[1], 'user.bundlekit', b'kept')", file])
-    guard set.status == 0 else {
-      print("skipped: this file system does not take user extended attributes (\(set.stderr))")
-      return
-    }
+    try #require(
+      set.status == 0, "this file system does not take user extended attributes: \(set.stderr)")
     let script = """
       import sys, tarfile
       t = tarfile.open(sys.argv[1])

@@ -6,22 +6,17 @@ import PropertyListXML
 import Testing
 
 /// A full disk: a small tmpfs, mounted when the tests run as root.
+@Suite(.enabled(if: geteuid() == 0, "the disk-full tests mount a small tmpfs, which needs root"))
 struct DiskFullTests {
-  /// Mounts a 1 MiB tmpfs (with `options` added); nil (with a message) when that is not
-  /// possible here.
+  /// Mounts a 1 MiB tmpfs (with `options` added).
   static func smallFileSystem(_ options: String = "") throws -> (
     TemporaryFolder, unmount: () -> Void
-  )? {
-    guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
-      print("skipped: the disk-full tests mount a small tmpfs, which needs root")
-      return nil
-    }
+  ) {
+    let mount = try #require(Tool.path("mount"), "mount is not on PATH")
+    let umount = try #require(Tool.path("umount"), "umount is not on PATH")
     let folder = try TemporaryFolder()
     let run = try Tool.run(mount, ["-t", "tmpfs", "-o", "size=1m" + options, "tmpfs", folder.path])
-    guard run.status == 0 else {
-      print("skipped: cannot mount a tmpfs here: \(run.stderr)")
-      return nil
-    }
+    try #require(run.status == 0, "cannot mount a tmpfs here: \(run.stderr)")
     return (folder, { _ = try? Tool.run(umount, [folder.path]) })
   }
 
@@ -33,7 +28,7 @@ struct DiskFullTests {
 
   @Test("extract on a full disk fails, names the entry, leaves the destination untouched")
   func extract() throws {
-    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
     let source = try TemporaryFolder()
     var random = SystemRandomNumberGenerator()
@@ -79,7 +74,7 @@ struct DiskFullTests {
 
   @Test("strings compile on a full disk writes nothing and leaves no temporary file")
   func compile() throws {
-    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
     let source = try TemporaryFolder()
     for language in ["en", "de", "fr"] {
@@ -115,7 +110,7 @@ struct DiskFullTests {
 
   @Test("bump on a full disk changes no file and leaves no temporary file")
   func bump() throws {
-    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
     var originals: [String: Data] = [:]
     for index in 0..<40 {
@@ -139,7 +134,7 @@ struct DiskFullTests {
 
   @Test("extract with no inode left is a write failure naming the entry, not a refused entry")
   func inodes() throws {
-    guard let (disk, unmount) = try Self.smallFileSystem(",nr_inodes=24") else { return }
+    let (disk, unmount) = try Self.smallFileSystem(",nr_inodes=24")
     defer { unmount() }
     let source = try TemporaryFolder()
     let files = (0..<60).map { "f\($0).txt" }
@@ -158,7 +153,7 @@ struct DiskFullTests {
 
   @Test("bundle create on a full disk blames the output, not the source, and changes nothing")
   func bundle() throws {
-    guard let (disk, unmount) = try Self.smallFileSystem() else { return }
+    let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
     let source = try TemporaryFolder()
     var random = SystemRandomNumberGenerator()

@@ -10,18 +10,14 @@ import Testing
 struct ArtifactBundleTests {
   @Test("the script's artifact bundle runs in a user package's plugin through a binaryTarget")
   func userPackage() throws {
-    guard let swift = Tool.path("swift"), Tool.path("python3") != nil else {
-      print("skipped: building the artifact bundle needs swift and python3")
-      return
-    }
+    let swift = try #require(Tool.path("swift"), "building the artifact bundle needs swift")
+    try #require(Tool.path("python3") != nil, "building the artifact bundle needs python3")
     let folder = try TemporaryFolder()
     let user = folder.file("User")
     let script = Corpus.packageRoot.appendingPathComponent("Scripts/make-artifactbundle.sh").path
     let made = try Tool.run("/bin/bash", [script, "--output", user + "/Artifacts"])
-    guard made.status == 0 else {
-      print("skipped: the artifact bundle could not be built here:\n\(made.stderr.suffix(2000))")
-      return
-    }
+    try #require(
+      made.status == 0, "the artifact bundle could not be built:\n\(made.stderr.suffix(2000))")
     let info = try String(
       contentsOfFile: user + "/Artifacts/bundlekit.artifactbundle/info.json", encoding: .utf8)
     #expect(info.contains("\"type\": \"executable\""))
@@ -96,19 +92,15 @@ struct ArtifactBundleTests {
 struct PluginPackageTests {
   @Test("a consumer of BundleKitPlugins builds cold without compiling the tool")
   func consumerColdBuild() throws {
-    guard let swift = Tool.path("swift"), Tool.path("python3") != nil else {
-      print("skipped: building the artifact bundle needs swift and python3")
-      return
-    }
+    let swift = try #require(Tool.path("swift"), "building the artifact bundle needs swift")
+    try #require(Tool.path("python3") != nil, "building the artifact bundle needs python3")
     let folder = try TemporaryFolder()
     let script = Corpus.packageRoot.appendingPathComponent("Scripts/make-artifactbundle.sh").path
     let plugins = folder.file("BundleKitPlugins")
     let made = try Tool.run(
       "/bin/bash", [script, "--output", folder.file("Artifacts"), "--plugin-package", plugins])
-    guard made.status == 0 else {
-      print("skipped: the artifact bundle could not be built here:\n\(made.stderr.suffix(2000))")
-      return
-    }
+    try #require(
+      made.status == 0, "the artifact bundle could not be built:\n\(made.stderr.suffix(2000))")
     // The demo, depending on BundleKitPlugins by path instead of BundleKit.
     let demo = folder.file("DemoApp")
     try FileManager.default.copyItem(

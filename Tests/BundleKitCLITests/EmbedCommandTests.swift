@@ -10,10 +10,8 @@ struct EmbedCommandTests {
     "file names that are keywords or hold quotes, backslashes or line breaks give code that compiles"
   )
   func awkwardNames() throws {
-    guard let swiftc = Tool.path("swiftc") else {
-      print("skipped: swiftc is not on PATH")
-      return
-    }
+    let swiftc = try #require(
+      Tool.path("swiftc"), "swiftc is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let folder = try TemporaryFolder()
     let files = [
       "in/class": "keyword", "in/style.css": "body {}", "in/say \"hi\" \\ now.txt": "quoted",
@@ -58,10 +56,8 @@ struct EmbedCommandTests {
 
   @Test("a file named after every Swift keyword, or 'all', gives code that compiles")
   func everyKeyword() throws {
-    guard let swiftc = Tool.path("swiftc") else {
-      print("skipped: swiftc is not on PATH")
-      return
-    }
+    let swiftc = try #require(
+      Tool.path("swiftc"), "swiftc is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let folder = try TemporaryFolder()
     let names = [
       "all", "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func",

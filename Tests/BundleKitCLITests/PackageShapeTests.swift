@@ -9,27 +9,85 @@ struct PackageShapeTests {
   /// Each target's dependencies by name (targets and products alike), and each target's type
   /// (`regular`, `executable`, `test`, `plugin`, `system`).
   static func package() throws -> (graph: [String: [String]], types: [String: String]) {
-    guard let swift = Tool.path("swift") else { throw CocoaError(.fileNoSuchFile) }
+    try manifest().graphAndTypes
+  }
+
+  /// The manifest as `swift package dump-package` reads it: each target's dependencies by
+  /// name, its type and its folder.
+  static func manifest() throws -> Manifest {
+    let swift = try #require(Tool.path("swift"), "swift is not on PATH")
     // A scratch folder of its own: `swift test` holds the package's .build lock.
     let scratch = try TemporaryFolder()
     let run = try Tool.run(
       swift, ["package", "--scratch-path", scratch.path, "dump-package"],
       in: Corpus.packageRoot.path)
     let package = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
-    var graph: [String: [String]] = [:]
-    var types: [String: String] = [:]
+    var manifest = Manifest()
     for target in package?["targets"] as? [[String: Any]] ?? [] {
-      guard let name = target["name"] as? String else { continue }
-      types[name] = target["type"] as? String
+      guard let name = target["name"] as? String, let type = target["type"] as? String else {
+        continue
+      }
+      manifest.types[name] = type
+      let folder = ["test": "Tests", "plugin": "Plugins"][type] ?? "Sources"
+      manifest.paths[name] = target["path"] as? String ?? "\(folder)/\(name)"
       var names: [String] = []
       for dependency in target["dependencies"] as? [[String: [Any]]] ?? [] {
         for (_, value) in dependency {
           if let first = value.first as? String { names.append(first) }
         }
       }
-      graph[name] = names
+      manifest.graph[name] = names
     }
-    return (graph, types)
+    return manifest
+  }
+
+  /// What the tests read from the manifest.
+  struct Manifest {
+    /// Each target's direct dependencies (targets and products) by name.
+    var graph: [String: [String]] = [:]
+    /// Each target's type.
+    var types: [String: String] = [:]
+    /// Each target's folder, relative to the package.
+    var paths: [String: String] = [:]
+
+    var graphAndTypes: (graph: [String: [String]], types: [String: String]) { (graph, types) }
+  }
+
+  /// The modules a Swift file imports (`import X`, `@testable import X`,
+  /// `import struct X.Y`, `internal import X` ...).
+  static func imports(in text: String) -> Set<String> {
+    var modules: Set<String> = []
+    let kinds: Set<Substring> = [
+      "struct", "class", "enum", "protocol", "func", "var", "let", "typealias",
+    ]
+    let modifiers: Set<Substring> = [
+      "public", "internal", "package", "private", "fileprivate", "@testable", "@_exported",
+      "@preconcurrency", "@_implementationOnly",
+    ]
+    var inString = false
+    for line in text.split(separator: "\n") {
+      // Lines of a multi-line string literal (a template's text) import nothing.
+      if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inString.toggle() }
+      if inString { continue }
+      var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })[...]
+      while let first = words.first, modifiers.contains(first) { words = words.dropFirst() }
+      guard words.first == "import", words.count >= 2 else { continue }
+      words = words.dropFirst()
+      if let kind = words.first, kinds.contains(kind), words.count >= 2 {
+        words = words.dropFirst()
+      }
+      if let module = words.first?.split(separator: ".").first { modules.insert(String(module)) }
+    }
+    return modules
+  }
+
+  /// The Swift files below `folder` of the package, by path relative to the package.
+  static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
+    let root = Corpus.packageRoot.appendingPathComponent(folder).path
+    guard FileManager.default.fileExists(atPath: root) else { return [] }
+    return try FileManager.default.subpathsOfDirectory(atPath: root).sorted()
+      .filter { $0.hasSuffix(".swift") && !$0.contains("/Fixtures/") && !$0.hasPrefix("Fixtures/") }
+      .map { (folder + "/" + $0, try String(contentsOfFile: root + "/" + $0, encoding: .utf8)) }
   }
 
   /// Every target `name` depends on, directly or not.
@@ -47,10 +105,6 @@ struct PackageShapeTests {
     "the runtime (Localization, PropertyList, Morse, Diagnostics) links no libxml2, libarchive or files layer"
   )
   func runtimeIsPure() throws {
-    guard Tool.path("swift") != nil else {
-      print("skipped: swift is not on PATH")
-      return
-    }
     let (graph, _) = try Self.package()
     for product in ["Localization", "Morse", "PropertyList"] {
       let reached = Self.closure(of: product, in: graph).union([product])
@@ -79,7 +133,6 @@ struct PackageShapeTests {
 
   @Test("the plugins' tool links no database, web server or networking")
   func toolIsLean() throws {
-    guard Tool.path("swift") != nil else { return }
     let (graph, _) = try Self.package()
     let reached = Self.closure(of: "bundlekit", in: graph)
     for heavy in ["GRDB", "Hummingbird", "NIOCore", "Translation", "TranslationServer"] {
@@ -89,12 +142,81 @@ struct PackageShapeTests {
 
   @Test("libraries depend downward only: none on the command line, no cycle")
   func downwardOnly() throws {
-    guard Tool.path("swift") != nil else { return }
     let (graph, types) = try Self.package()
     for (target, type) in types where type == "regular" {
       let reached = Self.closure(of: target, in: graph)
       #expect(!reached.contains("bundlekit"), "\(target) reaches the CLI")
       #expect(!reached.contains(target), "\(target) depends on itself through \(reached.sorted())")
+    }
+  }
+
+  @Test("every module a source imports is a dependency its target declares")
+  func importsAreDeclared() throws {
+    let manifest = try Self.manifest()
+    // Our modules and the products we depend on; system modules (Foundation, Glibc,
+    // Testing ...) are the toolchain's.
+    let known = Set(manifest.types.keys).union(manifest.graph.values.joined())
+    var checked = 0
+    for (target, type) in manifest.types where type != "plugin" && type != "system-target" {
+      let declared = Set(manifest.graph[target] ?? []).union([target])
+      for file in try Self.swiftFiles(under: manifest.paths[target] ?? "") {
+        checked += 1
+        for module in Self.imports(in: file.text) where known.contains(module) {
+          #expect(
+            declared.contains(module),
+            "\(file.path) imports \(module), which \(target) does not declare")
+        }
+      }
+    }
+    #expect(checked > 200, "only \(checked) files read: the targets' folders moved?")
+    // The reader itself.
+    #expect(
+      Self.imports(
+        in:
+          "@testable import bundlekit\nimport struct Foundation.Date\n  internal import Mustache\n// import Nope"
+      )
+        == ["bundlekit", "Foundation", "Mustache"])
+    #expect(Self.imports(in: "let t = \"\"\"\nimport Hidden\n\"\"\"\nimport Seen") == ["Seen"])
+  }
+
+  /// The command-line layers of all three packages: where commands live.
+  static let commandFolders = [
+    "Sources/BundleKitCLI", "Packages/BundleKitTranslate/Sources/BundleKitTranslateCLI",
+    "Packages/BundleKitLocalize/Sources/BundleKitLocalizeCLI",
+  ]
+
+  @Test("no command computes an exit code: ToolMain's DiagnosticsEngine decides it")
+  func noCommandExits() throws {
+    var files = 0
+    for folder in Self.commandFolders {
+      for file in try Self.swiftFiles(under: folder) {
+        files += 1
+        for word in ["ExitCode", "exit(", "_exit(", "EXIT_FAILURE"] {
+          #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+        }
+      }
+    }
+    #expect(files > 40)
+  }
+
+  @Test("no hand-built JSON: commands print Encodable values through one encoder")
+  func noHandBuiltJSON() throws {
+    // `plist print` and `plist get` convert the user's document, which is a property list.
+    let converters: Set<String> = [
+      "Sources/BundleKitCLI/Commands/Plist/PlistPrint.swift",
+      "Sources/BundleKitCLI/Commands/Plist/PlistGet.swift",
+    ]
+    for folder in Self.commandFolders + ["Sources/CommandLineTool"] {
+      for file in try Self.swiftFiles(under: folder) where !converters.contains(file.path) {
+        for word in [
+          "encoded(as: .json)", "PropertyListDictionary", "JSONSerialization", "{\\\"",
+        ] {
+          #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+        }
+        if file.path != "Sources/CommandLineTool/StandardStreams.swift" {
+          #expect(!file.text.contains("JSONEncoder("), "\(file.path) has a JSON encoder of its own")
+        }
+      }
     }
   }
 }

@@ -178,6 +178,18 @@ struct ReleaseCommandTests {
     #expect(listed.contains("fr.lproj") && listed.contains("de.lproj"))
     // The sources keep Italian: only the archive leaves it out.
     #expect(FileManager.default.fileExists(atPath: italian))
+    // Staging compiles with the release's development language: measured against Italian
+    // (no keys yet), no language is under the line, so Italian stays in the archive.
+    try FileManager.default.removeItem(atPath: package + "/dist")
+    let italianFirst = try BundleKitTool.run([
+      "release", package, "--bump", "none", "--prune-below", "0.7",
+      "--development-language", "it",
+    ])
+    #expect(italianFirst.status == 0, "\(italianFirst.stderr)")
+    #expect(!italianFirst.stdout.contains("pruned:"), "\(italianFirst.stdout)")
+    let italianKept = String(
+      decoding: try Tool.run(python, ["-c", names, package]).stdout, as: UTF8.self)
+    #expect(italianKept.contains("it.lproj"), "\(italianKept)")
     // strings compile by the same rule.
     let out = folder.file("compiled")
     let compile = try BundleKitTool.run([

@@ -57,7 +57,7 @@ struct PlistEditSafetyTests {
 
   @Test("concurrent sets and removes on one file all land (the folder lock bump takes)")
   func concurrentEdits() throws {
-    guard let tool = BundleKitTool.path else { return }
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
     let folder = try TemporaryFolder()
     let path = folder.file("Info.plist")
     try FileIO.writeAtomically(try PropertyListValue.dictionary([:]).encoded(as: .xml1), to: path)
@@ -173,7 +173,7 @@ struct OutputSafetyTests {
 
   @Test("a copied bundlekit, build folder out of reach, still has its templates")
   func copiedTool() throws {
-    guard let tool = BundleKitTool.path else { return }
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
     let folder = try TemporaryFolder()
     let copy = folder.file("bin/bundlekit")
     try FileIO.createFolders(for: copy)
@@ -202,10 +202,9 @@ struct CrashHarnessTests {
   @Test(
     "bump, compile, archive create and extract, strings import, translate index survive SIGKILL")
   func shortRun() throws {
-    guard let tool = BundleKitTool.path, let python = Tool.path("python3") else {
-      print("skipped: the crash harness needs the built bundlekit and python3")
-      return
-    }
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let seed = SeededGenerator.seed("crash-test")
     var commands = ["bump", "compile", "create", "extract", "import"]
     let helper = (tool as NSString).deletingLastPathComponent + "/bundlekit-translate"

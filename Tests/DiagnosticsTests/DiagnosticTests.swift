@@ -55,10 +55,8 @@ struct DiagnosticTests {
     encoder.outputFormatting = [.sortedKeys]
     let data = try encoder.encode(diagnostic)
     #expect(try JSONDecoder().decode(Diagnostic.self, from: data) == diagnostic)
-    guard let python = Tool.path("python3") else {
-      print("skipped: python3 is not installed, the JSON is checked by Foundation only")
-      return
-    }
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let read = try Tool.run(
       python,
       [

@@ -1,4 +1,5 @@
 import BundleKitTestSupport
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -203,7 +204,8 @@ struct SubstitutionOrderTests {
     #expect(
       compiled["ja"]?.stringsdict["thread.stats"]?["NSStringLocalizedFormatKey"]
         == "%1$@さん: %3$#@count_participants@、%2$#@count_posts@")
-    guard let python = Tool.path("python3") else { return }
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     var catalogs = [Fixture.catalog("Forum"), Fixture.catalog("Inbox")]
     for folder in ["icecubes-xcstrings", "xcstrings-tool-fixtures", "xcstrings-tool-package"] {
       catalogs += Corpus.files(in: folder).filter {

@@ -1,4 +1,5 @@
 import BundleKitTestSupport
+import Diagnostics
 import FileSystem
 import Foundation
 import Localization

@@ -11,7 +11,7 @@ struct GeneratorTests {
 
   func generate(_ files: [String: String]) throws -> String {
     let tables = try TableFolder(files)
-    let loaded = StringsLinter.load(try tables.tables())
+    let loaded = StringsTableSet.load(try tables.tables())
     let main = try String(contentsOfFile: Self.templates + "/swift6.mustache", encoding: .utf8)
     let namespace = try String(
       contentsOfFile: Self.templates + "/namespace.mustache", encoding: .utf8)

@@ -145,7 +145,8 @@ struct RealProjectLayoutTests {
 
   @Test("every dry-run diff names each file once, normalised, and git apply --check takes it")
   func dryRunDiffsApply() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let fixtures = try Fixtures()
     let folders = try FileManager.default.contentsOfDirectory(atPath: fixtures.folder.path)
       .filter { !$0.hasSuffix(".py") && $0 != "Configuration" && $0 != "Broken" }.sorted()
@@ -178,7 +179,8 @@ struct RealProjectLayoutTests {
 
   @Test("--commit with several numbers: the message lists them by target, the tag is the app's")
   func commitSeveralNumbers() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let fixtures = try Fixtures()
     let repo = fixtures.path("Mac")
     let environment = XcodeResolutionTests.gitIdentity
@@ -229,7 +231,8 @@ struct RealProjectLayoutTests {
 
   @Test("--claim: 20 clones bumping at once against one remote get 20 distinct numbers")
   func claimConcurrently() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let folder = try TemporaryFolder()
     let environment = XcodeResolutionTests.gitIdentity
     func gitRun(_ arguments: [String], in place: String? = nil) throws {

@@ -262,7 +262,8 @@ struct BumpTests {
 
   @Test("git-count counts commits and refuses a shallow clone")
   func gitCount() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let workspace = try Workspace()
     // Build 1: git-count (3 commits) raises it; it never lowers without --allow-lower.
     try workspace.write(

@@ -305,7 +305,8 @@ struct XcodeResolutionTests {
 
   @Test("--dry-run prints a diff git apply takes; --commit and --tag record the bump")
   func gitIntegration() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let fixtures = try Fixtures()
     let repo = fixtures.path("Family")
     let environment = Self.gitIdentity
@@ -342,7 +343,8 @@ struct XcodeResolutionTests {
     "--commit asks git first: no repository, a detached HEAD, an existing tag, a bumped file with edits of its own, a merge in progress; nothing written"
   )
   func gitPreflight() throws {
-    guard let git = Tool.path("git") else { return }
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let fixtures = try Fixtures()
     let repo = fixtures.path("Family")
     let environment = Self.gitIdentity

@@ -48,7 +48,7 @@ public enum ArchiveEntryType: String, Sendable, Hashable {
 }
 
 /// One entry of an archive.
-public struct ArchiveEntry: Sendable, Hashable {
+public struct ArchiveEntry: Sendable, Hashable, Encodable {
   /// The path inside the archive.
   public var path: String
   /// The kind of entry.
@@ -76,5 +76,25 @@ public struct ArchiveEntry: Sendable, Hashable {
     self.modificationTime = modificationTime
     self.linkTarget = linkTarget
     self.data = data
+  }
+}
+
+extension ArchiveEntry {
+  private enum CodingKeys: String, CodingKey {
+    case path = "name"
+    case type, size, mode, linkTarget
+    case modificationTime = "mtime"
+  }
+
+  /// `name`, `type`, `size`, `mode`, `mtime` and, for a link, `linkTarget`: the entry as
+  /// `archive list --format json` prints it (the data is not part of it).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(path, forKey: .path)
+    try container.encode(type.rawValue, forKey: .type)
+    try container.encode(size, forKey: .size)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(modificationTime, forKey: .modificationTime)
+    try container.encodeIfPresent(linkTarget, forKey: .linkTarget)
   }
 }

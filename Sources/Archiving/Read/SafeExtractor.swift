@@ -18,6 +18,19 @@ public struct ExtractionLimits: Sendable {
 
   /// The defaults: 8 GiB, 200,000 entries, 200:1.
   public init() {}
+
+  /// A limit an extraction reached: the name of its diagnostic's rule
+  /// (``Diagnostics/Diagnostic/Rule/refusal(_:)``), by which a tool says how to raise it.
+  public enum Limit: String, Sendable, Hashable, CaseIterable {
+    /// ``ExtractionLimits/maximumTotalSize``.
+    case totalSize = "archive-size-limit"
+    /// ``ExtractionLimits/maximumRatio``.
+    case ratio = "archive-ratio-limit"
+    /// ``ExtractionLimits/maximumEntries``.
+    case entries = "archive-entry-limit"
+    /// The links an archive may hold (fixed).
+    case links = "archive-link-limit"
+  }
 }
 
 /// Extracts archives safely: no `..`, no absolute paths, no links that lead out of the
@@ -175,15 +188,13 @@ public enum SafeExtractor {
       total += bytes
       guard total <= limits.maximumTotalSize else {
         throw .limit(
-          archive: archive,
-          message: "extracts to more than \(limits.maximumTotalSize) bytes (raise with --max-size)")
+          archive: archive, limit: .totalSize,
+          message: "extracts to more than \(limits.maximumTotalSize) bytes")
       }
       if total > 64 << 20, Double(total) / Double(archiveSize) > limits.maximumRatio {
         throw .limit(
-          archive: archive,
-          message:
-            "expands more than \(Int(limits.maximumRatio)) times its size: an archive bomb? (raise with --max-ratio)"
-        )
+          archive: archive, limit: .ratio,
+          message: "expands more than \(Int(limits.maximumRatio)) times its size: an archive bomb?")
       }
     }
     var entry: OpaquePointer?
@@ -207,8 +218,8 @@ public enum SafeExtractor {
       entries.append(item)
       guard entries.count <= limits.maximumEntries else {
         throw .limit(
-          archive: archive,
-          message: "more than \(limits.maximumEntries) entries (raise with --max-entries)")
+          archive: archive, limit: .entries,
+          message: "more than \(limits.maximumEntries) entries")
       }
       let path = try links.admit(item, archive: archive)
       if path.isEmpty {
@@ -400,7 +411,8 @@ enum LinkAudit {
     if let destination { collect(destination, into: &links, replacedBy: staging) }
     collect(staging, into: &links, replacedBy: nil)
     guard links.count <= maximumLinks else {
-      throw .limit(archive: archive, message: "more than \(maximumLinks) symbolic links")
+      throw .limit(
+        archive: archive, limit: .links, message: "more than \(maximumLinks) symbolic links")
     }
     let resolver = LinkResolver(links: links)
     for (path, target) in links.sorted(by: { $0.key < $1.key })

@@ -43,8 +43,8 @@ struct HelperTool {
       candidates.append("\(folder)/\(name)")
     }
     if let found = candidates.first(where: { access($0, X_OK) == 0 }) { return found }
-    throw CLIError.invalidValue(
-      value: name, type: "program", reason: "not found beside bundlekit or on PATH; " + howToGet)
+    throw ToolError.invalidValue(
+      value: name, kind: "program", reason: "not found beside bundlekit or on PATH; " + howToGet)
   }
 
   /// Replaces this process with the helper run with `arguments`; when the helper is missing,
@@ -64,13 +64,13 @@ struct HelperTool {
 
   /// Replaces this process with the helper at `path`, run with `arguments`; returns only
   /// when that fails, with the reason.
-  func exec(_ path: String, _ arguments: [String]) -> CLIError {
+  func exec(_ path: String, _ arguments: [String]) -> ToolError {
     let argv = [path] + arguments
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
     defer { for argument in cArguments { free(argument) } }
     execv(path, cArguments)
-    return CLIError.invalidValue(
-      value: path, type: "program", reason: String(cString: strerror(errno)))
+    return ToolError.invalidValue(
+      value: path, kind: "program", reason: String(cString: strerror(errno)))
   }
 }

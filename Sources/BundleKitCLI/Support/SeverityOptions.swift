@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import StringsTable
 
 /// `--warnings-as-errors` and `--severity RULE=LEVEL`, shared by `strings lint` and
@@ -36,14 +37,18 @@ struct SeverityOptions: ParsableArguments {
     }
   }
 
-  /// `base` with these options on top.
-  func policy(_ base: SeverityPolicy) -> SeverityPolicy {
+  /// `base` with these options on top. `--warnings-as-errors` (and `lint --strict`) is set on
+  /// the tool's ``DiagnosticsEngine``, which raises every warning it prints; the policy
+  /// follows the engine, so a compile stops before it writes anything.
+  func policy(_ base: SeverityPolicy, strict: Bool = false) -> SeverityPolicy {
+    let diagnostics = ToolMain.diagnostics
+    if warningsAsErrors || strict { diagnostics.warningsAsErrors = true }
     var policy = base
     if notFormat {
       for rule in Self.formatRules { _ = policy.set("\(rule.rawValue)=ignore") }
     }
     for text in severities { _ = policy.set(text) }
-    policy.warningsAsErrors = policy.warningsAsErrors || warningsAsErrors
+    policy.warningsAsErrors = policy.warningsAsErrors || diagnostics.warningsAsErrors
     return policy
   }
 }

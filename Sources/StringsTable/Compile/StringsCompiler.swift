@@ -57,7 +57,7 @@ public struct StringsCompiler: Sendable {
   /// every finding; warnings are returned.
   public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> Compiled {
     // Each file is read once, checked, then encoded.
-    let loaded = StringsLinter.load(locations)
+    let loaded = StringsTableSet.load(locations)
     let diagnostics = policy.apply(
       StringsLinter(developmentLanguage: developmentLanguage).lint(loaded))
     if diagnostics.contains(where: { $0.severity == .error }) {
@@ -93,7 +93,7 @@ public struct StringsCompiler: Sendable {
     return Compiled(outputs: outputs, warnings: diagnostics, pruned: pruned)
   }
 
-  private func encode(_ loaded: StringsLinter.LoadedTables) throws(DiagnosticsError) -> [Output] {
+  private func encode(_ loaded: StringsTableSet) throws(DiagnosticsError) -> [Output] {
     let locations = loaded.locations
     var outputs: [Output] = []
     var seen: [String: String] = [:]

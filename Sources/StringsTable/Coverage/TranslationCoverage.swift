@@ -10,7 +10,7 @@
 /// counts what it inherits from its base (`de`), as the app shows it.
 public struct TranslationCoverage: Sendable {
   /// One language of one table.
-  public struct Row: Sendable, Hashable {
+  public struct Row: Sendable, Hashable, Encodable {
     /// The folder holding the table's `.lproj` folders (or the catalog).
     public var bundleFolder: String
     /// The table's name (`Localizable`).
@@ -34,10 +34,10 @@ public struct TranslationCoverage: Sendable {
   /// Works out the coverage of the tables loaded.
   ///
   /// - Parameters:
-  ///   - loaded: The tables, as ``StringsLinter/load(_:)`` reads them.
+  ///   - loaded: The tables, as ``StringsTableSet/load(_:)`` reads them.
   ///   - developmentLanguage: The language of the `.lproj` tables' keys (catalogs name
   ///     their own).
-  public init(_ loaded: StringsLinter.LoadedTables, developmentLanguage: String) {
+  public init(_ loaded: StringsTableSet, developmentLanguage: String) {
     // `.lproj` tables: keys per bundle, table and language.
     struct TableID: Hashable {
       var folder: String
@@ -137,5 +137,25 @@ public struct TranslationCoverage: Sendable {
       shares[item.key] =
         item.value == 0 ? 1 : Double(translated[item.key] ?? 0) / Double(item.value)
     }
+  }
+}
+
+extension TranslationCoverage.Row {
+  private enum CodingKeys: String, CodingKey {
+    case language, table, translated, total, share, missing
+    case bundleFolder = "folder"
+  }
+
+  /// `language`, `table`, `folder`, `translated`, `total`, `share` and `missing`: the row
+  /// as `strings coverage --format json` prints it.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(language, forKey: .language)
+    try container.encode(table, forKey: .table)
+    try container.encode(bundleFolder, forKey: .bundleFolder)
+    try container.encode(translated, forKey: .translated)
+    try container.encode(total, forKey: .total)
+    try container.encode(share, forKey: .share)
+    try container.encode(missing, forKey: .missing)
   }
 }

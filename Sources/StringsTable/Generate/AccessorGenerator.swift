@@ -48,7 +48,7 @@ public struct AccessorGenerator: Sendable {
   /// A key whose value has a placeholder Swift cannot pass (`%s` an app feeds to its own
   /// parser), or that is marked as text (`bundlekit:not-format`), gets an accessor without
   /// arguments that returns the text as it is; the first kind is reported to `warning`.
-  func keys(_ loaded: StringsLinter.LoadedTables, warning: (Diagnostic) -> Void = { _ in })
+  func keys(_ loaded: StringsTableSet, warning: (Diagnostic) -> Void = { _ in })
     -> [Key]
   {
     var byTable: OrderedDictionary<String, OrderedDictionary<String, Key>> = [:]
@@ -140,7 +140,7 @@ public struct AccessorGenerator: Sendable {
   /// Renders the accessors with a template.
   ///
   /// - Parameters:
-  ///   - loaded: The tables, read once by ``StringsLinter/load(_:)``.
+  ///   - loaded: The tables, read once by ``StringsTableSet/load(_:)``.
   ///   - template: The main Mustache template.
   ///   - partials: The templates it includes (`namespace` for the recursive grouping).
   ///   - warning: Hears keys that get an accessor without arguments although their text has
@@ -148,7 +148,7 @@ public struct AccessorGenerator: Sendable {
   /// - Returns: The Swift source.
   /// - Throws: ``DiagnosticsError`` for a template that does not parse or render.
   public func generate(
-    _ loaded: StringsLinter.LoadedTables, template: String, partials: [String: String],
+    _ loaded: StringsTableSet, template: String, partials: [String: String],
     warning: (Diagnostic) -> Void = { _ in }
   ) throws(DiagnosticsError) -> String {
     let keys = keys(loaded, warning: warning)

@@ -21,50 +21,17 @@ public struct StringsLinter: Sendable {
   /// passed from Swift safely, `%p` prints addresses, `%n` writes memory.
   static let unsafeKinds: Set<FormatSpecifier.Kind> = [.cString, .character, .pointer]
 
-  /// Tables read from disk, ready to check and compile; files that failed to parse are
-  /// left out and reported in `diagnostics`.
-  public struct LoadedTables: Sendable {
-    /// Every table that was asked for, in order.
-    public var locations: [TableLocation] = []
-    /// The `.strings` files that parsed.
-    public var strings: [TableLocation: StringsFile] = [:]
-    /// The `.stringsdict` files that parsed.
-    public var stringsdicts: [TableLocation: StringsdictFile] = [:]
-    /// The catalogs that parsed.
-    public var catalogs: [TableLocation: StringCatalog] = [:]
-    /// Parse errors.
-    public var diagnostics: [Diagnostic] = []
-  }
-
-  /// Reads every table once.
-  public static func load(_ locations: [TableLocation]) -> LoadedTables {
-    var loaded = LoadedTables(locations: locations)
-    for location in locations {
-      do {
-        switch location.kind {
-        case .strings: loaded.strings[location] = try StringsFile(contentsOfFile: location.path)
-        case .stringsdict:
-          loaded.stringsdicts[location] = try StringsdictFile(contentsOfFile: location.path)
-        case .catalog: loaded.catalogs[location] = try StringCatalog(contentsOfFile: location.path)
-        }
-      } catch {
-        loaded.diagnostics.append(diagnostic(for: error, path: location.path))
-      }
-    }
-    return loaded
-  }
-
   /// Everything found in the tables at `locations`, in file order.
   ///
   /// - Parameter locations: The tables, as ``TableDiscovery`` finds them.
   /// - Returns: Each finding with its file, line, column and rule, at the rule's own severity
   ///   (apply a ``SeverityPolicy`` to choose others).
   public func lint(_ locations: [TableLocation]) -> [Diagnostic] {
-    lint(Self.load(locations))
+    lint(StringsTableSet.load(locations))
   }
 
   /// Everything found in tables already read.
-  public func lint(_ loaded: LoadedTables) -> [Diagnostic] {
+  public func lint(_ loaded: StringsTableSet) -> [Diagnostic] {
     var diagnostics = loaded.diagnostics
     for location in loaded.locations {
       if let file = loaded.strings[location] { diagnostics += check(file) }

@@ -70,16 +70,6 @@ extension Diagnostic {
   public var stringsRule: StringsRule? { rule.flatMap { StringsRule(rawValue: $0.name) } }
 }
 
-/// Findings that stop a command: at least one error.
-public struct DiagnosticsError: DiagnosticConvertible, Sendable {
-  /// Every finding, errors and warnings.
-  public var diagnostics: [Diagnostic]
-
-  /// Findings that stop a command.
-  public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
-
-}
-
 /// Which severity each finding gets: the rules' own (`strings lint`), every finding that
 /// leaves the table readable lowered to a warning (`strings compile`, so what CoreFoundation
 /// reads and Xcode builds compiles), then the user's choices on top.

@@ -21,7 +21,7 @@ extension Pseudolocalizer {
   ///     name their own source language).
   /// - Throws: ``PropertyListError`` when a value cannot be written back.
   public func outputs(
-    for loaded: StringsLinter.LoadedTables, language: String, developmentLanguage: String
+    for loaded: StringsTableSet, language: String, developmentLanguage: String
   ) throws -> [Output] {
     var outputs: [Output] = []
     for location in loaded.locations {

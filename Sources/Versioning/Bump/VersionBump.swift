@@ -332,7 +332,8 @@ enum GitCount {
     }
     let (status, shallow) = git(["rev-parse", "--is-shallow-repository"])
     guard status == 0 else {
-      throw .scheme(message: "\(folder) is not in a git repository (needed by --scheme git-count)")
+      throw .scheme(
+        message: "\(folder) is not in a git repository (needed by the git-count scheme)")
     }
     if shallow == "true" {
       throw .scheme(

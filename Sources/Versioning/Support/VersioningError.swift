@@ -38,6 +38,8 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
   /// A check the caller asked for before writing failed (`bump --commit` finding a detached
   /// HEAD, a tag that exists, a bumped file with edits of its own); nothing was written.
   case refused(path: String?, reason: String)
+  /// git failed to record a bump already written: what stands, and what git said.
+  case notRecorded(message: String)
 
   /// The errors, each naming its file (and line where known); nothing was changed.
   public var diagnostics: [Diagnostic] {
@@ -87,19 +89,21 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       problems.map(\.diagnostic) + [.error(nil, "nothing was changed")]
     case .outside(let paths, let roots):
       paths.map { path in
-        .error(
-          path,
-          "is outside \(roots.joined(separator: ", ")), where the project's settings, an #include, a workspace or a link lead; a checkout may point anywhere, so BundleKit writes there only with --allow-outside; nothing was changed"
-        )
+        Diagnostic(
+          .error, path: path,
+          "is outside \(roots.joined(separator: ", ")), where the project's settings, an #include, a workspace or a link lead; a checkout may point anywhere, so BundleKit writes there only when asked to; nothing was changed",
+          rule: .refusal("write-outside"))
       }
     case .refused(let path, let reason):
       [.error(path, "\(reason); nothing was changed")]
+    case .notRecorded(let message):
+      [.error(nil, message)]
     case .wouldLower(let path, let key, let current, let new):
       [
-        .error(
-          path,
-          "\(key) would go down from \(current) to \(new); give --allow-lower to do that on purpose; nothing was changed"
-        )
+        Diagnostic(
+          .error, path: path,
+          "\(key) would go down from \(current) to \(new), which a bump does only when asked to; nothing was changed",
+          rule: .refusal("lower-value"))
       ]
     }
   }

@@ -31,7 +31,9 @@ struct ExtractCommand: ParsableCommand {
   func run() throws {
     let files = try SwiftSources.read(paths)
     let result = SwiftStringExtractor().extract(files)
-    StandardStreams.report(result.diagnostics)
+    // With --strict every finding fails the run.
+    ToolMain.diagnostics.warningsAsErrors = strict
+    ToolMain.diagnostics.emit(result.diagnostics)
     switch formatOptions.format {
     case .text:
       var text = ""
@@ -47,12 +49,7 @@ struct ExtractCommand: ParsableCommand {
         "\(result.strings.count) strings in \(files.count) Swift file\(files.count == 1 ? "" : "s")"
       )
     case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      var json = try encoder.encode(result.strings)
-      json.append(0x0A)
-      StandardStreams.writeToStandardOutput(Array(json))
+      StandardStreams.writeJSON(result.strings)
     }
-    if strict, !result.diagnostics.isEmpty { throw ExitCode(1) }
   }
 }

@@ -34,7 +34,7 @@ struct SyncCommand: ParsableCommand {
 
   func run() throws {
     let plan = try SyncPlan.make(paths: paths, language: languageOptions.developmentLanguage)
-    StandardStreams.report(plan.diagnostics)
+    ToolMain.diagnostics.emit(plan.diagnostics)
     var lines = ""
     for table in plan.tables {
       for change in table.changes { lines += "\(table.path): \(change)\n" }
@@ -45,9 +45,12 @@ struct SyncCommand: ParsableCommand {
     let summary =
       "\(plan.stringCount) strings in \(plan.fileCount) Swift files; \(count) changes in \(changed.count) of \(plan.tables.count) tables"
     if check {
-      StandardStreams.printToStandardError(
-        summary + (count == 0 ? ": up to date" : ": run `bundlekit strings sync` to apply"))
-      if count > 0 { throw ExitCode(1) }
+      if count == 0 {
+        StandardStreams.printToStandardError(summary + ": up to date")
+      } else {
+        // Out of date fails the check.
+        ToolMain.diagnostics.error(summary + ": run `bundlekit strings sync` to apply")
+      }
       return
     }
     try FileIO.writeAtomically(changed.map { FileWrite(path: $0.path, bytes: $0.bytes) })

@@ -8,10 +8,9 @@ import Testing
 struct IndexCrashTests {
   @Test("translate index and translate import survive SIGKILL")
   func shortRun() throws {
-    guard let tool = BundleKitTool.path, let python = Tool.path("python3") else {
-      print("skipped: the crash harness needs the built bundlekit and python3")
-      return
-    }
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
     let seed = SeededGenerator.seed("crash-test")
     let run = try Tool.run(
       python,

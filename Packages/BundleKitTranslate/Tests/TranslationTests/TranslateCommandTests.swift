@@ -51,18 +51,16 @@ struct TranslateCommandTests {
     #expect(result.stdout == "de-CH\tLocalizable\tIistellige\n")
   }
 
-  @Test("index on a full disk names the memory file and leaves the old one as it was")
+  @Test(
+    "index on a full disk names the memory file and leaves the old one as it was",
+    .enabled(if: geteuid() == 0, "the disk-full test mounts a small tmpfs, which needs root"))
   func diskFull() throws {
-    guard geteuid() == 0, let mount = Tool.path("mount"), let umount = Tool.path("umount") else {
-      print("skipped: the disk-full test mounts a small tmpfs, which needs root")
-      return
-    }
+    let mount = try #require(Tool.path("mount"), "mount is not on PATH")
+    let umount = try #require(Tool.path("umount"), "umount is not on PATH")
     let disk = try TemporaryFolder()
-    guard try Tool.run(mount, ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path]).status == 0
-    else {
-      print("skipped: cannot mount a tmpfs here")
-      return
-    }
+    try #require(
+      try Tool.run(mount, ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk.path]).status == 0,
+      "cannot mount a tmpfs here")
     defer { _ = try? Tool.run(umount, [disk.path]) }
     let fixture = try MemoryFixture()
     let memory = disk.file("memory.sqlite")

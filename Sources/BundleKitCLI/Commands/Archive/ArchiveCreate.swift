@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -63,8 +64,8 @@ struct ArchiveCreate: ParsableCommand {
 
   func run() throws {
     guard let chosen = format ?? ArchiveFormat(fileName: output) else {
-      throw CLIError.invalidValue(
-        value: output, type: "archive name",
+      throw ToolError.invalidValue(
+        value: output, kind: "archive name",
         reason: "give --format or an extension such as .tar.gz, .zip or .7z")
     }
     let output = try nameWithVersion(format: chosen)

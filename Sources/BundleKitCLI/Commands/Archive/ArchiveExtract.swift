@@ -1,5 +1,6 @@
 import Archiving
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 
 /// `bundlekit archive extract ARCHIVE -C DIR`.

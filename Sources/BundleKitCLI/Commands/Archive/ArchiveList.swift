@@ -22,7 +22,7 @@ struct ArchiveList: ParsableCommand {
     // What could be read is shown; damage is reported after it, and fails the command.
     let listing = try ArchiveReader.listing(archive)
     let (entries, damage) = (listing.entries, listing.damage)
-    defer { if let damage { StandardStreams.report([.error(archive, damage)]) } }
+    defer { if let damage { ToolMain.diagnostics.emit(.error(archive, damage)) } }
     switch formatOptions.format {
     case .text:
       var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
@@ -37,18 +37,7 @@ struct ArchiveList: ParsableCommand {
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(rows).utf8))
     case .json:
-      let value = PropertyListValue.array(
-        entries.map { entry in
-          var row: PropertyListDictionary = [
-            "name": .string(entry.path), "type": .string(entry.type.rawValue),
-            "size": .int(entry.size),
-            "mode": .int(entry.mode), "mtime": .int(entry.modificationTime),
-          ]
-          if let target = entry.linkTarget { row["linkTarget"] = .string(target) }
-          return .dictionary(row)
-        })
-      StandardStreams.writeToStandardOutput(try value.encoded(as: .json))
+      StandardStreams.writeJSON(entries)
     }
-    if damage != nil { throw ExitCode(1) }
   }
 }

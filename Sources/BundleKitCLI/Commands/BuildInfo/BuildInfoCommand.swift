@@ -1,5 +1,6 @@
 import ArgumentParser
 import CodeGeneration
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation
@@ -67,10 +68,10 @@ struct BuildInfoCommand: ParsableCommand {
     if let xcodeProject, let target {
       let inventory = try VersionInventory(found: [.project(xcodeProject)], targets: [target])
       guard let bundle = inventory.bundles.first(where: { $0.target == target }) else {
-        throw CLIError.unknownTarget(project: xcodeProject, target: target)
+        throw ToolError.unknownTarget(project: xcodeProject, target: target)
       }
       // A value the project leaves unresolved is left out of the file, and said.
-      StandardStreams.report(
+      ToolMain.diagnostics.emit(
         bundle.problems.map {
           var warning = $0.diagnostic
           warning.severity = .warning

@@ -44,63 +44,8 @@ struct ScanCommand: ParsableCommand {
       folder: folder, developmentLanguage: languageOptions.developmentLanguage,
       describe: !noDescribe, declared: try targets.map(ResourceScan.DeclaredTarget.read))
     switch formatOptions.format {
-    case .json: StandardStreams.writeToStandardOutput(try json(scan).encoded(as: .json))
+    case .json: StandardStreams.writeJSON(scan.report)
     case .text: StandardStreams.writeToStandardOutput(Array(text(scan).utf8))
-    }
-  }
-
-  func json(_ scan: ResourceScan) -> PropertyListValue {
-    .array(
-      scan.targets.map { target in
-        var tables = PropertyListDictionary()
-        for name in target.tables.keys.sorted() {
-          var languages = PropertyListDictionary()
-          for (language, count) in (target.tables[name] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            languages[language] = count.map { .int($0) } ?? "unreadable"
-          }
-          let lacking = missing(in: target.tableKeys[name] ?? [:], scan.developmentLanguage)
-          tables[name] = .dictionary([
-            "kinds": .array((target.tableKinds[name] ?? []).sorted().map { .string($0) }),
-            "languages": .dictionary(languages),
-            "missing": .dictionary(
-              PropertyListDictionary(
-                uniqueKeysWithValues: lacking.map { ($0.key, .int(Int64($0.value.count))) })),
-            "missingKeys": .dictionary(
-              PropertyListDictionary(
-                uniqueKeysWithValues: lacking.map {
-                  ($0.key, .array($0.value.map { .string($0) }))
-                })),
-          ])
-        }
-        return [
-          "name": .string(target.name), "path": .string(target.path), "tables": .dictionary(tables),
-          "infoPlists": .array(
-            target.infoPlists.map {
-              [
-                "path": .string($0.path), "version": .string($0.version ?? ""),
-                "build": .string($0.build ?? ""),
-              ]
-            }),
-          "staticBundles": .array(target.staticBundles.map { .string($0) }),
-          "assetCatalogs": .array(target.assetCatalogs.map { .string($0) }),
-          "images": .array(
-            target.images.map { ["path": .string($0.path), "size": .int($0.size)] }),
-          "otherFiles": .array(
-            target.otherFiles.map { ["path": .string($0.path), "size": .int($0.size)] }),
-        ]
-      })
-  }
-
-  /// The keys each language lacks against the development language, sorted, by language:
-  /// compared as sets, so one extra key does not hide one missing.
-  func missing(in languages: [String: Set<String>], _ development: String) -> [(
-    key: String, value: [String]
-  )] {
-    guard let reference = languages[development] else { return [] }
-    return languages.sorted(by: { $0.key < $1.key }).compactMap { language, keys in
-      guard language != development else { return nil }
-      let lacking = reference.subtracting(keys)
-      return lacking.isEmpty ? nil : (language, lacking.sorted())
     }
   }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CodeGeneration
+import CommandLineTool
+import Diagnostics
 import FileSystem
 import Foundation
 import PropertyListXML
@@ -39,21 +41,13 @@ struct EmbedCommand: ParsableCommand {
     for path in paths {
       var isFolder: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        throw CLIError.invalidValue(value: path, type: "file", reason: "it does not exist")
+        throw ToolError.invalidValue(value: path, kind: "file", reason: "it does not exist")
       }
       if isFolder.boolValue {
         if let bad = DirectoryWalker.firstUndecodableName(under: path) {
           throw FileSystemError.io(path: bad, message: DirectoryWalker.undecodableMessage)
         }
-        let walker = FileManager.default.enumerator(atPath: path)
-        while let relative = walker?.nextObject() as? String {
-          let full = Paths.join(path, relative)
-          var child: ObjCBool = false
-          if Paths.lastComponent(relative).hasPrefix(".") { continue }
-          if FileManager.default.fileExists(atPath: full, isDirectory: &child), !child.boolValue {
-            files.append((relative, full))
-          }
-        }
+        files += Self.files(under: path)
       } else {
         files.append((Paths.lastComponent(path), path))
       }
@@ -64,5 +58,40 @@ struct EmbedCommand: ParsableCommand {
     source.typeName = typeName
     source.isPublic = `public`
     try FileIO.writeIfChanged(Array(source.code.utf8), to: output)
+  }
+
+  /// The files under `folder`, as every walk of BundleKit finds them: hidden names, build
+  /// products and dependencies skipped (`SkippedFolders`), links never followed out of the
+  /// folder (one that leads out is left out, with a warning).
+  static func files(under folder: String) -> [(name: String, path: String)] {
+    let root = FileIO.realPath(folder) ?? folder
+    var files: [(name: String, path: String)] = []
+    DirectoryWalker.walk(folder) { entry in
+      if SkippedFolders.skips(entry.name) { return .skip }
+      guard !entry.isFolder else { return .descend }
+      let full = Paths.join(folder, entry.relativePath)
+      var info = stat()
+      guard lstat(full, &info) == 0 else { return .descend }
+      switch info.st_mode & S_IFMT {
+      case S_IFREG:
+        files.append((entry.relativePath, full))
+      case S_IFLNK:
+        var target = stat()
+        if let real = FileIO.realPath(full), real.hasPrefix(root + "/"), stat(real, &target) == 0,
+          target.st_mode & S_IFMT == S_IFREG
+        {
+          files.append((entry.relativePath, full))
+        } else {
+          ToolMain.diagnostics.emit(
+            Diagnostic(
+              .warning, path: full,
+              "is a link that leads out of \(folder) (or to no file): not embedded"))
+        }
+      default:
+        break
+      }
+      return .descend
+    }
+    return files
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 import Foundation

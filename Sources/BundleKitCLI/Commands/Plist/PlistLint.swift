@@ -19,33 +19,33 @@ struct PlistLint: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
+  /// One file as `--format json` prints it.
+  struct Row: Encodable {
+    var path: String
+    var ok: Bool
+    var format: String?
+    var error: String?
+  }
+
   func run() throws {
-    var failures = 0
-    var report: [PropertyListValue] = []
+    var report: [Row] = []
     for file in files {
       do {
         let document = try PropertyListDocument(contentsOfFile: file)
         if formatOptions.format == .text {
           StandardStreams.printLine("\(file): OK")
         } else {
-          report.append([
-            "path": .string(file), "ok": true, "format": .string(document.format.rawValue),
-          ])
+          report.append(Row(path: file, ok: true, format: document.format.rawValue))
         }
       } catch {
-        failures += 1
         if formatOptions.format == .text {
-          StandardStreams.report(Diagnostic.of(error))
+          ToolMain.diagnostics.emit(error: error)
         } else {
-          report.append(["path": .string(file), "ok": false, "error": .string(error.description)])
+          ToolMain.diagnostics.record(Diagnostic.of(error))
+          report.append(Row(path: file, ok: false, error: error.description))
         }
       }
     }
-    if formatOptions.format == .json {
-      StandardStreams.writeToStandardOutput(try PropertyListValue.array(report).encoded(as: .json))
-    }
-    if failures > 0 {
-      throw ExitCode(1)
-    }
+    if formatOptions.format == .json { StandardStreams.writeJSON(report) }
   }
 }

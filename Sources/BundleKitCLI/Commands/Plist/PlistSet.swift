@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import FileSystem
 import PropertyListXML
 
@@ -85,7 +86,7 @@ struct PlistSet: ParsableCommand {
       do {
         return try PropertyListValue(bytes: Array(value.utf8), format: .json)
       } catch {
-        throw CLIError.invalidValue(value: value, type: "JSON value", reason: error.message)
+        throw ToolError.invalidValue(value: value, kind: "JSON value", reason: error.message)
       }
     }
     guard let scalarType = PropertyListScalarType(rawValue: chosen.rawValue) else {
@@ -95,7 +96,7 @@ struct PlistSet: ParsableCommand {
     case .success(let parsed): return parsed
     case .failure(let failure):
       guard type == nil else {
-        throw CLIError.invalidValue(value: value, type: chosen.rawValue, reason: failure.reason)
+        throw ToolError.invalidValue(value: value, kind: chosen.rawValue, reason: failure.reason)
       }
       throw PropertyListError.keyPath(
         path: file, keyPath: keyPath,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import FileSystem
 
@@ -34,7 +35,7 @@ struct RecoverCommand: ParsableCommand {
   static func reportPending() {
     let folders = RecoveryScope.pendingFolders
     guard !folders.isEmpty else { return }
-    StandardStreams.report(
+    ToolMain.diagnostics.emit(
       folders.map { folder in
         Diagnostic(
           .warning, path: folder,

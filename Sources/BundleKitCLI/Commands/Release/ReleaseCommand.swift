@@ -80,10 +80,10 @@ struct ReleaseCommand: ParsableCommand {
     pipeline.pruneBelow = pruneBelow
     let progress = ReleaseProgress(steps: 4)
     defer { progress.finish() }
-    let report = try pipeline.run(step: progress.step, findings: StandardStreams.report)
+    let report = try pipeline.run(step: progress.step, findings: ToolMain.diagnostics.emit)
     switch formatOptions.format {
     case .text: StandardStreams.printLine(report.text)
-    case .json: StandardStreams.writeToStandardOutput(try report.json.encoded(as: .json))
+    case .json: StandardStreams.writeJSON(report)
     }
   }
 }

@@ -68,17 +68,17 @@ struct StringsCompile: ParsableCommand {
       compiler.prunedLanguagesUseDevelopmentTables = prunedAsDevelopment
       let compiled = try compiler.compile(locations, into: outputDir)
       for (language, share) in compiled.pruned.sorted(by: { $0.key < $1.key }) {
-        StandardStreams.printToStandardError(
-          "note: \(language) left out: \(String(format: "%.1f", share * 100))% translated, under --prune-below \(pruneBelow ?? 0)"
+        ToolMain.diagnostics.note(
+          "\(language) left out: \(String(format: "%.1f", share * 100))% translated, under --prune-below \(pruneBelow ?? 0)"
         )
       }
-      if warnings { StandardStreams.report(compiled.warnings) }
+      if warnings { ToolMain.diagnostics.emit(compiled.warnings) }
       if verbose { for path in compiled.paths { StandardStreams.printLine(path) } }
     } catch {
-      for diagnostic in error.diagnostics where diagnostic.severity == .error || warnings {
-        StandardStreams.printToStandardError(diagnostic.description)
-      }
-      throw ExitCode(1)
+      // The errors that stopped the run always; its warnings only with --warnings.
+      let stopping = error.diagnostics.filter { $0.severity == .error }
+      guard !stopping.isEmpty else { throw error }
+      ToolMain.diagnostics.emit(warnings ? error.diagnostics : stopping)
     }
   }
 }

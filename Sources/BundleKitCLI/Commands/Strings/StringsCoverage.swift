@@ -36,7 +36,7 @@ struct StringsCoverage: ParsableCommand {
 
   func run() throws {
     let locations = try TableDiscovery.tables(in: paths)
-    let loaded = StringsLinter.load(locations)
+    let loaded = StringsTableSet.load(locations)
     if !loaded.diagnostics.isEmpty { throw DiagnosticsError(loaded.diagnostics) }
     let coverage = TranslationCoverage(
       loaded, developmentLanguage: languageOptions.developmentLanguage)
@@ -58,23 +58,14 @@ struct StringsCoverage: ParsableCommand {
       }
       StandardStreams.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     case .json:
-      let rows = coverage.rows.map { row -> PropertyListValue in
-        .dictionary([
-          "language": .string(row.language), "table": .string(row.table),
-          "folder": .string(row.bundleFolder), "translated": .int(row.translated),
-          "total": .int(row.total), "share": .real(row.share),
-          "missing": .array(row.missing.map { .string($0) }),
-        ])
-      }
-      StandardStreams.writeToStandardOutput(try PropertyListValue.array(rows).encoded(as: .json))
+      StandardStreams.writeJSON(coverage.rows)
     }
     guard let min, !under.isEmpty else { return }
     for row in under {
-      StandardStreams.printToStandardError(
-        "error: \(row.language) \(row.table) is \(Self.percent(row.share)) translated, under \(Self.percent(min)) (\(row.missing.count) missing)"
+      ToolMain.diagnostics.error(
+        "\(row.language) \(row.table) is \(Self.percent(row.share)) translated, under \(Self.percent(min)) (\(row.missing.count) missing)"
       )
     }
-    throw ExitCode(1)
   }
 
   /// `87.5%`.

@@ -53,7 +53,8 @@ struct StringsGenerate: ParsableCommand {
   }
 
   func run() throws {
-    let (main, partials) = try loadTemplate()
+    let template = try AccessorTemplate.load(
+      self.template, shipped: BundleKitTemplates.templates("strings"))
     var generator = AccessorGenerator()
     generator.developmentLanguage = languageOptions.developmentLanguage
     generator.enumName = enumName
@@ -68,44 +69,14 @@ struct StringsGenerate: ParsableCommand {
     default: generator.bundle = bundle
     }
     let locations = try TableDiscovery.tables(in: paths)
-    let loaded = StringsLinter.load(locations)
+    let loaded = StringsTableSet.load(locations)
     let errors = loaded.diagnostics
     if !errors.isEmpty { throw DiagnosticsError(errors) }
-    let code = try generator.generate(loaded, template: main, partials: partials) {
-      StandardStreams.report([$0])
+    let code = try generator.generate(
+      loaded, template: template.main, partials: template.partials
+    ) {
+      ToolMain.diagnostics.emit([$0])
     }
     try FileIO.writeIfChanged(Array(code.utf8), to: output)
-  }
-
-  /// The template and the partials beside it.
-  private func loadTemplate() throws -> (String, [String: String]) {
-    let files: [String: String]
-    let mainName: String
-    let folder: String
-    if template.hasSuffix(".mustache") {
-      folder = Paths.parent(template)
-      mainName = Paths.removingExtension(Paths.lastComponent(template))
-      var read: [String: String] = [:]
-      for file in (DirectoryWalker.names(in: folder)?.names ?? []) where file.hasSuffix(".mustache")
-      {
-        read[file] = String(decoding: try FileIO.read(Paths.join(folder, file)), as: UTF8.self)
-      }
-      files = read
-    } else {
-      folder = "the shipped templates"
-      mainName = template
-      files = BundleKitTemplates.templates("strings")
-    }
-    var partials: [String: String] = [:]
-    var main: String?
-    for (file, text) in files where file.hasSuffix(".mustache") {
-      let name = Paths.removingExtension(file)
-      if name == mainName { main = text } else { partials[name] = text }
-    }
-    guard let main else {
-      throw CLIError.invalidValue(
-        value: template, type: "template", reason: "no \(mainName).mustache in \(folder)")
-    }
-    return (main, partials)
   }
 }

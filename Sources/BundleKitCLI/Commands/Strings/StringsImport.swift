@@ -39,7 +39,7 @@ struct StringsImport: ParsableCommand {
     if plan.diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(plan.diagnostics)
     }
-    StandardStreams.report(plan.diagnostics)
+    ToolMain.diagnostics.emit(plan.diagnostics)
     if !dryRun {
       for write in plan.writes { try FileIO.createFolders(for: write.path) }
       try FileIO.writeAtomically(plan.writes)

@@ -39,54 +39,54 @@ struct StringsLint: ParsableCommand {
       """)
   var stamp: String?
 
-  func run() throws {
-    let locations: [TableLocation]
-    do {
-      locations = try TableDiscovery.tables(in: paths)
-    } catch {
-      StandardStreams.report(error.diagnostics)
-      throw ExitCode(1)
+  /// One finding as `--format json` prints it.
+  struct Finding: Encodable {
+    var severity: Diagnostic.Severity
+    var path: String
+    var rule: String
+    var line: Int?
+    var column: Int?
+    var message: String
+
+    init(_ diagnostic: Diagnostic) {
+      severity = diagnostic.severity
+      path = diagnostic.path ?? ""
+      rule = diagnostic.rule?.name ?? ""
+      line = diagnostic.line
+      column = diagnostic.column
+      message = diagnostic.message
     }
-    var policy = severity.policy(SeverityPolicy())
-    policy.warningsAsErrors = policy.warningsAsErrors || strict
-    let diagnostics = policy.apply(
+  }
+
+  func run() throws {
+    let diagnostics = ToolMain.diagnostics
+    let locations = try TableDiscovery.tables(in: paths)
+    let findings = severity.policy(SeverityPolicy(), strict: strict).apply(
       StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
     switch formatOptions.format {
     case .text:
-      StandardStreams.report(diagnostics)
+      diagnostics.emit(findings)
       // Many placeholder findings usually mean values that are not format strings: said
       // once, not once per finding.
-      let formatFindings = diagnostics.filter {
+      let formatFindings = findings.filter {
         $0.stringsRule.map(SeverityOptions.formatRules.contains) ?? false
       }.count
       if formatFindings >= 20 {
-        StandardStreams.printToStandardError(
-          "note: \(formatFindings) placeholder findings: if these values are text your app fills itself (%0, %1), pass --not-format (bundlekit.json: \"notFormat\": true)"
+        diagnostics.note(
+          "\(formatFindings) placeholder findings: if these values are text your app fills itself (%0, %1), pass --not-format (bundlekit.json: \"notFormat\": true)"
         )
       }
-      let errors = diagnostics.filter { $0.severity == .error }.count
+      let errors = diagnostics.errorCount
+      let warnings = diagnostics.warningCount
       StandardStreams.printToStandardError(
-        "\(locations.count) table\(locations.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) warning\(diagnostics.count - errors == 1 ? "" : "s")"
+        "\(locations.count) table\(locations.count == 1 ? "" : "s") checked: \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
       )
     case .json:
-      let report = PropertyListValue.array(
-        diagnostics.map { diagnostic in
-          var entry: PropertyListDictionary = [
-            "severity": .string(diagnostic.severity.rawValue),
-            "path": .string(diagnostic.path ?? ""),
-            "rule": .string(diagnostic.rule?.name ?? ""),
-          ]
-          if let line = diagnostic.line { entry["line"] = .int(line) }
-          if let column = diagnostic.column { entry["column"] = .int(column) }
-          entry["message"] = .string(diagnostic.message)
-          return .dictionary(entry)
-        })
-      StandardStreams.writeToStandardOutput(try report.encoded(as: .json))
-    }
-    if diagnostics.contains(where: { $0.severity == .error }) {
-      throw ExitCode(1)
+      diagnostics.record(findings)
+      StandardStreams.writeJSON(
+        findings.map { Finding($0.with(severity: diagnostics.severity(of: $0))) })
     }
     // Written anew on every pass, so its time is newer than the tables it checked.
-    if let stamp { try FileIO.writeAtomically([], to: stamp) }
+    if let stamp, !diagnostics.hasErrors { try FileIO.writeAtomically([], to: stamp) }
   }
 }

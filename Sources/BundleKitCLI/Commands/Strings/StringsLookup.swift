@@ -38,8 +38,8 @@ struct StringsLookup: ParsableCommand {
     let strings = LocalizedStrings(
       path: path, developmentLanguage: languageOptions.developmentLanguage)
     guard !strings.availableLanguages.isEmpty else {
-      throw CLIError.invalidValue(
-        value: path, type: "bundle", reason: "it holds no <lang>.lproj folder")
+      throw ToolError.invalidValue(
+        value: path, kind: "bundle", reason: "it holds no <lang>.lproj folder")
     }
     // A key no table has, or a format given fewer arguments than it takes, is an error:
     // the runtime would show the key or a bare placeholder to the user.
@@ -47,7 +47,7 @@ struct StringsLookup: ParsableCommand {
     strings.missingKeyHandler = { _, _, chain in missing.record(chain) }
     let text = strings.localized(key, table: table, language: language, arguments: arguments)
     if let chain = missing.chain {
-      throw CLIError.lookup(
+      throw ToolError.lookup(
         key: key, path: path,
         message:
           "no \(table) table of \(chain.joined(separator: ", ")) has it (the app would show the key itself)"
@@ -56,7 +56,7 @@ struct StringsLookup: ParsableCommand {
     if let format = strings.rawValue(key, table: table, language: language) {
       let needed = FormatSignature(format).count
       if arguments.count < needed {
-        throw CLIError.lookup(
+        throw ToolError.lookup(
           key: key, path: path,
           message:
             "\"\(format)\" takes \(needed) argument\(needed == 1 ? "" : "s"), \(arguments.count) given: add them after the key"

@@ -47,7 +47,7 @@ struct StringsPseudo: ParsableCommand {
 
   func run() throws {
     let locations = try TableDiscovery.tables(in: paths)
-    let loaded = StringsLinter.load(locations)
+    let loaded = StringsTableSet.load(locations)
     if !loaded.diagnostics.isEmpty { throw DiagnosticsError(loaded.diagnostics) }
     let outputs = try Pseudolocalizer(style: style).outputs(
       for: loaded, language: language, developmentLanguage: languageOptions.developmentLanguage)

@@ -76,16 +76,15 @@ struct BumpOptions: ParsableArguments {
         return
       }
     } else {
-      let recorder = commit ? GitRecorder(allowDetached: allowDetached, tag: tag) : nil
+      let recorder = commit ? BumpCommit(allowDetached: allowDetached, tag: tag) : nil
       planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target) {
         (plan) throws(VersioningError) in try recorder?.check(plan)
       }
     }
     for value in planned.values where BundleVersion(value.new)?.hasMoreThanAppleDocuments == true {
-      StandardStreams.printToStandardError(
-        "warning: "
-          + VersionCommand.fourComponents(
-            value.bundles.joined(separator: ", "), key: value.key, value: value.new))
+      ToolMain.diagnostics.warning(
+        BundleVersion.fourComponentsWarning(
+          value.bundles.joined(separator: ", "), key: value.key, value: value.new))
     }
     switch formatOptions.format {
     case .text:
@@ -95,22 +94,11 @@ struct BumpOptions: ParsableArguments {
       }
       if planned.values.isEmpty { StandardStreams.printLine("nothing to change") }
     case .json:
-      let rows = planned.values.map { value -> PropertyListValue in
-        let places = VersionBump.locations(of: value, in: planned.files).map { location in
-          var place: PropertyListDictionary = ["file": .string(Self.relative(location.file))]
-          if let line = location.line { place["line"] = .int(line) }
-          return PropertyListValue.dictionary(place)
-        }
-        return .dictionary([
-          "key": .string(value.key), "old": .string(value.old), "new": .string(value.new),
-          "targets": .array(value.bundles.map { .string($0) }), "places": .array(places),
-        ])
-      }
-      StandardStreams.writeToStandardOutput(
-        try PropertyListValue.array(rows).encoded(as: .json))
+      StandardStreams.writeJSON(
+        planned.values.map { $0.report(in: planned.files, show: Self.relative) })
     }
     if commit, !planned.files.isEmpty {
-      try GitRecorder(allowDetached: allowDetached, tag: tag).record(planned)
+      try BumpCommit(allowDetached: allowDetached, tag: tag).record(planned)
     }
   }
 
@@ -161,8 +149,8 @@ struct BumpBuild: ParsableCommand {
   @Option(help: "Set this build number.")
   var to: String?
 
-  @Option(help: "increment, timestamp, git-count or env:VAR.")
-  var scheme: String = "increment"
+  @Option(help: ArgumentHelp("\(VersionBump.SchemeName.help).", valueName: "scheme"))
+  var scheme: VersionBump.SchemeName = .increment
 
   @Flag(help: "Set every file to the highest current number + 1.")
   var sync = false
@@ -179,11 +167,7 @@ struct BumpBuild: ParsableCommand {
     if let to, BundleVersion(to) == nil {
       throw ValidationError(BundleVersion.problem(with: to) ?? "invalid --to")
     }
-    if !["increment", "timestamp", "git-count"].contains(scheme), !scheme.hasPrefix("env:") {
-      throw ValidationError(
-        "unknown scheme '\(scheme)': use increment, timestamp, git-count or env:VAR")
-    }
-    if claim != nil, to != nil || scheme != "increment" {
+    if claim != nil, to != nil || scheme != .increment {
       throw ValidationError("--claim chooses the number: leave out --to and --scheme")
     }
     if claimRef.filter({ $0 == "*" }).count != 1 || !claimRef.hasPrefix("refs/") {
@@ -193,20 +177,7 @@ struct BumpBuild: ParsableCommand {
   }
 
   func run() throws {
-    let buildScheme: VersionBump.BuildScheme
-    if let to, let version = BundleVersion(to) {
-      buildScheme = .to(version)
-    } else if scheme == "timestamp" {
-      let epoch = BuildEnvironment.sourceDateEpoch()
-      buildScheme = .timestamp(
-        epoch.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date())
-    } else if scheme == "git-count" {
-      buildScheme = .gitCount
-    } else if scheme.hasPrefix("env:") {
-      buildScheme = .environment(String(scheme.dropFirst(4)))
-    } else {
-      buildScheme = .increment
-    }
+    let buildScheme = to.flatMap(BundleVersion.init).map { .to($0) } ?? scheme.scheme
     if let claim {
       try runClaiming(on: claim)
       return
@@ -278,4 +249,13 @@ struct BumpVersion: ParsableCommand {
       resetBuild: resetBuild)
     try options.run(bump, paths: paths)
   }
+}
+
+// Parsed once, by the argument parser: `--scheme` takes the names the library knows.
+extension VersionBump.SchemeName: ExpressibleByArgument {
+  /// The scheme the argument names.
+  public init?(argument: String) { self.init(argument) }
+
+  /// The name, as `--help` shows the default.
+  public var defaultValueDescription: String { description }
 }

@@ -43,12 +43,10 @@ struct VersionCommand: ParsableCommand {
       guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
       return inventory
     }
-    let mismatches = Self.mismatches(inventory.bundles)
+    let mismatches = inventory.buildNumberMismatches
     switch formatOptions.format {
     case .json:
-      let rows = inventory.bundles.map { Self.json($0, mismatch: mismatches[$0.label]) }
-      StandardStreams.writeToStandardOutput(
-        try PropertyListValue.array(rows).encoded(as: .json))
+      StandardStreams.writeJSON(inventory.report)
     case .text:
       var table = [["PATH", "TARGET", "VERSION", "BUILD", "KIND"]]
       for bundle in inventory.bundles {
@@ -62,55 +60,13 @@ struct VersionCommand: ParsableCommand {
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
-    for note in inventory.notes { StandardStreams.printToStandardError("note: " + note) }
+    let diagnostics = ToolMain.diagnostics
+    for note in inventory.notes { diagnostics.note(note) }
     let missing = inventory.bundles.compactMap(\.missing)
-    for message in missing + mismatches.values.sorted() + Self.beyondApple(inventory.bundles) {
-      StandardStreams.printToStandardError("warning: " + message)
+    for message in missing + mismatches.values.sorted() + inventory.beyondApple {
+      diagnostics.warning(message)
     }
-    let problems = inventory.bundles.flatMap(\.problems)
-    for problem in problems { StandardStreams.printToStandardError(problem.message) }
-    if !problems.isEmpty { throw ExitCode(1) }
-  }
-
-  /// A message for each value with four components, where Apple documents three.
-  static func beyondApple(_ bundles: [VersionedBundle]) -> [String] {
-    bundles.flatMap { bundle in
-      [bundle.version, bundle.build].compactMap { value -> String? in
-        guard let value, BundleVersion(value.current)?.hasMoreThanAppleDocuments == true else {
-          return nil
-        }
-        return Self.fourComponents(bundle.label, key: value.key, value: value.current)
-      }
-    }
-  }
-
-  /// The warning for a value with four components.
-  static func fourComponents(_ label: String, key: String, value: String) -> String {
-    "\(label): \(key) \(value) has four components, where Apple documents at most three; Xcode builds it\(key == "CFBundleVersion" ? " and App Store Connect takes it" : ""), and the last one is raised"
-  }
-
-  /// For each embedded target whose build number differs from its host's, a message.
-  static func mismatches(_ bundles: [VersionedBundle]) -> [String: String] {
-    var result: [String: String] = [:]
-    for bundle in bundles {
-      // Only what must carry its app's number: an embedded framework or helper keeps its own.
-      guard let host = bundle.app,
-        let app = bundles.first(where: { $0.path == bundle.path && $0.target == host }),
-        let ours = bundle.build, let theirs = app.build
-      else { continue }
-      let configurations = Set(ours.byConfiguration.keys).intersection(theirs.byConfiguration.keys)
-      let differing = configurations.sorted().filter {
-        ours.byConfiguration[$0] != theirs.byConfiguration[$0]
-      }
-      let plain = configurations.isEmpty && ours.current != theirs.current
-      guard plain || !differing.isEmpty else { continue }
-      let detail = differing.map {
-        "\($0): \(ours.byConfiguration[$0] ?? "?") vs \(theirs.byConfiguration[$0] ?? "?")"
-      }.joined(separator: ", ")
-      result[bundle.label] =
-        "\(bundle.label): CFBundleVersion differs from the one of \(host), the app it is part of (\(plain ? "\(ours.current) vs \(theirs.current)" : detail)); the App Store refuses that: bump build on \(host) brings them together"
-    }
-    return result
+    diagnostics.emit(inventory.bundles.flatMap(\.problems).map(\.diagnostic))
   }
 
   /// A value for the table: per configuration when they differ, with where it is defined
@@ -133,54 +89,5 @@ struct VersionCommand: ParsableCommand {
       $0 != bundle.path && !$0.hasPrefix(bundle.path + "/")
     }.sorted()
     return elsewhere.isEmpty ? text : "\(text) (\(elsewhere.joined(separator: ", ")))"
-  }
-
-  static func json(_ bundle: VersionedBundle, mismatch: String?) -> PropertyListValue {
-    var row: PropertyListDictionary = [
-      "path": .string(bundle.path), "target": .string(bundle.target),
-      "format": .string(bundle.format.description),
-    ]
-    if let kind = bundle.kind { row["kind"] = .string(kind) }
-    if let host = bundle.host { row["embeddedIn"] = .string(host) }
-    if let app = bundle.app { row["buildNumberOf"] = .string(app) }
-    if let version = bundle.version { row["CFBundleShortVersionString"] = .string(version.current) }
-    if let build = bundle.build { row["CFBundleVersion"] = .string(build.current) }
-    var configurations: PropertyListDictionary = [:]
-    for (key, value) in [
-      ("CFBundleShortVersionString", bundle.version), ("CFBundleVersion", bundle.build),
-    ] {
-      for (name, text) in value?.byConfiguration ?? [:] {
-        var entry = configurations[name]?.dictionaryValue ?? [:]
-        entry[key] = .string(text)
-        configurations[name] = .dictionary(entry)
-      }
-    }
-    if !configurations.isEmpty {
-      configurations.sort { $0.key < $1.key }
-      row["configurations"] = .dictionary(configurations)
-    }
-    let sources = Set(
-      ([bundle.version, bundle.build].compactMap { $0 }).flatMap(\.places).map(\.file)
-    ).sorted()
-    row["definedIn"] = .array(sources.map { .string($0) })
-    var places: [PropertyListValue] = []
-    for (key, value) in [
-      ("CFBundleShortVersionString", bundle.version), ("CFBundleVersion", bundle.build),
-    ] {
-      for assignment in value?.chain ?? [] {
-        places.append(
-          .dictionary([
-            "key": .string(key), "file": .string(assignment.file), "line": .int(assignment.line),
-            "setting": .string(assignment.setting), "value": .string(assignment.value),
-          ]))
-      }
-    }
-    if !places.isEmpty { row["resolvedThrough"] = .array(places) }
-    if !bundle.problems.isEmpty {
-      row["problems"] = .array(bundle.problems.map { .string($0.message) })
-    }
-    if let mismatch { row["mismatch"] = .string(mismatch) }
-    if let missing = bundle.missing { row["missing"] = .string(missing) }
-    return .dictionary(row)
   }
 }

@@ -45,14 +45,14 @@ struct TranslateFill: AsyncParsableCommand {
     if let provider {
       guard let url = URL(string: provider), url.scheme == "http" || url.scheme == "https" else {
         throw ToolError.invalidValue(
-          value: provider, option: "--provider", reason: "not an http URL")
+          value: provider, kind: "--provider", reason: "not an http URL")
       }
       remote = LibreTranslateClient(configuration: .init(baseURL: url))
     }
     let languages = to.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     guard !languages.isEmpty, languages.allSatisfy({ !$0.isEmpty }) else {
       throw ToolError.invalidValue(
-        value: to, option: "--to", reason: "expected languages like de,fr")
+        value: to, kind: "--to", reason: "expected languages like de,fr")
     }
     let filler = TableFiller(
       developmentLanguage: developmentLanguage, memoryPaths: memory, remote: remote)
@@ -65,26 +65,29 @@ struct TranslateFill: AsyncParsableCommand {
         var filled: [FilledEntry]
         var unfilled: [UnfilledEntry]
       }
-      StandardStreams.printLine(
-        try Output.json(
-          Report(
-            written: dryRun ? [] : plan.changes.map(\.path), filled: plan.filled,
-            unfilled: plan.unfilled)))
+      StandardStreams.writeJSON(
+        Report(
+          written: dryRun ? [] : plan.changes.map(\.path), filled: plan.filled,
+          unfilled: plan.unfilled))
     case .text:
       for entry in plan.filled {
         let variant = entry.variant.isEmpty ? "" : " [\(entry.variant)]"
         StandardStreams.printLine(
           "\(entry.path): \(entry.key)\(variant) = \(entry.value) (\(entry.origin.rawValue))")
       }
-      for entry in plan.unfilled {
-        StandardStreams.printToStandardError(
-          "\(entry.path): warning: \(entry.key) (\(entry.language)) not filled: \(entry.reason)")
-      }
       let verb = dryRun ? "would fill" : "filled"
       StandardStreams.printLine(
         "\(verb) \(plan.filled.count) texts in \(plan.changes.count) files; "
           + "\(plan.unfilled.count) entries left missing")
     }
-    if !plan.unfilled.isEmpty { throw ExitCode.failure }
+    // An entry left missing fails the run: printed in text, listed in the JSON.
+    let unfilled = plan.unfilled.map {
+      Diagnostic.error($0.path, "\($0.key) (\($0.language)) not filled: \($0.reason)")
+    }
+    if formatOptions.format == .json {
+      ToolMain.diagnostics.record(unfilled)
+    } else {
+      ToolMain.diagnostics.emit(unfilled)
+    }
   }
 }

@@ -38,7 +38,7 @@ struct TranslateImport: AsyncParsableCommand {
     }
     let memory = location.name
     switch formatOptions.format {
-    case .json: StandardStreams.printLine(try Output.json(summary))
+    case .json: StandardStreams.writeJSON(summary)
     case .text:
       StandardStreams.printLine(
         "\(memory): \(summary.translations) translations of \(summary.units) entries in "

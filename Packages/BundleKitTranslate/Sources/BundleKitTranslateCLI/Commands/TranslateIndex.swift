@@ -56,7 +56,7 @@ struct TranslateIndex: AsyncParsableCommand {
     }
     let output = location.name
     switch formatOptions.format {
-    case .json: StandardStreams.printLine(try Output.json(summary))
+    case .json: StandardStreams.writeJSON(summary)
     case .text:
       StandardStreams.printLine(
         "\(output): \(summary.translations) translations of \(summary.units) entries in "

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineTool
 import Diagnostics
 import Foundation
 import Translation
@@ -66,7 +67,7 @@ struct TranslateKeys: AsyncParsableCommand {
       defer { memory.shutdown() }
       guard try await memory.revokeKey(key) else {
         throw ToolError.invalidValue(
-          value: key, option: "key", reason: "\(memory.address) holds no such key")
+          value: key, kind: "key", reason: "\(memory.address) holds no such key")
       }
       StandardStreams.printLine("\(memory.address): revoked \(key.prefix(15))")
     }

@@ -61,11 +61,11 @@ struct TranslateLookup: AsyncParsableCommand {
       let records = try await memory.records(
         forKey: text, table: table, language: to, project: project)
       switch formatOptions.format {
-      case .json: StandardStreams.printLine(try Output.json(records))
+      case .json: StandardStreams.writeJSON(records)
       case .text:
         guard !records.isEmpty else {
-          StandardStreams.report([Diagnostic(.note, path: memory.path, "no key \"\(text)\"")])
-          throw ExitCode.failure
+          ToolMain.diagnostics.emit(.error(memory.path, "no key \"\(text)\""))
+          return
         }
         for record in records {
           let variant = record.variant.isEmpty ? "" : "[\(record.variant)]"
@@ -84,13 +84,13 @@ struct TranslateLookup: AsyncParsableCommand {
     var remote: String?
     if translated.isEmpty, let provider {
       guard let url = URL(string: provider), url.scheme != nil else {
-        throw ToolError.invalidValue(value: provider, option: "--provider", reason: "not a URL")
+        throw ToolError.invalidValue(value: provider, kind: "--provider", reason: "not a URL")
       }
       let client = LibreTranslateClient(configuration: .init(baseURL: url))
       do {
         remote = try await client.translate(text, from: from ?? "auto", to: target)
       } catch {
-        StandardStreams.report(Diagnostic.of(error).map { $0.with(severity: .warning) })
+        ToolMain.diagnostics.emit(Diagnostic.of(error).map { $0.with(severity: .warning) })
       }
     }
     switch formatOptions.format {
@@ -103,9 +103,8 @@ struct TranslateLookup: AsyncParsableCommand {
       }
       let best = remote ?? translated.first?.translation ?? text
       let origin = remote != nil ? "remote" : translated.isEmpty ? "untranslated" : "memory"
-      StandardStreams.printLine(
-        try Output.json(
-          Answer(text: text, translation: best, origin: origin, candidates: translated)))
+      StandardStreams.writeJSON(
+        Answer(text: text, translation: best, origin: origin, candidates: translated))
     case .text:
       if let remote {
         StandardStreams.printLine(remote)
@@ -113,7 +112,7 @@ struct TranslateLookup: AsyncParsableCommand {
       }
       guard let best = translated.first else {
         StandardStreams.printLine(text)
-        StandardStreams.report([
+        ToolMain.diagnostics.emit([
           Diagnostic(.note, path: memory.path, "no translation into \(target)")
         ])
         return

@@ -1,5 +1,5 @@
 // bundlekit-bench: runs BundleKit and its peers side by side and prints markdown tables.
-// Usage: swift run -c release bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup localize)
+// Usage: swift run -c release --package-path Benchmarks bundlekit-bench [SUITE...]   (suites: plist strings runtime bump archive morse lookup localize)
 
 import Foundation
 
@@ -17,7 +17,9 @@ let suites: [String: () throws -> Void] = [
 let requested = Array(CommandLine.arguments.dropFirst())
 let names = requested.isEmpty ? suites.keys.sorted() : requested
 #if DEBUG
-  print("warning: this is a debug build; measure with `swift run -c release bundlekit-bench`\n")
+  print(
+    "warning: this is a debug build; measure with `swift run -c release --package-path Benchmarks bundlekit-bench`\n"
+  )
 #endif
 print(
   "Machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB; \(Date())\n"

@@ -1,32 +1,36 @@
 import FileSystem
 import Foundation
-import PropertyListXML
-import Versioning
 
 /// `bump --commit --tag`: the bump recorded in git, as agvtool and fastlane offer.
 ///
 /// Everything git could refuse is asked before a file is written (`check`): a bump that
 /// cannot be committed is not made. Only the bumped files go into the commit, and each must
 /// have no edits of its own, so the commit holds the bump's hunks and nothing else.
-struct GitRecorder {
+public struct BumpCommit: Sendable {
   /// Whether a detached HEAD may get the commit.
-  var allowDetached = false
+  public var allowDetached = false
   /// Whether to tag the commit.
-  var tag = false
+  public var tag = false
+
+  /// A commit of the bump, tagged when `tag`, on a detached HEAD only when `allowDetached`.
+  public init(allowDetached: Bool = false, tag: Bool = false) {
+    self.allowDetached = allowDetached
+    self.tag = tag
+  }
 
   /// The repository's checks, run with the plan before anything is written.
-  func check(_ plan: VersionBump.Plan) throws(VersioningError) {
+  public func check(_ plan: VersionBump.Plan) throws(VersioningError) {
     guard let first = plan.files.first?.path else { return }
     let folder = Paths.parent(first)
     let top = try Self.output(["-C", folder, "rev-parse", "--show-toplevel"], path: first) {
-      "is not in a git repository, so --commit cannot record the bump"
+      "is not in a git repository, so the bump cannot be committed"
     }
     // One repository: a bump reaching into another (a submodule, a sibling clone) cannot be
     // one commit.
     for file in plan.files.dropFirst() {
       let other = try Self.output(
         ["-C", Paths.parent(file.path), "rev-parse", "--show-toplevel"], path: file.path
-      ) { "is not in a git repository, so --commit cannot record the bump" }
+      ) { "is not in a git repository, so the bump cannot be committed" }
       guard other == top else {
         throw .refused(
           path: file.path,
@@ -42,7 +46,7 @@ struct GitRecorder {
         throw .refused(
           path: top,
           reason:
-            "a \(state == "MERGE_HEAD" ? "merge" : state.hasPrefix("rebase") ? "rebase" : "cherry-pick or revert") is in progress; finish it before --commit"
+            "a \(state == "MERGE_HEAD" ? "merge" : state.hasPrefix("rebase") ? "rebase" : "cherry-pick or revert") is in progress; finish it before committing a bump"
         )
       }
     }
@@ -50,7 +54,7 @@ struct GitRecorder {
       throw .refused(
         path: top,
         reason:
-          "HEAD is detached, so the bump's commit would belong to no branch; check out a branch, or give --allow-detached"
+          "HEAD is detached, so the bump's commit would belong to no branch; check out a branch, or allow a detached HEAD"
       )
     }
     let hasHead = Self.git(["-C", top, "rev-parse", "-q", "--verify", "HEAD"])?.status == 0
@@ -61,7 +65,7 @@ struct GitRecorder {
       {
         throw .refused(
           path: file.path,
-          reason: "is not tracked by git; add it first, or bump without --commit"
+          reason: "is not tracked by git; add it first, or bump without committing"
             + listed.reason(of: "git"))
       }
       // Staged or not, any edit of the file's own would go into the bump's commit.
@@ -69,7 +73,7 @@ struct GitRecorder {
         throw .refused(
           path: file.path,
           reason:
-            "has changes of its own not yet committed, which --commit would record with the bump; commit or stash them first"
+            "has changes of its own not yet committed, which the bump's commit would take along; commit or stash them first"
         )
       }
     }
@@ -86,7 +90,7 @@ struct GitRecorder {
 
   /// Commits exactly the bumped files (nothing else staged goes in) with a message naming
   /// the new values; with `tag`, tags it `v<version>` or `build-<number>`.
-  func record(_ plan: VersionBump.Plan) throws {
+  public func record(_ plan: VersionBump.Plan) throws(VersioningError) {
     guard let first = plan.files.first?.path else { return }
     let folder = Paths.parent(first)
     let values = plan.values
@@ -111,7 +115,7 @@ struct GitRecorder {
 
   /// The commit message after "Bump ": `build 13`, or with several numbers each with its
   /// targets, `build 835 (Studio.xcodeproj (Studio)), 2 (Studio.xcodeproj (Engine))`.
-  static func message(_ values: [VersionBump.ValueChange]) -> String {
+  public static func message(_ values: [VersionBump.ValueChange]) -> String {
     Dictionary(grouping: values, by: \.key).keys.sorted().map { key in
       let changes = values.filter { $0.key == key }
       let news = Set(changes.map(\.new)).sorted()
@@ -127,7 +131,8 @@ struct GitRecorder {
 
   /// `v<version>` when the version changed, else `build-<number>`: the one new value, or
   /// when frameworks and helpers got numbers of their own, the applications' one.
-  static func tagName(_ values: [VersionBump.ValueChange]) throws(VersioningError) -> String {
+  public static func tagName(_ values: [VersionBump.ValueChange]) throws(VersioningError) -> String
+  {
     let key =
       values.contains { $0.key == "CFBundleShortVersionString" }
       ? "CFBundleShortVersionString" : "CFBundleVersion"
@@ -140,7 +145,7 @@ struct GitRecorder {
       throw .refused(
         path: nil,
         reason:
-          "the targets get different numbers (\(news.sorted().joined(separator: ", "))), so no one tag names them; bump them to one value, or leave out --tag"
+          "the targets get different numbers (\(news.sorted().joined(separator: ", "))), so no one tag names them; bump them to one value, or do not tag"
       )
     }
     return key == "CFBundleVersion" ? "build-\(new)" : "v\(new)"
@@ -170,14 +175,15 @@ struct GitRecorder {
 
   /// Runs git after the files are written: a failure says what stands (`after`) and what git
   /// said (a hook, a lock).
-  private static func run(_ arguments: [String], after: String) throws {
+  private static func run(_ arguments: [String], after: String) throws(VersioningError) {
     guard let result = git(arguments) else {
-      throw CLIError.invalidValue(value: "git", type: "program", reason: "git could not be started")
+      throw .notRecorded(message: "git could not be started; \(after)")
     }
     guard result.status == 0 else {
-      throw CLIError.invalidValue(
-        value: "git " + arguments.dropFirst(2).joined(separator: " "), type: "git command",
-        reason: "exit \(result.status); \(after)" + result.reason(of: "git"))
+      throw .notRecorded(
+        message:
+          "git \(arguments.dropFirst(2).joined(separator: " ")) failed (exit \(result.status)); \(after)"
+          + result.reason(of: "git"))
     }
   }
 

@@ -36,11 +36,11 @@ enum BumpSuite {
 
   /// The `bundlekit` beside this benchmark and python3, or nil (said) when one is missing.
   static func programs() -> (tool: String, python3: String)? {
-    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit").path
+    let tool = Bench.bundlekit
     guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
     else {
-      print("needs the bundlekit product and python3\n")
+      print(
+        "needs bundlekit (swift build -c release --product bundlekit, at the top) and python3\n")
       return nil
     }
     return (tool, python3)

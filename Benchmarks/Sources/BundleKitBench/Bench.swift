@@ -53,11 +53,27 @@ enum Bench {
     return times.sorted()[times.count / 2]
   }
 
+  /// The BundleKit checkout these benchmarks live in (`Benchmarks/Sources/BundleKitBench`
+  /// is four folders below it).
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
   /// The path of a file in the package's Scripts folder (the peers some suites run).
   static func script(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Scripts/" + name).path
+    repository.appendingPathComponent("Scripts/" + name).path
+  }
+
+  /// The `bundlekit` the whole-command rows run: `BUNDLEKIT_TOOL`, else the root package's
+  /// release build (`swift build -c release --product bundlekit` at the top), else one
+  /// beside this executable.
+  static var bundlekit: String {
+    if let tool = ProcessInfo.processInfo.environment["BUNDLEKIT_TOOL"], !tool.isEmpty {
+      return tool
+    }
+    let root = repository.appendingPathComponent(".build/release/bundlekit").path
+    if FileManager.default.isExecutableFile(atPath: root) { return root }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("bundlekit").path
   }
 
   /// Runs a program to completion with posix_spawn; its wall time, or nil when it fails.

@@ -1,3 +1,6 @@
+import Diagnostics
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +11,9 @@
 
 /// Standard output and standard error written with plain `write(2)` calls, so output and
 /// diagnostics are never reordered by buffering.
+///
+/// It lives with the tools, not in `Diagnostics`: an app that links the runtime links no
+/// terminal writer.
 public enum StandardStreams {
   /// Prints a line to standard output.
   public static func printLine(_ line: String) {
@@ -34,6 +40,20 @@ public enum StandardStreams {
   /// Writes raw bytes to standard output.
   public static func writeToStandardOutput(_ bytes: [UInt8]) {
     writeAll(bytes, to: STDOUT_FILENO)
+  }
+
+  /// Writes `value` to standard output as one JSON document (pretty, keys sorted, then a
+  /// line break): what every `--format json` prints, through one encoder.
+  public static func writeJSON(_ value: some Encodable) {
+    writeToStandardOutput(jsonBytes(value) + [0x0A])
+  }
+
+  /// `value` as the tools print JSON: pretty, keys sorted, slashes as they are.
+  public static func jsonBytes(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // The values printed are strings, numbers, arrays and dictionaries: they always encode.
+    return (try? encoder.encode(value)).map { Array($0) } ?? Array("null".utf8)
   }
 
   /// Whether to colour or animate what goes to `descriptor`: a terminal, and `NO_COLOR`

@@ -31,11 +31,12 @@ enum ArchiveSuite {
       total += bytes.count
     }
     print("## archive: tar.gz of \(fileCount) files (\(total / 1024) KiB), gzip level 6\n")
-    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit").path
+    let tool = Bench.bundlekit
     guard FileManager.default.isExecutableFile(atPath: tool), let bsdtar = Bench.which("bsdtar")
     else {
-      print("needs the bundlekit product and bsdtar (libarchive-tools)\n")
+      print(
+        "needs bundlekit (swift build -c release --product bundlekit, at the top) and bsdtar (libarchive-tools)\n"
+      )
       return
     }
     var ours: [Double] = []

@@ -42,8 +42,7 @@ enum StringsSuite {
       let object = try PropertyListSerialization.propertyList(from: data, format: nil)
       _ = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
     }
-    let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit").path
+    let tool = Bench.bundlekit
     let oursProcess =
       FileManager.default.isExecutableFile(atPath: tool)
       ? Bench.medianProcess(tool, ["strings", "compile", input, "--output-dir", folder + "/out"])
@@ -58,7 +57,9 @@ enum StringsSuite {
         Bench.Row(
           work: "whole command: `bundlekit strings compile` (checks included)",
           ours: oursProcess ?? .nan,
-          peers: [nil, plutil], note: oursProcess == nil ? "build the bundlekit product too" : ""),
+          peers: [nil, plutil],
+          note: oursProcess == nil
+            ? "build bundlekit too: swift build -c release --product bundlekit, at the top" : ""),
       ])
     try catalog(
       folder: folder, tool: FileManager.default.isExecutableFile(atPath: tool) ? tool : nil)
