@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 import PropertyListXML
 import Testing
-import Versioning
+@testable import Versioning
 
 struct BundleVersionTests {
   @Test(

@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 import PropertyListXML
 import Testing
-import Versioning
+@testable import Versioning
 
 struct BumpTests {
   @Test("XML is edited in place: only the value's bytes change")

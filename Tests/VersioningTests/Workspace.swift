@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 import PropertyListXML
 import Testing
-import Versioning
+@testable import Versioning
 
 /// A folder of Info.plists and projects for a test.
 final class Workspace: @unchecked Sendable {

@@ -3,7 +3,7 @@ import FileSystem
 import Foundation
 import PropertyListXML
 import Testing
-import Versioning
+@testable import Versioning
 
 /// Versions resolved as Xcode resolves them, on the project fixtures in
 /// Fixtures/Projects (written by its make-projects.py, modelled on real projects): what

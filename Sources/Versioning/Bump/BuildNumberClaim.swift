@@ -33,7 +33,7 @@ public struct BuildNumberClaim: Sendable {
   }
 
   /// The highest number claimed on the remote, nil when none is.
-  public func highestClaimed() throws(VersioningError) -> UInt32? {
+  func highestClaimed() throws(VersioningError) -> UInt32? {
     let listed = try git(["ls-remote", "--refs", remote, pattern]) {
       "cannot read the claimed build numbers from \(remote)"
     }

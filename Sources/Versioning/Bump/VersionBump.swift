@@ -59,7 +59,7 @@ public struct VersionBump: Sendable {
     public var places: [VersionPlace]
     /// Whether an application that no other target embeds shows it: the number a release
     /// is known by (its tag), when frameworks and helpers have numbers of their own.
-    public var isApplications = false
+    var isApplications = false
   }
 
   /// Where a value is written, as `file:line` (the line in the file as it was read).

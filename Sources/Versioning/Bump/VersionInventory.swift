@@ -122,7 +122,7 @@ public struct VersionedBundle: Sendable, Hashable {
   public var missing: String?
   /// Whether it is embedded but keeps a number of its own (a framework, an XPC service, a
   /// helper tool, a login item): a bump leaves it alone unless `--target` names it.
-  public var keepsOwnNumber: Bool { host != nil && app == nil }
+  var keepsOwnNumber: Bool { host != nil && app == nil }
   /// Why a value could not be read: each names the file, line and the chain.
   public var problems: [VersionProblem] = []
 
@@ -151,7 +151,7 @@ public struct VersionInventory: Sendable {
   /// The bytes of each Info.plist as read, so a bump edits exactly what was checked.
   public var contents: [String: [UInt8]] = [:]
   /// The targets asked for by name (nil: all).
-  public var namedTargets: Set<String>?
+  var namedTargets: Set<String>?
   /// What a reader should know about how the versions were found (a generated project
   /// passed over for its spec).
   public var notes: [String] = []
@@ -339,7 +339,7 @@ public struct VersionInventory: Sendable {
   }
 
   /// The folder holding `path` ("." for a bare name).
-  public static func parentFolder(of path: String) -> String { Paths.parent(path) }
+  static func parentFolder(of path: String) -> String { Paths.parent(path) }
 
   static func folderName(of path: String) -> String {
     let parts = path.split(separator: "/")

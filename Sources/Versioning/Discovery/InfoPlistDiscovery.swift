@@ -27,7 +27,7 @@ public enum InfoPlistDiscovery {
   private static let testSuffixes = ["Tests", "Tests-Info.plist"]
 
   /// Whether a path belongs to a test bundle (skipped unless asked for).
-  public static func isTestBundle(_ path: String) -> Bool {
+  static func isTestBundle(_ path: String) -> Bool {
     // On the UTF-8 bytes: this runs for every file found.
     path.utf8.split(separator: UInt8(ascii: "/")).contains { component in
       testSuffixes.contains { component.reversed().starts(with: $0.utf8.reversed()) }

@@ -1,9 +1,9 @@
 /// Finds where a top-level string value of an XML property list sits in the file's bytes, so
 /// it can be replaced without touching any other byte: comments, indentation, key order and
 /// the rest stay exactly as they were.
-public enum XMLValueLocator {
+enum XMLValueLocator {
   /// Where a top-level key's value is.
-  public enum Location: Sendable, Hashable {
+  enum Location: Sendable, Hashable {
     /// The text between `<string>` and `</string>` (still escaped).
     case content(Range<Int>)
     /// A `<string/>` element, to be replaced whole.
@@ -25,7 +25,7 @@ public enum XMLValueLocator {
   }
 
   /// The location of `key`'s value in the top-level dictionary, or nil when absent.
-  public static func locate(_ key: String, in bytes: [UInt8]) -> Location? {
+  static func locate(_ key: String, in bytes: [UInt8]) -> Location? {
     var scanner = Scanner(bytes: bytes)
     var stack: [String] = []
     var pendingKey: String?

@@ -1,13 +1,13 @@
 /// An `.xcconfig` file: `SETTING = value` lines, with `//` comments and `#include`s. Settings
 /// can be read and their values replaced in place.
-public struct XcconfigFile: Sendable {
+struct XcconfigFile: Sendable {
   /// The file's path.
   public var path: String
   /// The file's bytes.
   public var bytes: [UInt8]
 
   /// One assignment: the setting (without a `[sdk=...]` condition) and its value's range.
-  public struct Assignment: Sendable, Hashable {
+  struct Assignment: Sendable, Hashable {
     /// The setting name.
     public var setting: String
     /// The condition, `[sdk=iphoneos*]`, when the assignment has one.
@@ -21,7 +21,7 @@ public struct XcconfigFile: Sendable {
   }
 
   /// Every assignment, in order.
-  public var assignments: [Assignment] {
+  var assignments: [Assignment] {
     lines.compactMap { line in
       if case .assignment(let assignment) = line { return assignment }
       return nil
@@ -67,11 +67,11 @@ public struct XcconfigFile: Sendable {
   }
 
   /// An `#include "path"` (or `#include? "path"`, which may be missing) line.
-  public struct Include: Sendable, Hashable {
+  struct Include: Sendable, Hashable {
     /// The path as written, relative to this file's folder unless absolute.
     public var path: String
     /// Whether a missing file is fine (`#include?`).
-    public var isOptional: Bool
+    var isOptional: Bool
     /// The 1-based line.
     public var line: Int
   }
@@ -116,7 +116,7 @@ public struct XcconfigFile: Sendable {
   }
 
   /// The last assignment of `setting` (the one that wins), if any.
-  public func assignment(of setting: String) -> Assignment? {
+  func assignment(of setting: String) -> Assignment? {
     assignments.last { $0.setting == setting }
   }
 }

@@ -60,7 +60,7 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
   }
 
   /// The version with the last component raised by one; nil when it would reach 2^32.
-  public func incremented() -> BundleVersion? {
+  func incremented() -> BundleVersion? {
     guard let last = components.last, last < UInt32.max else { return nil }
     var next = components
     next[next.count - 1] = last + 1
@@ -126,7 +126,7 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
 
 /// A build-setting reference in place of a value: `$(CURRENT_PROJECT_VERSION)` or
 /// `${MARKETING_VERSION}`; nil for a plain value.
-public func buildSettingReference(in value: String) -> String? {
+func buildSettingReference(in value: String) -> String? {
   let trimmed = value.trimmingCharacters(in: [" ", "\t"])
   for (open, close) in [("$(", ")"), ("${", "}")]
   where trimmed.hasPrefix(open) && trimmed.hasSuffix(close) {

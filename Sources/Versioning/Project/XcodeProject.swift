@@ -7,7 +7,7 @@ public struct XcodeProject: Sendable {
   /// The `.xcodeproj` folder.
   public var path: String
   /// The `project.pbxproj` inside it.
-  public var pbxprojPath: String { path + "/project.pbxproj" }
+  var pbxprojPath: String { path + "/project.pbxproj" }
   /// The file's bytes.
   public var bytes: [UInt8]
   /// The parsed file.
@@ -20,7 +20,7 @@ public struct XcodeProject: Sendable {
   private var lineStarts: [Int] = []
   /// Every target, in the project's order: worked out once (callers ask per target, and a
   /// project may have thousands).
-  public private(set) var targetList: [Target] = []
+  private(set) var targetList: [Target] = []
 
   /// A build configuration (`Debug`, `Release` ...) of a target or of the project.
   public struct Configuration: Sendable, Hashable {
@@ -33,15 +33,15 @@ public struct XcodeProject: Sendable {
     /// The build settings dictionary.
     public var settings: OpenStepSourceTree
     /// The file reference of the `.xcconfig` it is based on, if any.
-    public var baseConfigurationReference: String?
+    var baseConfigurationReference: String?
     /// Xcode 16's form for an `.xcconfig` inside a synchronized folder, if so.
-    public var baseConfigurationAnchor: Anchor?
+    var baseConfigurationAnchor: Anchor?
   }
 
   /// A file inside a synchronized folder (`PBXFileSystemSynchronizedRootGroup`), as Xcode 16
   /// attaches an `.xcconfig`: `baseConfigurationReferenceAnchor` and
   /// `baseConfigurationReferenceRelativePath`.
-  public struct Anchor: Sendable, Hashable {
+  struct Anchor: Sendable, Hashable {
     /// The synchronized folder's object identifier.
     public var group: String
     /// The file's path inside the folder.
@@ -55,15 +55,15 @@ public struct XcodeProject: Sendable {
     /// The name Xcode shows.
     public var name: String
     /// `com.apple.product-type.application` and the like (nil for aggregate targets).
-    public var productType: String?
+    var productType: String?
     /// The file reference of the product it builds.
-    public var productReference: String?
+    var productReference: String?
     /// Its configurations.
-    public var configurations: [Configuration]
+    var configurations: [Configuration]
     /// The product references its Copy Files phases embed (extensions, watch apps).
-    public var embeddedProducts: [String]
+    var embeddedProducts: [String]
     /// Whether it builds a product: not an aggregate or external-build target.
-    public var buildsProduct = true
+    var buildsProduct = true
 
     /// How a product carries a version.
     public enum Versioning: Sendable, Hashable {
@@ -79,7 +79,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// How its product carries a version, by its product type.
-    public var versioning: Versioning {
+    var versioning: Versioning {
       Self.versioning(productType: productType, buildsProduct: buildsProduct)
     }
 
@@ -102,10 +102,10 @@ public struct XcodeProject: Sendable {
 
     /// Whether it builds a command-line tool, versioned only when it has an Info.plist (a
     /// privileged helper's, linked into its binary).
-    public var isTool: Bool { productType?.hasSuffix(".tool") == true }
+    var isTool: Bool { productType?.hasSuffix(".tool") == true }
 
     /// Whether it builds tests (unit or UI test bundles, `.xctest`).
-    public var isTest: Bool { productType.map(Self.isTest(productType:)) ?? false }
+    var isTest: Bool { productType.map(Self.isTest(productType:)) ?? false }
 
     /// Whether `productType` builds tests.
     static func isTest(productType: String) -> Bool {
@@ -201,7 +201,7 @@ public struct XcodeProject: Sendable {
   }
 
   /// The project's own configurations (the level below every target's).
-  public var projectConfigurations: [Configuration] {
+  var projectConfigurations: [Configuration] {
     configurations(list: projectObject?["buildConfigurationList"]?.string, target: nil)
   }
 
@@ -239,7 +239,7 @@ public struct XcodeProject: Sendable {
   }
 
   /// Every build configuration, the project's and each target's.
-  public var configurations: [Configuration] {
+  var configurations: [Configuration] {
     projectConfigurations + targetList.flatMap(\.configurations)
   }
 
@@ -248,7 +248,7 @@ public struct XcodeProject: Sendable {
 
   /// The folder Xcode calls `SRCROOT` and `PROJECT_DIR`: the one holding the `.xcodeproj`,
   /// moved by the project's `projectDirPath` when it has one.
-  public var sourceRoot: String {
+  var sourceRoot: String {
     let folder = Paths.parent(path)
     guard let extra = projectObject?["projectDirPath"]?.string, !extra.isEmpty else {
       return folder
@@ -300,7 +300,7 @@ public struct XcodeProject: Sendable {
 
   /// The Info.plist a configuration names (`INFOPLIST_FILE`), as a path from the working
   /// folder, without resolving other references: for Info.plists found outside a project.
-  public func infoPlistPath(_ configuration: Configuration) -> String? {
+  func infoPlistPath(_ configuration: Configuration) -> String? {
     guard var value = configuration.settings["INFOPLIST_FILE"]?.string else { return nil }
     for prefix in ["$(SRCROOT)/", "${SRCROOT}/", "$(PROJECT_DIR)/", "${PROJECT_DIR}/"]
     where value.hasPrefix(prefix) {

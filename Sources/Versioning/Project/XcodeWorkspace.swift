@@ -3,7 +3,7 @@ import Foundation
 import PropertyListXML
 
 /// An `.xcworkspace`: the projects its `contents.xcworkspacedata` lists, groups followed.
-public enum XcodeWorkspace {
+enum XcodeWorkspace {
   /// The `.xcodeproj` paths a workspace holds, in its order. Locations are read as Xcode
   /// reads them: `group:` relative to the enclosing groups (from the workspace's folder),
   /// `container:` from the workspace's folder, `absolute:` as they are, `self:` the

@@ -82,19 +82,19 @@ extension VersionedBundle {
     /// The product type without its prefix.
     public var kind: String?
     /// The target that embeds it.
-    public var embeddedIn: String?
+    var embeddedIn: String?
     /// The app whose build number it carries.
-    public var buildNumberOf: String?
+    var buildNumberOf: String?
     /// The version.
     public var version: String?
     /// The build number.
     public var build: String?
     /// Each configuration's two values, when the target has configurations.
-    public var configurations: [String: [String: String]]?
+    var configurations: [String: [String: String]]?
     /// The files the values are written in.
-    public var definedIn: [String]
+    var definedIn: [String]
     /// The assignments followed to the values.
-    public var resolvedThrough: [Step]?
+    var resolvedThrough: [Step]?
     /// Why values could not be resolved.
     public var problems: [String]?
     /// Why the App Store refuses its build number.

@@ -31,19 +31,19 @@ public struct SettingAssignment: Sendable, Hashable {
 }
 
 /// What a setting resolves to for one target and configuration.
-public struct ResolvedSetting: Sendable, Hashable {
+struct ResolvedSetting: Sendable, Hashable {
   /// The value.
   public var value: String
   /// The assignment whose literal the value is, reached through references alone (`A =
   /// $(B)`, `B = 12`): the one place to edit. Nil for a value built from several parts or
   /// one Xcode gives itself.
-  public var site: SettingAssignment?
+  var site: SettingAssignment?
   /// The assignments followed, strongest first.
   public var chain: [SettingAssignment]
 }
 
 /// Why a setting could not be resolved: the message and the assignments that led there.
-public struct SettingError: Error, Sendable, Hashable {
+struct SettingError: Error, Sendable, Hashable {
   /// What is wrong.
   public var message: String
   /// The assignments followed, strongest first.
@@ -60,13 +60,13 @@ public struct SettingError: Error, Sendable, Hashable {
 /// the value the setting has below the assignment: earlier in the same `.xcconfig` chain,
 /// else at a weaker level. Any other name is resolved from the top, for the same target.
 /// Conditional assignments (`NAME[sdk=...]`) are not read: they hold for some builds only.
-public struct SettingsStack: Sendable {
+struct SettingsStack: Sendable {
   /// One level: its assignments in order, the last of a setting winning.
   public struct Level: Sendable {
     /// What the level is, for messages.
     public var label: String
     /// The assignments, in order.
-    public var assignments: [SettingAssignment]
+    var assignments: [SettingAssignment]
 
     /// A level.
     public init(label: String, assignments: [SettingAssignment]) {
@@ -78,7 +78,7 @@ public struct SettingsStack: Sendable {
   /// The levels, strongest first.
   public var levels: [Level]
   /// The settings Xcode defines itself.
-  public var builtins: [String: String]
+  var builtins: [String: String]
 
   /// A stack of levels over Xcode's own settings.
   public init(levels: [Level], builtins: [String: String]) {
@@ -95,7 +95,7 @@ public struct SettingsStack: Sendable {
 
   /// Evaluates `text` as if assigned to `setting` above every level (an Info.plist's
   /// `$(CURRENT_PROJECT_VERSION)`), with `origin` as the assignment that holds it.
-  public func evaluate(_ origin: SettingAssignment) throws(SettingError) -> ResolvedSetting {
+  func evaluate(_ origin: SettingAssignment) throws(SettingError) -> ResolvedSetting {
     var visiting = Evaluation()
     return try evaluate(origin, at: Position(level: -1, index: 0), visiting: &visiting)
   }
