@@ -131,8 +131,7 @@ public struct BumpCommit: Sendable {
 
   /// `v<version>` when the version changed, else `build-<number>`: the one new value, or
   /// when frameworks and helpers got numbers of their own, the applications' one.
-  static func tagName(_ values: [VersionBump.ValueChange]) throws(VersioningError) -> String
-  {
+  static func tagName(_ values: [VersionBump.ValueChange]) throws(VersioningError) -> String {
     let key =
       values.contains { $0.key == "CFBundleShortVersionString" }
       ? "CFBundleShortVersionString" : "CFBundleVersion"
