@@ -23,19 +23,20 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
   products: [
     .executable(name: "bundlekit", targets: ["bundlekit"]),
-    .library(name: "Diagnostics", targets: ["Diagnostics"]),
-    .library(name: "CodeGeneration", targets: ["CodeGeneration"]),
-    .library(name: "CommandLineTool", targets: ["CommandLineTool"]),
-    .library(name: "PropertyList", targets: ["PropertyList"]),
-    .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
-    .library(name: "FileSystem", targets: ["FileSystem"]),
-    .library(name: "StringsTable", targets: ["StringsTable"]),
-    .library(name: "Localization", targets: ["Localization"]),
-    .library(name: "Versioning", targets: ["Versioning"]),
-    .library(name: "Archiving", targets: ["Archiving"]),
-    .library(name: "Resources", targets: ["Resources"]),
-    .library(name: "Morse", targets: ["Morse"]),
-    .library(name: "Releasing", targets: ["Releasing"]),
+    .executable(name: "bundlekit-morse", targets: ["bundlekit-morse"]),
+    .library(name: "BundleKitDiagnostics", targets: ["BundleKitDiagnostics"]),
+    .library(name: "BundleKitCodeGeneration", targets: ["BundleKitCodeGeneration"]),
+    .library(name: "_BundleKitCommandLineTool", targets: ["_BundleKitCommandLineTool"]),
+    .library(name: "BundleKitPropertyListCore", targets: ["BundleKitPropertyListCore"]),
+    .library(name: "BundleKitPropertyList", targets: ["BundleKitPropertyList"]),
+    .library(name: "BundleKitFileSystem", targets: ["BundleKitFileSystem"]),
+    .library(name: "BundleKitStringsTable", targets: ["BundleKitStringsTable"]),
+    .library(name: "BundleKitLocalization", targets: ["BundleKitLocalization"]),
+    .library(name: "BundleKitVersioning", targets: ["BundleKitVersioning"]),
+    .library(name: "BundleKitArchiving", targets: ["BundleKitArchiving"]),
+    .library(name: "BundleKitResources", targets: ["BundleKitResources"]),
+    .library(name: "BundleKitMorse", targets: ["BundleKitMorse"]),
+    .library(name: "BundleKitReleasing", targets: ["BundleKitReleasing"]),
     .library(name: "BundleKitTestSupport", targets: ["BundleKitTestSupport"]),
     .plugin(name: "CompileStrings", targets: ["CompileStrings"]),
     .plugin(name: "GenerateStrings", targets: ["GenerateStrings"]),
@@ -72,82 +73,90 @@ let package = Package(
 
     // What every error and finding is made of (file, line, column, severity, message) and
     // the streams they are printed to: one model for every module and both tools.
-    .target(name: "Diagnostics"),
+    .target(name: "BundleKitDiagnostics"),
 
     // The one `main` of the executables (`bundlekit`, `bundlekit-translate`): exit codes and
     // the printing of errors.
     .target(
-      name: "CommandLineTool",
+      name: "_BundleKitCommandLineTool",
       dependencies: [
-        "Diagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "BundleKitDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
     // Files and folders: atomic and batch writes that survive a crash, walks, locks, threads,
     // subprocesses.
-    .target(name: "FileSystem", dependencies: ["CBundleKitSystem", "Diagnostics"]),
+    .target(
+      name: "BundleKitFileSystem", dependencies: ["CBundleKitSystem", "BundleKitDiagnostics"]),
 
     // The property-list codec: the value model; binary, JSON and OpenStep read and written,
     // XML written. Pure Swift: what the runtime links.
     .target(
-      name: "PropertyList",
+      name: "BundleKitPropertyListCore",
       dependencies: [
-        "Diagnostics", .product(name: "OrderedCollections", package: "swift-collections"),
+        "BundleKitDiagnostics", .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
 
     // XML property lists read with libxml2, and documents of any format read from and
     // written to files.
     .target(
-      name: "PropertyListXML",
+      name: "BundleKitPropertyList",
       dependencies: [
-        "PropertyList", "FileSystem", "CLibXML2",
+        "BundleKitPropertyListCore", "BundleKitFileSystem", "CLibXML2",
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
 
     // Swift source written for users' targets: identifiers and literals, build info, embedded
     // files. Pure Swift, so every generator escapes names the same way.
-    .target(name: "CodeGeneration"),
+    .target(name: "BundleKitCodeGeneration"),
 
     .target(
-      name: "StringsTable",
+      name: "BundleKitStringsTable",
       dependencies: [
-        "CodeGeneration",
-        "Diagnostics",
-        "FileSystem",
-        "PropertyList",
-        "PropertyListXML",
-        "Localization",
+        "BundleKitCodeGeneration",
+        "BundleKitDiagnostics",
+        "BundleKitFileSystem",
+        "BundleKitPropertyListCore",
+        "BundleKitPropertyList",
+        "BundleKitLocalization",
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "Mustache", package: "swift-mustache"),
       ]
     ),
 
     .target(
-      name: "Versioning",
-      dependencies: ["Diagnostics", "FileSystem", "PropertyList", "PropertyListXML"]
+      name: "BundleKitVersioning",
+      dependencies: [
+        "BundleKitDiagnostics", "BundleKitFileSystem", "BundleKitPropertyListCore",
+        "BundleKitPropertyList",
+      ]
     ),
 
     .target(
-      name: "Archiving",
-      dependencies: ["CArchive", "Diagnostics", "FileSystem"]
+      name: "BundleKitArchiving",
+      dependencies: ["CArchive", "BundleKitDiagnostics", "BundleKitFileSystem"]
     ),
 
     .target(
-      name: "Resources",
-      dependencies: ["Diagnostics", "FileSystem", "PropertyListXML", "StringsTable", "Versioning"]
+      name: "BundleKitResources",
+      dependencies: [
+        "BundleKitDiagnostics", "BundleKitFileSystem", "BundleKitPropertyList",
+        "BundleKitStringsTable", "BundleKitVersioning",
+      ]
     ),
 
-    .target(name: "Morse", dependencies: ["Diagnostics"]),
+    .target(name: "BundleKitMorse", dependencies: ["BundleKitDiagnostics"]),
 
     // The release chain (lint, compile, archive, bump) as one all-or-nothing run, for the
     // `release` command and plugin.
     .target(
-      name: "Releasing",
+      name: "BundleKitReleasing",
       dependencies: [
-        "Archiving", "Diagnostics", "FileSystem", "PropertyList", "Resources", "StringsTable",
-        "Versioning",
+        "BundleKitArchiving", "BundleKitDiagnostics", "BundleKitFileSystem",
+        "BundleKitPropertyListCore", "BundleKitResources", "BundleKitStringsTable",
+        "BundleKitVersioning",
       ]
     ),
 
@@ -162,8 +171,8 @@ let package = Package(
     // The runtime apps link: small, Foundation and the pure-Swift PropertyList codec only (no
     // libxml2, libarchive or Process): iOS, tvOS, watchOS and visionOS too.
     .target(
-      name: "Localization",
-      dependencies: ["PropertyList"]
+      name: "BundleKitLocalization",
+      dependencies: ["BundleKitPropertyListCore"]
     ),
 
     // The `bundlekit` tool.
@@ -171,22 +180,33 @@ let package = Package(
     .executableTarget(
       name: "bundlekit",
       dependencies: [
-        "CodeGeneration",
-        "CommandLineTool",
-        "Diagnostics",
-        "FileSystem",
-        "PropertyListXML",
-        "StringsTable",
-        "Localization",
-        "Versioning",
-        "Archiving",
-        "Resources",
-        "Releasing",
-        "Morse",
+        "BundleKitCodeGeneration",
+        "_BundleKitCommandLineTool",
+        "BundleKitDiagnostics",
+        "BundleKitFileSystem",
+        "BundleKitPropertyList",
+        "BundleKitStringsTable",
+        "BundleKitLocalization",
+        "BundleKitVersioning",
+        "BundleKitArchiving",
+        "BundleKitResources",
+        "BundleKitReleasing",
         "BundleKitTemplates",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitCLI"
+    ),
+
+    // `bundlekit morse`'s helper: an executable of its own, so `bundlekit`, which every plugin
+    // user builds, carries no Morse.
+    .executableTarget(
+      name: "bundlekit-morse",
+      dependencies: [
+        "_BundleKitCommandLineTool", "BundleKitDiagnostics", "BundleKitFileSystem",
+        "BundleKitMorse",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Sources/BundleKitMorseCLI"
     ),
 
     // Plugins: thin, they work out paths and run `bundlekit`.
@@ -264,56 +284,64 @@ let package = Package(
 
     .target(
       name: "BundleKitTestSupport",
-      dependencies: ["FileSystem", "PropertyListXML"],
+      dependencies: ["BundleKitFileSystem", "BundleKitPropertyList"],
       path: "Tests/Support"
     ),
     .testTarget(
       name: "CodeGenerationTests",
-      dependencies: ["CodeGeneration", "BundleKitTemplates", "BundleKitTestSupport"],
+      dependencies: ["BundleKitCodeGeneration", "BundleKitTemplates", "BundleKitTestSupport"],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "DiagnosticsTests",
       dependencies: [
-        "CommandLineTool", "Diagnostics", "PropertyList", "FileSystem", "Versioning", "Archiving",
-        "StringsTable", "Morse", "BundleKitTestSupport",
+        "_BundleKitCommandLineTool", "BundleKitDiagnostics", "BundleKitPropertyListCore",
+        "BundleKitFileSystem", "BundleKitVersioning", "BundleKitArchiving",
+        "BundleKitStringsTable", "BundleKitMorse", "BundleKitTestSupport",
       ]
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList", "PropertyListXML", "FileSystem", "BundleKitTestSupport"],
+      dependencies: [
+        "BundleKitPropertyListCore", "BundleKitPropertyList", "BundleKitFileSystem",
+        "BundleKitTestSupport",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "FileSystemTests",
-      dependencies: ["FileSystem", "PropertyListXML", "BundleKitTestSupport"]
+      dependencies: ["BundleKitFileSystem", "BundleKitPropertyList", "BundleKitTestSupport"]
     ),
     .testTarget(
       name: "StringsTableTests",
       dependencies: [
-        "StringsTable", "CodeGeneration", "PropertyListXML", "FileSystem", "Diagnostics",
-        "Localization", "BundleKitTestSupport",
+        "BundleKitStringsTable", "BundleKitCodeGeneration", "BundleKitPropertyList",
+        "BundleKitFileSystem", "BundleKitDiagnostics",
+        "BundleKitLocalization", "BundleKitTestSupport",
       ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "LocalizationTests",
       dependencies: [
-        "Localization", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+        "BundleKitLocalization", "BundleKitPropertyList", "BundleKitFileSystem",
+        "BundleKitTestSupport", "bundlekit",
       ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "VersioningTests",
       dependencies: [
-        "Versioning", "PropertyListXML", "FileSystem", "BundleKitTestSupport", "bundlekit",
+        "BundleKitVersioning", "BundleKitPropertyList", "BundleKitFileSystem",
+        "BundleKitTestSupport", "bundlekit",
       ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "ArchivingTests",
       dependencies: [
-        "Archiving", "Diagnostics", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+        "BundleKitArchiving", "BundleKitDiagnostics", "BundleKitPropertyList",
+        "BundleKitFileSystem", "BundleKitTestSupport",
         "bundlekit",
       ],
       exclude: ["Fixtures"]
@@ -321,13 +349,14 @@ let package = Package(
     .testTarget(
       name: "ResourcesTests",
       dependencies: [
-        "Resources", "StringsTable", "PropertyListXML", "FileSystem", "BundleKitTestSupport",
+        "BundleKitResources", "BundleKitStringsTable", "BundleKitPropertyList",
+        "BundleKitFileSystem", "BundleKitTestSupport",
         "bundlekit",
       ]
     ),
     .testTarget(
       name: "MorseTests",
-      dependencies: ["Morse", "BundleKitTestSupport"]
+      dependencies: ["BundleKitMorse", "BundleKitTestSupport"]
     ),
     // The plugins' logic (Plugins/PluginsShared/Plain, linked in), tested with inputs shaped
     // as SwiftPM and Xcode give them.
@@ -338,7 +367,8 @@ let package = Package(
     .testTarget(
       name: "BundleKitCLITests",
       dependencies: [
-        "bundlekit", "PropertyListXML", "FileSystem", "StringsTable", "BundleKitTestSupport",
+        "bundlekit", "bundlekit-morse", "BundleKitPropertyList", "BundleKitFileSystem",
+        "BundleKitStringsTable", "BundleKitTestSupport",
       ],
       exclude: ["Hostile/make-hostile.py"]
     ),

@@ -18,11 +18,11 @@ let package = Package(
     .executableTarget(
       name: "BundleKitBench",
       dependencies: [
-        .product(name: "FileSystem", package: "BundleKit"),
-        .product(name: "PropertyListXML", package: "BundleKit"),
-        .product(name: "StringsTable", package: "BundleKit"),
-        .product(name: "Localization", package: "BundleKit"),
-        .product(name: "Morse", package: "BundleKit"),
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "BundleKitPropertyList", package: "BundleKit"),
+        .product(name: "BundleKitStringsTable", package: "BundleKit"),
+        .product(name: "BundleKitLocalization", package: "BundleKit"),
+        .product(name: "BundleKitMorse", package: "BundleKit"),
       ]
     )
   ],

@@ -4,7 +4,7 @@
   pip install babel
   python3 Scripts/generate-plural-rules.py
 
-Writes Sources/Localization/Plurals/PluralRules+CLDR.swift (one Swift function per distinct
+Writes Sources/BundleKitLocalization/Plurals/PluralRules+CLDR.swift (one Swift function per distinct
 rule set, and a table from language code to function) and
 Tests/LocalizationTests/Fixtures/plural-samples.json (Babel's own answers for a range of
 numbers in every language, so the Swift rules are checked against an independent
@@ -131,7 +131,7 @@ extension PluralRules {{
 """
     # The rule functions in files of their own, each of a readable length.
     chunks = [functions[i:i + 20] for i in range(0, len(functions), 20)]
-    folder = os.path.join(ROOT, "Sources/Localization/Plurals")
+    folder = os.path.join(ROOT, "Sources/BundleKitLocalization/Plurals")
     for old in os.listdir(folder):
         if old.startswith("PluralRules+CLDRRules"):
             os.remove(os.path.join(folder, old))

@@ -8,7 +8,7 @@ instead of BundleKit (as SwiftLintPlugins ships SwiftLint's plugins).
 
 The plugin declarations and sources come from BundleKit's own Package.swift and Plugins/,
 so the two cannot drift; only the tool dependency changes. A consumer builds the runtime
-(Diagnostics, PropertyList, Localization, swift-collections) and nothing of the tool."""
+(BundleKitDiagnostics, BundleKitPropertyListCore, BundleKitLocalization, swift-collections) and nothing of the tool."""
 import argparse
 import os
 import re
@@ -16,7 +16,7 @@ import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNTIME = ["Diagnostics", "PropertyList", "Localization"]
+RUNTIME = ["BundleKitDiagnostics", "BundleKitPropertyListCore", "BundleKitLocalization"]
 
 
 def calls(text, opener):
@@ -96,21 +96,21 @@ let package = Package(
   name: "BundleKitPlugins",
 {platforms}
   products: [
-    .library(name: "Localization", targets: ["Localization"]),
+    .library(name: "BundleKitLocalization", targets: ["BundleKitLocalization"]),
 {products}
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0")
   ],
   targets: [
-    .target(name: "Diagnostics"),
+    .target(name: "BundleKitDiagnostics"),
     .target(
-      name: "PropertyList",
+      name: "BundleKitPropertyListCore",
       dependencies: [
-        "Diagnostics", .product(name: "OrderedCollections", package: "swift-collections"),
+        "BundleKitDiagnostics", .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
-    .target(name: "Localization", dependencies: ["PropertyList"]),
+    .target(name: "BundleKitLocalization", dependencies: ["BundleKitPropertyListCore"]),
     {tool},
 {declared}
   ],

@@ -55,7 +55,7 @@ extension BundleKitTemplates {
 // Template: swift6 (BundleKit).
 
 import Foundation
-import Localization
+import BundleKitLocalization
 
 /// Localized strings of this module, one accessor per key, grouped by table and key segments.
 {{accessLevel}} enum {{enumName}} {

@@ -16,14 +16,14 @@ let package = Package(
   targets: [
     .target(
       name: "DemoKit",
-      dependencies: [.product(name: "Localization", package: "BundleKit")],
+      dependencies: [.product(name: "BundleKitLocalization", package: "BundleKit")],
       exclude: ["Info.plist"],
       resources: [.process("Resources"), .copy("Legacy.bundle")],
       plugins: [.plugin(name: "CompileStrings", package: "BundleKit")]
     ),
     .executableTarget(
       name: "DemoApp",
-      dependencies: ["DemoKit", .product(name: "Localization", package: "BundleKit")],
+      dependencies: ["DemoKit", .product(name: "BundleKitLocalization", package: "BundleKit")],
       exclude: ["Info.plist", "Embedded"],
       resources: [.process("Resources")],
       plugins: [

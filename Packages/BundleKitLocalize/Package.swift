@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "StringsExtraction",
       dependencies: [
-        .product(name: "Diagnostics", package: "BundleKit"),
+        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftOperators", package: "swift-syntax"),
@@ -32,11 +32,11 @@ let package = Package(
       name: "bundlekit-localize",
       dependencies: [
         "StringsExtraction",
-        .product(name: "CommandLineTool", package: "BundleKit"),
-        .product(name: "Diagnostics", package: "BundleKit"),
-        .product(name: "FileSystem", package: "BundleKit"),
-        .product(name: "PropertyList", package: "BundleKit"),
-        .product(name: "StringsTable", package: "BundleKit"),
+        .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
+        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "BundleKitPropertyListCore", package: "BundleKit"),
+        .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitLocalizeCLI"

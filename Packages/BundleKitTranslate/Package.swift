@@ -29,11 +29,11 @@ let package = Package(
     .target(
       name: "Translation",
       dependencies: [
-        .product(name: "Diagnostics", package: "BundleKit"),
-        .product(name: "FileSystem", package: "BundleKit"),
-        .product(name: "PropertyListXML", package: "BundleKit"),
-        .product(name: "StringsTable", package: "BundleKit"),
-        .product(name: "Localization", package: "BundleKit"),
+        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "BundleKitPropertyList", package: "BundleKit"),
+        .product(name: "BundleKitStringsTable", package: "BundleKit"),
+        .product(name: "BundleKitLocalization", package: "BundleKit"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
@@ -41,7 +41,7 @@ let package = Package(
       name: "TranslationPostgres",
       dependencies: [
         "Translation",
-        .product(name: "Diagnostics", package: "BundleKit"),
+        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -50,7 +50,7 @@ let package = Package(
       name: "TranslationServer",
       dependencies: [
         "Translation",
-        .product(name: "PropertyListXML", package: "BundleKit"),
+        .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Atomics", package: "swift-atomics"),
@@ -64,9 +64,9 @@ let package = Package(
         "Translation",
         "TranslationServer",
         "TranslationPostgres",
-        .product(name: "CommandLineTool", package: "BundleKit"),
-        .product(name: "Diagnostics", package: "BundleKit"),
-        .product(name: "FileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
+        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitTranslateCLI"
@@ -75,8 +75,8 @@ let package = Package(
       name: "TranslationTests",
       dependencies: [
         "Translation", "TranslationServer", "TranslationPostgres", "bundlekit-translate",
-        .product(name: "FileSystem", package: "BundleKit"),
-        .product(name: "StringsTable", package: "BundleKit"),
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),

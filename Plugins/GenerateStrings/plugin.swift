@@ -3,7 +3,7 @@ import PackagePlugin
 
 /// Generates typed Swift accessors (`L10n.Localizable.greeting(name)`) for a target's strings
 /// tables, calling BundleKit's Localization runtime. Attach it with CompileStrings and add
-/// the `Localization` product to the target's dependencies. A `bundlekit.json` sets the
+/// the `BundleKitLocalization` product to the target's dependencies. A `bundlekit.json` sets the
 /// access level, enum name, template and development language. In an Xcode target the
 /// accessors read the target's own bundle (Xcode targets have no `Bundle.module`).
 ///

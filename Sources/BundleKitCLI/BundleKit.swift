@@ -1,5 +1,5 @@
 import ArgumentParser
-import CommandLineTool
+import _BundleKitCommandLineTool
 
 /// `bundlekit`: Xcode's build-and-localisation chores for every SwiftPM user.
 struct BundleKit: ParsableCommand {

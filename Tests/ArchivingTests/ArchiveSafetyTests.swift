@@ -1,9 +1,9 @@
-import Archiving
+import BundleKitArchiving
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import Diagnostics
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// Archives on hostile and international input: names in any language and locale, links

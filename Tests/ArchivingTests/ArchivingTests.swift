@@ -1,8 +1,8 @@
-import Archiving
+import BundleKitArchiving
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// A small tree with every kind of entry an archive keeps.

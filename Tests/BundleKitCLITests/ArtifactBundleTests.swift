@@ -1,5 +1,5 @@
+import BundleKitFileSystem
 import BundleKitTestSupport
-import FileSystem
 import Foundation
 import Testing
 
@@ -122,11 +122,14 @@ struct PluginPackageTests {
     // Nothing of the tool was compiled: none of its modules, no executable.
     let modules = try FileManager.default.contentsOfDirectory(
       atPath: demo + "/.build/debug/Modules")
-    for toolModule in ["StringsTable", "Versioning", "Archiving", "ArgumentParser", "bundlekit"] {
+    for toolModule in [
+      "BundleKitStringsTable", "BundleKitVersioning", "BundleKitArchiving", "ArgumentParser",
+      "bundlekit",
+    ] {
       #expect(!modules.contains { $0.hasPrefix(toolModule + ".") }, "\(toolModule) was built")
     }
     #expect(!FileManager.default.fileExists(atPath: demo + "/.build/debug/bundlekit"))
-    #expect(modules.contains("Localization.swiftmodule"))
+    #expect(modules.contains("BundleKitLocalization.swiftmodule"))
     // The plugins ran the prebuilt tool: compiled tables and generated accessors work.
     let run = try Tool.run(demo + "/.build/debug/DemoApp", [])
     let printed = String(decoding: run.stdout, as: UTF8.self)

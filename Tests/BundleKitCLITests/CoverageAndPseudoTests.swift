@@ -1,9 +1,9 @@
+import BundleKitPropertyList
 import BundleKitTestSupport
 import Foundation
-import PropertyListXML
 import Testing
 
-@testable import StringsTable
+@testable import BundleKitStringsTable
 
 /// `strings coverage` and `strings pseudo`: the two gates teams put in CI, on tables shaped
 /// like an app's (`.strings`, `.stringsdict` plurals, a catalog with variations,

@@ -13,7 +13,7 @@ struct DocumentationSamplesTests {
       .deletingLastPathComponent()
     let modules = products.appendingPathComponent("Modules").path
     try #require(
-      FileManager.default.fileExists(atPath: modules + "/Localization.swiftmodule"),
+      FileManager.default.fileExists(atPath: modules + "/BundleKitLocalization.swiftmodule"),
       "no built modules beside the tests at \(modules)")
     let root = Corpus.packageRoot.path
     return [
@@ -88,7 +88,7 @@ struct DocumentationSamplesTests {
       swiftc, try Self.typecheckArguments() + ["-module-name", "App", source, support])
     #expect(run.status == 0, "\(run.stderr)")
     // And the check can fail: an accessor calling what the runtime does not have.
-    try Data("import Localization\nlet x = LocalizedStrings.noSuchMember\n".utf8)
+    try Data("import BundleKitLocalization\nlet x = LocalizedStrings.noSuchMember\n".utf8)
       .write(to: URL(fileURLWithPath: folder.file("Wrong.swift")))
     let wrong = try Tool.run(
       swiftc, try Self.typecheckArguments() + ["-module-name", "App", folder.file("Wrong.swift")])

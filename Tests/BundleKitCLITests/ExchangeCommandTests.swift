@@ -1,5 +1,5 @@
+import BundleKitFileSystem
 import BundleKitTestSupport
-import FileSystem
 import Foundation
 import Testing
 

@@ -106,20 +106,25 @@ struct PackageShapeTests {
   )
   func runtimeIsPure() throws {
     let (graph, _) = try Self.package()
-    for product in ["Localization", "Morse", "PropertyList"] {
+    for product in ["BundleKitLocalization", "BundleKitMorse", "BundleKitPropertyListCore"] {
       let reached = Self.closure(of: product, in: graph).union([product])
       #expect(
         reached.isSubset(of: [
-          "Localization", "PropertyList", "Morse", "Diagnostics", "OrderedCollections",
+          "BundleKitLocalization", "BundleKitPropertyListCore", "BundleKitMorse",
+          "BundleKitDiagnostics", "OrderedCollections",
         ]),
         "\(product) reaches \(reached.sorted())")
     }
     // And the sources of those modules import none of it, nor start processes.
     let forbidden = [
-      "import CLibXML2", "import CArchive", "import FileSystem", "import PropertyListXML",
+      "import CLibXML2", "import CArchive", "import BundleKitFileSystem",
+      "import BundleKitPropertyList\n",
       "import CBundleKitSystem", "Process(", "import FoundationNetworking", "import FoundationXML",
     ]
-    for module in ["Localization", "PropertyList", "Morse", "Diagnostics"] {
+    for module in [
+      "BundleKitLocalization", "BundleKitPropertyListCore", "BundleKitMorse",
+      "BundleKitDiagnostics",
+    ] {
       let folder = Corpus.packageRoot.appendingPathComponent("Sources/\(module)").path
       for file in try FileManager.default.subpathsOfDirectory(atPath: folder)
       where file.hasSuffix(".swift") {
@@ -131,11 +136,14 @@ struct PackageShapeTests {
     }
   }
 
-  @Test("the plugins' tool links no database, web server or networking")
+  @Test("the plugins' tool links no database, web server, networking, swift-syntax or Morse")
   func toolIsLean() throws {
     let (graph, _) = try Self.package()
     let reached = Self.closure(of: "bundlekit", in: graph)
-    for heavy in ["GRDB", "Hummingbird", "NIOCore", "Translation", "TranslationServer"] {
+    for heavy in [
+      "GRDB", "Hummingbird", "NIOCore", "Translation", "TranslationServer", "BundleKitMorse",
+      "SwiftSyntax",
+    ] {
       #expect(!reached.contains(heavy), "bundlekit reaches \(heavy)")
     }
   }
@@ -181,7 +189,8 @@ struct PackageShapeTests {
 
   /// The command-line layers of all three packages: where commands live.
   static let commandFolders = [
-    "Sources/BundleKitCLI", "Packages/BundleKitTranslate/Sources/BundleKitTranslateCLI",
+    "Sources/BundleKitCLI", "Sources/BundleKitMorseCLI",
+    "Packages/BundleKitTranslate/Sources/BundleKitTranslateCLI",
     "Packages/BundleKitLocalize/Sources/BundleKitLocalizeCLI",
   ]
 
@@ -206,14 +215,14 @@ struct PackageShapeTests {
       "Sources/BundleKitCLI/Commands/Plist/PlistPrint.swift",
       "Sources/BundleKitCLI/Commands/Plist/PlistGet.swift",
     ]
-    for folder in Self.commandFolders + ["Sources/CommandLineTool"] {
+    for folder in Self.commandFolders + ["Sources/_BundleKitCommandLineTool"] {
       for file in try Self.swiftFiles(under: folder) where !converters.contains(file.path) {
         for word in [
           "encoded(as: .json)", "PropertyListDictionary", "JSONSerialization", "{\\\"",
         ] {
           #expect(!file.text.contains(word), "\(file.path) holds \(word)")
         }
-        if file.path != "Sources/CommandLineTool/StandardStreams.swift" {
+        if file.path != "Sources/_BundleKitCommandLineTool/StandardStreams.swift" {
           #expect(!file.text.contains("JSONEncoder("), "\(file.path) has a JSON encoder of its own")
         }
       }

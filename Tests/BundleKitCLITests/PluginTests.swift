@@ -1,7 +1,7 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// The CompileStrings plugin in a real package: `swift build` compiles its tables, the

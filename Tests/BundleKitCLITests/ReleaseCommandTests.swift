@@ -1,7 +1,7 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// `bundlekit release` on a copy of Examples/DemoApp: every output checked, with bsdtar,

@@ -1,7 +1,7 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// Nothing lost, nothing crashes: the command-line tool on input that broke it before.

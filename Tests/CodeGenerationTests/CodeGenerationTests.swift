@@ -1,5 +1,5 @@
+import BundleKitCodeGeneration
 import BundleKitTestSupport
-import CodeGeneration
 import Foundation
 import Testing
 

@@ -1,13 +1,13 @@
-import Archiving
+import BundleKitArchiving
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitMorse
+import BundleKitPropertyListCore
+import BundleKitStringsTable
 import BundleKitTestSupport
-import Diagnostics
-import FileSystem
+import BundleKitVersioning
 import Foundation
-import Morse
-import PropertyList
-import StringsTable
 import Testing
-import Versioning
 
 /// One model for every finding and error: compiler-style text, JSON, and every error type
 /// of the libraries speaking it.

@@ -1,7 +1,7 @@
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 import Testing
+import _BundleKitCommandLineTool
 
 /// The one place a run's findings go: what it counts, raises and adds.
 struct DiagnosticsEngineTests {

@@ -1,9 +1,9 @@
+import BundleKitPropertyList
 import BundleKitTestSupport
 import Foundation
-import PropertyListXML
 import Testing
 
-@testable import FileSystem
+@testable import BundleKitFileSystem
 
 /// What a killed run leaves, and how the next run that writes the tree finishes it: journals
 /// rolled forward or back, abandoned temporary files removed, live ones left alone. The states

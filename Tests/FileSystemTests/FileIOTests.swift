@@ -1,7 +1,7 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// Atomic batch writes: every file or none, modes and links kept, no temporary files left.

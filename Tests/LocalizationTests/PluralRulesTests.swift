@@ -1,8 +1,8 @@
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import Localization
-import PropertyListXML
 import Testing
 
 struct PluralRulesTests {

@@ -1,6 +1,6 @@
+import BundleKitMorse
 import BundleKitTestSupport
 import Foundation
-import Morse
 import Testing
 
 /// Keying as a person does it: random text, a speed, Gaussian timing jitter on every element.

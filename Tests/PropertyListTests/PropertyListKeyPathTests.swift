@@ -1,6 +1,6 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
-import PropertyListXML
 import Testing
 
 struct KeyPathTests {

@@ -1,7 +1,7 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
 
 /// XML, OpenStep and JSON: Apple's formatting, escapes, and errors with line and column.

@@ -1,9 +1,9 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitResources
+import BundleKitStringsTable
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
-import Resources
-import StringsTable
 import Testing
 
 struct BundleCreateTests {

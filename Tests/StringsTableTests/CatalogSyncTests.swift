@@ -1,9 +1,9 @@
+import BundleKitPropertyList
 import BundleKitTestSupport
 import Foundation
-import PropertyListXML
 import Testing
 
-@testable import StringsTable
+@testable import BundleKitStringsTable
 
 /// Sync of a catalog with what the code uses, as Xcode's build does it: checked through
 /// Foundation's own JSON reader, and byte for byte where Xcode's layout decides.

@@ -1,9 +1,9 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTestSupport
-import Diagnostics
-import FileSystem
 import Foundation
-import PropertyListXML
-import StringsTable
 import Testing
 
 /// A package-shaped folder of tables written for a test.

@@ -1,10 +1,10 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTestSupport
-import Diagnostics
-import FileSystem
 import Foundation
-import Localization
-import PropertyListXML
-import StringsTable
 import Testing
 
 /// What CoreFoundation reads and Xcode builds compiles: placeholder and plural findings are

@@ -1,9 +1,9 @@
+import BundleKitCodeGeneration
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTestSupport
-import CodeGeneration
-import FileSystem
 import Foundation
-import PropertyListXML
-import StringsTable
 import Testing
 
 struct GeneratorTests {

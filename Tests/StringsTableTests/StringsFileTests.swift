@@ -1,8 +1,8 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
-import StringsTable
 import Testing
 
 struct StringsFileTests {

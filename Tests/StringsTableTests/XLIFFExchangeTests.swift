@@ -1,9 +1,9 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTestSupport
-import Diagnostics
-import FileSystem
 import Foundation
-import PropertyListXML
-import StringsTable
 import Testing
 
 /// XLIFF export and import as Xcode does them, checked with Python's XML parser (an

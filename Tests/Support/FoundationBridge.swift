@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// Converts between Foundation's property-list objects and `PropertyListValue`.
 public enum FoundationBridge {

@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 import Testing
 
 /// Real files from other projects, read where they are: `../shared/corpus` beside the

@@ -1,9 +1,10 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
-@testable import Versioning
+
+@testable import BundleKitVersioning
 
 struct BundleVersionTests {
   @Test(

@@ -1,9 +1,10 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
-@testable import Versioning
+
+@testable import BundleKitVersioning
 
 struct BumpTests {
   @Test("XML is edited in place: only the value's bytes change")

@@ -1,9 +1,10 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
-@testable import Versioning
+
+@testable import BundleKitVersioning
 
 /// A folder of Info.plists and projects for a test.
 final class Workspace: @unchecked Sendable {

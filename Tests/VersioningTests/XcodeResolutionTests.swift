@@ -1,9 +1,10 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
-import FileSystem
 import Foundation
-import PropertyListXML
 import Testing
-@testable import Versioning
+
+@testable import BundleKitVersioning
 
 /// Versions resolved as Xcode resolves them, on the project fixtures in
 /// Fixtures/Projects (written by its make-projects.py, modelled on real projects): what

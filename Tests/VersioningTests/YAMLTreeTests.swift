@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Versioning
+@testable import BundleKitVersioning
 
 /// The block YAML project specs are written in, read with each scalar's place.
 struct YAMLTreeTests {

@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// The `archive` suite: tar.gz of a 5,000-file tree by `bundlekit archive create` and by
 /// `bsdtar`, at the same gzip level.

@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// Timing, peers run as processes, and the markdown table.
 enum Bench {

@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// The `bump` suite: `bundlekit bump build` on 1,000 Info.plists (half XML, half binary)
 /// against a one-process Python plistlib loop that does the same with an atomic replace.

@@ -1,4 +1,4 @@
-import FileSystem
+import BundleKitFileSystem
 import Foundation
 
 /// The `localize` suite: `bundlekit strings extract` and `sync` on a target of 2,000 SwiftUI

@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// The `lookup` suite: exact lookups over HTTP on loopback with `wrk`, against
 /// `bundlekit translate serve` and a peer serving the same memory from Python's standard

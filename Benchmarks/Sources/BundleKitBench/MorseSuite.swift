@@ -1,5 +1,5 @@
+import BundleKitMorse
 import Foundation
-import Morse
 
 /// The `morse` suite: BundleKit's adaptive decoder against the classic fixed-threshold one
 /// (dit length from the first mark, dah threshold twice the last dit), on the same generated

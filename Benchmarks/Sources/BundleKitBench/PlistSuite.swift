@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// The `plist` suite: a 200,000-entry dictionary through BundleKit, Foundation's
 /// PropertyListSerialization, the toolchain's plutil, Python's plistlib and libplist's

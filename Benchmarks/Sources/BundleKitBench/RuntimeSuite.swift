@@ -1,7 +1,7 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
 import Foundation
-import Localization
-import PropertyListXML
 
 /// The `runtime` suite: BundleKit's Localization runtime against Foundation's Bundle on the
 /// same compiled tables: a cached lookup, a plural lookup, and loading a 10,000-key table.

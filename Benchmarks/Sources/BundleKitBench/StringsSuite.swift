@@ -1,7 +1,7 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import PropertyListXML
-import StringsTable
 
 /// The `strings` suite: a 200,000-entry `.strings` file compiled to a binary plist by
 /// BundleKit and by the toolchain's `plutil -convert binary1` (and Foundation in process).

@@ -1,6 +1,6 @@
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
+import _BundleKitCommandLineTool
 
 #if canImport(Glibc)
   import Glibc
@@ -19,6 +19,8 @@ struct HelperTool {
   var package: String
   /// The command that runs it (`bundlekit translate`).
   var command: String
+  /// How to build it, when not with its package (`swift build -c release --product ...`).
+  var build: String? = nil
 
   /// `bundlekit-localize`, which `command` runs.
   static func localize(command: String) -> HelperTool {
@@ -28,7 +30,12 @@ struct HelperTool {
 
   /// One line: how to get the helper.
   var howToGet: String {
-    "\(command) runs \(name): `make install` installs it beside bundlekit, or build it with `swift build -c release --package-path \(package)` and use that package's .build/release/bundlekit"
+    if let build {
+      return
+        "\(command) runs \(name): `make install` installs it beside bundlekit, or build it with `\(build)`"
+    }
+    return
+      "\(command) runs \(name): `make install` installs it beside bundlekit, or build it with `swift build -c release --package-path \(package)` and use that package's .build/release/bundlekit"
   }
 
   /// The helper in this executable's folder (links resolved), else on `PATH`.

@@ -1,4 +1,4 @@
-import Archiving
+import BundleKitArchiving
 
 /// How `bundlekit` lifts what the libraries refuse: the flag for each refusal rule, added as
 /// a note below the error (the libraries themselves name no flag).

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandLineTool
-import StringsTable
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `--warnings-as-errors` and `--severity RULE=LEVEL`, shared by `strings lint` and
 /// `strings compile`.

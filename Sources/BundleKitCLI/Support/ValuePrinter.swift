@@ -1,6 +1,6 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
 
 /// Renders values for people, in the style of `plutil -p`.
 enum ValuePrinter {

@@ -1,6 +1,6 @@
+import BundleKitLocalization
 import DemoKit
 import Foundation
-import Localization
 
 // Prints, for each language, a .strings value through Foundation's own Bundle API, a String
 // Catalog value, and plurals from a .stringsdict through BundleKit's runtime (Foundation's

@@ -1,4 +1,4 @@
-import Localization
+import BundleKitLocalization
 
 /// The library part of the demo: its own compiled table, looked up per language.
 public enum DemoKit {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CommandLineTool
+import _BundleKitCommandLineTool
 
 /// `bundlekit-localize`: what needs Swift's own parser (swift-syntax). `bundlekit strings
 /// extract ...` runs it, so the `bundlekit` tool that plugins build carries no compiler

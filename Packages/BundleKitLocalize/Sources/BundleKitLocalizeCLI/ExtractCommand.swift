@@ -1,10 +1,10 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitStringsTable
 import Foundation
 import StringsExtraction
-import StringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings extract PATH... [--format text|json]`.
 struct ExtractCommand: ParsableCommand {

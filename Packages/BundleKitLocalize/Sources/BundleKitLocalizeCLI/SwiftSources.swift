@@ -1,6 +1,6 @@
-import Diagnostics
-import FileSystem
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitStringsTable
 
 /// The Swift files a command reads: given one by one, or found in folders.
 enum SwiftSources {

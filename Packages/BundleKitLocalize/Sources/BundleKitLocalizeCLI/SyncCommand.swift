@@ -1,10 +1,10 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import PropertyList
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyListCore
+import BundleKitStringsTable
 import StringsExtraction
-import StringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings sync PATH... [--check]`.
 struct SyncCommand: ParsableCommand {

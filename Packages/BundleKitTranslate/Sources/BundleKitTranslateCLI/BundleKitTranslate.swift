@@ -1,5 +1,5 @@
 import ArgumentParser
-import CommandLineTool
+import _BundleKitCommandLineTool
 
 /// `bundlekit-translate`: the translation memory, its lookups and its server. `bundlekit
 /// translate ...` runs it, so the `bundlekit` tool that plugins build carries no database

@@ -1,4 +1,4 @@
-import Diagnostics
+import BundleKitDiagnostics
 
 /// What can go wrong building, opening or asking a translation memory.
 public enum TranslationError: DiagnosticConvertible, Sendable, Hashable {

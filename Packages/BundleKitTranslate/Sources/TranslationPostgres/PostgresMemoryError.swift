@@ -1,4 +1,4 @@
-import Diagnostics
+import BundleKitDiagnostics
 import Translation
 
 /// What can go wrong with a memory in PostgreSQL.

@@ -1,5 +1,5 @@
-import FileSystem
-import PropertyListXML
+import BundleKitFileSystem
+import BundleKitPropertyList
 
 /// JSON text built by hand: the server's answers are a few fixed shapes, and writing them
 /// directly is several times faster than going through `JSONSerialization` per request.

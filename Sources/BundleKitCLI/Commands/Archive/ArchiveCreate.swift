@@ -1,13 +1,13 @@
-import Archiving
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitArchiving
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitReleasing
+import BundleKitStringsTable
+import BundleKitVersioning
 import Foundation
-import PropertyListXML
-import Releasing
-import StringsTable
-import Versioning
+import _BundleKitCommandLineTool
 
 #if canImport(Glibc)
   import Glibc

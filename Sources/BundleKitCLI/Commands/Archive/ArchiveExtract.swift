@@ -1,7 +1,7 @@
-import Archiving
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitArchiving
+import BundleKitDiagnostics
+import _BundleKitCommandLineTool
 
 /// `bundlekit archive extract ARCHIVE -C DIR`.
 struct ArchiveExtract: ParsableCommand {

@@ -1,10 +1,10 @@
-import Archiving
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitArchiving
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
+import _BundleKitCommandLineTool
 
 /// `bundlekit archive list ARCHIVE`.
 struct ArchiveList: ParsableCommand {

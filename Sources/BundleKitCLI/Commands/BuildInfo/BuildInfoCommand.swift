@@ -1,12 +1,12 @@
 import ArgumentParser
-import CodeGeneration
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitCodeGeneration
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
+import BundleKitVersioning
 import Foundation
-import PropertyListXML
-import StringsTable
-import Versioning
+import _BundleKitCommandLineTool
 
 /// `bundlekit build-info -o FILE.swift [--info-plist PATH] [--git-folder DIR]`: the Swift
 /// file the BuildInfo plugin adds to a target.

@@ -1,11 +1,11 @@
 import ArgumentParser
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitResources
 import BundleKitTemplates
-import CommandLineTool
-import Diagnostics
-import FileSystem
 import Foundation
-import PropertyListXML
-import Resources
+import _BundleKitCommandLineTool
 
 /// `bundlekit bundle`: resource bundles.
 struct BundleCommand: ParsableCommand {

@@ -1,10 +1,10 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitResources
 import Foundation
-import PropertyListXML
-import Resources
+import _BundleKitCommandLineTool
 
 #if canImport(Glibc)
   import Glibc

@@ -1,11 +1,11 @@
 import ArgumentParser
-import CodeGeneration
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitCodeGeneration
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import PropertyListXML
-import StringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit embed FILE... -o OUT.swift`: files as Swift constants, for libraries that ship
 /// resources without a bundle (the EmbedResources plugin runs it).

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FileSystem
-import PropertyListXML
+import BundleKitFileSystem
+import BundleKitPropertyList
 
 /// `bundlekit plist`: read, edit, convert and check property lists.
 struct PlistCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FileSystem
-import PropertyListXML
+import BundleKitFileSystem
+import BundleKitPropertyList
 
 /// `bundlekit plist convert FILE --format F [-o OUT]`.
 struct PlistConvert: ParsableCommand {

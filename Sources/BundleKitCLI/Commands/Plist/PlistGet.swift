@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import PropertyListXML
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import _BundleKitCommandLineTool
 
 /// `bundlekit plist get FILE KEYPATH`: one value.
 struct PlistGet: ParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
 import Foundation
-import PropertyListXML
+import _BundleKitCommandLineTool
 
 /// `bundlekit plist lint FILE...`: check that files parse.
 struct PlistLint: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FileSystem
-import PropertyListXML
+import BundleKitFileSystem
+import BundleKitPropertyList
 
 /// `bundlekit plist remove FILE KEYPATH`.
 struct PlistRemove: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CommandLineTool
-import FileSystem
-import PropertyListXML
+import BundleKitFileSystem
+import BundleKitPropertyList
+import _BundleKitCommandLineTool
 
 /// `bundlekit plist set FILE KEYPATH VALUE --type T`: edit one value in place.
 struct PlistSet: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import _BundleKitCommandLineTool
 
 /// `bundlekit recover`: finishes what killed BundleKit runs left in a tree.
 struct RecoverCommand: ParsableCommand {

@@ -1,12 +1,12 @@
-import Archiving
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import PropertyListXML
-import Releasing
-import Resources
-import StringsTable
-import Versioning
+import BundleKitArchiving
+import BundleKitDiagnostics
+import BundleKitPropertyList
+import BundleKitReleasing
+import BundleKitResources
+import BundleKitStringsTable
+import BundleKitVersioning
+import _BundleKitCommandLineTool
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import PropertyListXML
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings compile PATH... --output-dir DIR`.
 struct StringsCompile: ParsableCommand {

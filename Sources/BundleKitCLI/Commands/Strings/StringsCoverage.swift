@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import PropertyListXML
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitPropertyList
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings coverage PATH... [--min 0.9] [--format json]`.
 struct StringsCoverage: ParsableCommand {

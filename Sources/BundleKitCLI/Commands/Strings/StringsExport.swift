@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings export PATH... --xcloc DIR [--language LANG ...]`.
 struct StringsExport: ParsableCommand {

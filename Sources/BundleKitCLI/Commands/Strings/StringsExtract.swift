@@ -1,5 +1,5 @@
 import ArgumentParser
-import Diagnostics
+import BundleKitDiagnostics
 
 /// `bundlekit strings extract PATH... [--format text|json] [--strict]`: runs
 /// `bundlekit-localize extract`, which reads Swift with swift-syntax; keeping that in its own

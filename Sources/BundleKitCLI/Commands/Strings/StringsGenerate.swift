@@ -1,12 +1,12 @@
 import ArgumentParser
+import BundleKitCodeGeneration
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import BundleKitTemplates
-import CodeGeneration
-import CommandLineTool
-import Diagnostics
-import FileSystem
 import Foundation
-import PropertyListXML
-import StringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings generate PATH... -o FILE.swift [--template NAME|PATH]`.
 struct StringsGenerate: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings import FILE.xliff|DIR.xcloc ... [PATH] [--dry-run]`.
 struct StringsImport: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
+import BundleKitLocalization
 import Foundation
-import Localization
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings lookup KEY --in PATH [ARG...]`: the runtime's answer, formatted.
 struct StringsLookup: ParsableCommand {

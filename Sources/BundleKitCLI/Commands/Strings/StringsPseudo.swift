@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import PropertyListXML
-import StringsTable
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
+import _BundleKitCommandLineTool
 
 /// `bundlekit strings pseudo PATH... --style accented|long|rtl [--language qps-ploc]`.
 struct StringsPseudo: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Diagnostics
+import BundleKitDiagnostics
 
 /// `bundlekit strings sync PATH... [--check]`: runs `bundlekit-localize sync`, which extracts
 /// with swift-syntax and merges with StringsTable's `CatalogSync`.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 
 /// `bundlekit translate index|lookup|serve|fill ...`: runs `bundlekit-translate`, found beside

@@ -1,10 +1,10 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitVersioning
 import Foundation
-import PropertyListXML
-import Versioning
+import _BundleKitCommandLineTool
 
 /// `bundlekit bump build|version`.
 struct BumpCommand: ParsableCommand {

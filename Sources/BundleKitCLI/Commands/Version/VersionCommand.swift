@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
-import FileSystem
-import PropertyListXML
-import Versioning
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitVersioning
+import _BundleKitCommandLineTool
 
 /// `bundlekit version [PATH...]`: every bundle's versions, as Xcode resolves them.
 struct VersionCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 @_spi(Compiler) import SwiftParser
 import SwiftSyntax

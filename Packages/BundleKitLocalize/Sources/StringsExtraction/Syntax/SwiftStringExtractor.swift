@@ -1,4 +1,4 @@
-import Diagnostics
+import BundleKitDiagnostics
 import SwiftOperators
 import SwiftParser
 import SwiftSyntax

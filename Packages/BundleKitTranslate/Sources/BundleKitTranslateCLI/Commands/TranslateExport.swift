@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Translation
 import TranslationPostgres
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate export --tmx FILE --memory TM_FILE`.
 struct TranslateExport: AsyncParsableCommand {

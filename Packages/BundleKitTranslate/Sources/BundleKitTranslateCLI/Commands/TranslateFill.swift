@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 import Translation
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate fill PACKAGE_DIR --to de,fr [--provider URL]`.
 struct TranslateFill: AsyncParsableCommand {

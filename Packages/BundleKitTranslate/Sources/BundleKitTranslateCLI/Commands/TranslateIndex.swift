@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Translation
 import TranslationPostgres
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate index PATH... -o TM_FILE | --database URL`.
 struct TranslateIndex: AsyncParsableCommand {

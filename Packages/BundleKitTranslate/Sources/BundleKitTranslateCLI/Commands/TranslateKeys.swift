@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 import Translation
 import TranslationPostgres
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate keys create|revoke|list --database URL`.
 struct TranslateKeys: AsyncParsableCommand {

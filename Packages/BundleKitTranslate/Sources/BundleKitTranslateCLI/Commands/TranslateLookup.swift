@@ -1,8 +1,8 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 import Translation
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate lookup TEXT --to LANG [--from LANG] --memory TM_FILE`.
 struct TranslateLookup: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import CommandLineTool
-import Diagnostics
+import BundleKitDiagnostics
 import Foundation
 import Translation
 import TranslationServer
+import _BundleKitCommandLineTool
 
 /// `bundlekit translate serve --memory TM_FILE [--host 127.0.0.1] [--port 5000]`.
 struct TranslateServe: AsyncParsableCommand {

@@ -1,8 +1,8 @@
-import Diagnostics
-import FileSystem
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitStringsTable
 import Foundation
 import GRDB
-import StringsTable
 
 /// Moving a memory between tools: export as TMX, import TMX and XLIFF files into it. An
 /// import checks every file first, then writes the memory again in one atomic replacement, so

@@ -1,6 +1,6 @@
-import Diagnostics
-import PropertyList
-import PropertyListXML
+import BundleKitDiagnostics
+import BundleKitPropertyList
+import BundleKitPropertyListCore
 
 /// A translation memory as TMX 1.4b, the exchange format of memory tools (Translate
 /// Toolkit, OmegaT, Okapi, Weblate, Tolgee): one `<tu>` per entry, one `<tuv xml:lang>` per

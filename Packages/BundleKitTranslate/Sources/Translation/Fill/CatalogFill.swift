@@ -1,8 +1,8 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import Localization
-import PropertyListXML
-import StringsTable
 
 /// Fills a String Catalog's missing languages: each entry without a localization in a
 /// language gets one shaped like the source language's (plural cases for the target

@@ -1,7 +1,7 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import PropertyListXML
-import StringsTable
 
 /// Fills one language's `.strings` table from the development language's: missing keys are
 /// appended, in the file's own encoding, each under a comment marking it for review.

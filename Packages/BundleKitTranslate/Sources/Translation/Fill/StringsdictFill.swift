@@ -1,8 +1,8 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import Localization
-import PropertyListXML
-import StringsTable
 
 /// Fills one language's `.stringsdict` from the development language's. Each missing key
 /// gets the same rules with its texts translated and plural cases for the target language's

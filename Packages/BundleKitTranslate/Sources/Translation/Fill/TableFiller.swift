@@ -1,8 +1,8 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
-import Localization
-import PropertyListXML
-import StringsTable
 
 /// Fills the translations a package's tables lack: every key of the development language's
 /// `.strings` and `.stringsdict` tables and every catalog entry, in each language asked for.

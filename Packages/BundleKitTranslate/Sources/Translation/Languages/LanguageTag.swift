@@ -1,5 +1,5 @@
+import BundleKitLocalization
 import Foundation
-import Localization
 
 /// Language codes as tables and clients write them (`en_GB`, `en-GB`, `zh_CN`, `pt-BR`,
 /// `de.lproj`), in one spelling, and the order in which to fall back from one to another.

@@ -1,8 +1,8 @@
-import FileSystem
+import BundleKitFileSystem
+import BundleKitPropertyList
+import BundleKitStringsTable
 import Foundation
 import GRDB
-import PropertyListXML
-import StringsTable
 
 /// Builds a translation memory file from strings tables.
 public struct MemoryBuilder: Sendable {

@@ -1,7 +1,7 @@
-import FileSystem
-import Localization
-import PropertyListXML
-import StringsTable
+import BundleKitFileSystem
+import BundleKitLocalization
+import BundleKitPropertyList
+import BundleKitStringsTable
 
 /// Reads one table file, text or compiled, into records (without source texts, which the
 /// indexer fills in once every language is read).

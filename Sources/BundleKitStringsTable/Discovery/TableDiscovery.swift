@@ -1,0 +1,40 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import Foundation
+
+/// Finds strings tables under files and folders.
+public enum TableDiscovery {
+  /// Every `.strings`, `.stringsdict` and `.xcstrings` file in `paths` (files are taken as
+  /// they are; folders are searched), sorted and without repeats.
+  public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
+    var found: [String] = []
+    let manager = FileManager.default
+    // A batch a killed run left half-written in these folders is finished first when this
+    // run writes them (the walk below finishes those inside); never above them.
+    ScratchRecovery.recover(atRoots: paths)
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw DiagnosticsError([Diagnostic(.error, .syntax, path, "no such file or folder")])
+      }
+      guard isFolder.boolValue else {
+        found.append(path)
+        continue
+      }
+      DirectoryWalker.walk(path) { entry in
+        let name = entry.name
+        if SkippedFolders.skips(name) { return .skip }
+        if StringsTableKind(path: name) != nil {
+          let relative = entry.relativePath
+          found.append(
+            path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
+          )
+        }
+        return .descend
+      }
+    }
+    var seen: Set<String> = []
+    return found.sorted().filter { seen.insert($0).inserted }.compactMap(TableLocation.init(path:))
+  }
+}

@@ -1,0 +1,283 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyListCore
+import Foundation
+
+/// Export for translators and import of their work, as `xcodebuild -exportLocalizations`
+/// and `-importLocalizations` do: one `.xcloc` per language holding an XLIFF 1.2 file with a
+/// `<file>` per table, and back into String Catalogs, `.strings` and `.stringsdict` tables.
+public enum LocalizationExchange {
+  /// A file to write: its path and bytes.
+  public typealias Output = FileWrite
+
+  /// The tables of a project that export reads: catalogs, and the development language's
+  /// `.strings` and `.stringsdict` tables with their translations beside them.
+  struct Project {
+    var catalogs: [(original: String, catalog: StringCatalog)] = []
+    var strings: [(original: String, location: TableLocation)] = []
+    var languages: Set<String> = []
+  }
+
+  /// The path a table is named by in XLIFF: relative to the current folder when it is below
+  /// it, else to the folder given (`root`); `./` dropped.
+  static func original(_ path: String, root: String) -> String {
+    var relative = path
+    let cwd = FileManager.default.currentDirectoryPath
+    if path.hasPrefix("/") {
+      if path.hasPrefix(cwd + "/") {
+        relative = String(path.dropFirst(cwd.count + 1))
+      } else if path.hasPrefix(root + "/") {
+        relative = String(path.dropFirst(root.count + 1))
+      }
+    }
+    while relative.hasPrefix("./") { relative.removeFirst(2) }
+    return relative
+  }
+
+  static func project(_ paths: [String], developmentLanguage: String) throws -> Project {
+    var project = Project()
+    for root in paths {
+      for location in try TableDiscovery.tables(in: [root]) {
+        switch location.kind {
+        case .catalog:
+          let catalog = try StringCatalog(contentsOfFile: location.path)
+          project.catalogs.append((original(location.path, root: root), catalog))
+          project.languages.formUnion(catalog.languages.filter { $0 != catalog.sourceLanguage })
+        case .strings, .stringsdict:
+          guard let language = location.language, language != "Base" else { continue }
+          if language == developmentLanguage {
+            project.strings.append((original(location.path, root: root), location))
+          } else {
+            project.languages.insert(language)
+          }
+        }
+      }
+    }
+    return project
+  }
+
+  /// Every language's `.xcloc`, under `folder`: `<lang>.xcloc/contents.json`,
+  /// `Localized Contents/<lang>.xliff` and `Source Contents/` (the development tables as
+  /// exported). `languages` empty: every language the tables have.
+  public static func export(
+    _ paths: [String], to folder: String, languages: [String], developmentLanguage: String,
+    toolVersion: String
+  ) throws -> [Output] {
+    let project = try project(paths, developmentLanguage: developmentLanguage)
+    let chosen = languages.isEmpty ? project.languages.sorted() : languages
+    var outputs: [Output] = []
+    var cache: [String: [String]] = [:]
+    var sources: [Output] = []
+    for (original, catalog) in project.catalogs {
+      sources.append(Output(path: original, bytes: catalog.contents))
+    }
+    for (original, location) in project.strings {
+      sources.append(Output(path: original, bytes: try FileIO.read(location.path)))
+    }
+    for language in chosen {
+      var files: [XLIFFDocument.File] = []
+      var source = developmentLanguage
+      for (original, catalog) in project.catalogs {
+        source = catalog.sourceLanguage
+        files.append(
+          XLIFFDocument.File(
+            original: original, sourceLanguage: catalog.sourceLanguage, targetLanguage: language,
+            units: CatalogExchange.units(catalog, language: language, cache: &cache)))
+      }
+      for (original, location) in project.strings {
+        let translated = StringsExchange.translatedPath(location.path, language: language)
+        let exists = translated.map(FileIO.exists) ?? false
+        let units: [XLIFFDocument.Unit]
+        if location.kind == .strings {
+          let target = exists ? try translated.map { try StringsFile(contentsOfFile: $0) } : nil
+          units = StringsExchange.units(
+            strings: try StringsFile(contentsOfFile: location.path), target: target)
+        } else {
+          let target = exists ? try translated.map { try StringsdictFile(contentsOfFile: $0) } : nil
+          units = StringsExchange.units(
+            stringsdict: try StringsdictFile(contentsOfFile: location.path), target: target,
+            language: language, cache: &cache)
+        }
+        files.append(
+          XLIFFDocument.File(
+            original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
+            units: units))
+      }
+      let bundle = Paths.join(folder, "\(language).xcloc")
+      outputs.append(
+        Output(
+          path: Paths.join(bundle, "Localized Contents/\(language).xliff"),
+          bytes: XLIFFDocument(files: files).xml(toolVersion: toolVersion)))
+      outputs.append(
+        Output(
+          path: Paths.join(bundle, "contents.json"),
+          bytes: contents(language: language, developmentLanguage: source, toolVersion: toolVersion)
+        ))
+      for file in sources {
+        outputs.append(
+          Output(path: Paths.join(bundle, "Source Contents/" + file.path), bytes: file.bytes))
+      }
+    }
+    return outputs
+  }
+
+  /// `contents.json` as Xcode writes it.
+  static func contents(language: String, developmentLanguage: String, toolVersion: String)
+    -> [UInt8]
+  {
+    let project = Paths.lastComponent(FileManager.default.currentDirectoryPath)
+    let text = """
+      {
+        "developmentRegion" : \(JSONEscaping.quoted(developmentLanguage)),
+        "project" : \(JSONEscaping.quoted(project)),
+        "targetLocale" : \(JSONEscaping.quoted(language)),
+        "toolInfo" : {
+          "toolBuildNumber" : \(JSONEscaping.quoted(toolVersion)),
+          "toolID" : "org.bundlekit",
+          "toolName" : "BundleKit",
+          "toolVersion" : \(JSONEscaping.quoted(toolVersion))
+        },
+        "version" : "1.0"
+      }
+      """
+    return Array(text.utf8)
+  }
+
+  // MARK: Import
+
+  /// What an import would write, and what it found.
+  public struct ImportPlan: Sendable {
+    /// The tables to write, all in one batch.
+    public var writes: [Output] = []
+    /// Errors (nothing may be written when there is one) and warnings.
+    public var diagnostics: [Diagnostic] = []
+    /// Units that changed a translation, by table.
+    public var changes: [(path: String, units: Int)] = []
+  }
+
+  /// The XLIFF files of `paths`: `.xliff` files as they are, `.xcloc` folders through their
+  /// `Localized Contents`.
+  static func documents(_ paths: [String]) throws -> [String] {
+    var found: [String] = []
+    for path in paths {
+      if path.hasSuffix(".xcloc") || path.hasSuffix(".xcloc/") {
+        let localized = Paths.join(path, "Localized Contents")
+        let names = DirectoryWalker.names(in: localized)?.names ?? []
+        let xliffs = names.filter { $0.hasSuffix(".xliff") }.sorted()
+        guard !xliffs.isEmpty else {
+          throw DiagnosticsError([.error(path, "no Localized Contents/*.xliff in this .xcloc")])
+        }
+        found += xliffs.map { Paths.join(localized, $0) }
+      } else {
+        found.append(path)
+      }
+    }
+    return found
+  }
+
+  /// Validates every XLIFF of `paths` against the tables below `root` and plans the merge.
+  /// Nothing is planned when any unit is wrong: the plan then holds only diagnostics.
+  public static func planImport(_ paths: [String], into root: String) throws -> ImportPlan {
+    var plan = ImportPlan()
+    var cache: [String: [String]] = [:]
+    guard let realRoot = FileIO.realPath(root) else {
+      throw DiagnosticsError([.error(root, "no such folder")])
+    }
+    // One table may be the target of several files (two languages): later writes start
+    // from earlier ones.
+    var pending: [String: [UInt8]] = [:]
+    for xliffPath in try documents(paths) {
+      let document = try XLIFFDocument.read(try FileIO.read(xliffPath), path: xliffPath)
+      for file in document.files {
+        func fail(_ message: String) {
+          plan.diagnostics.append(
+            .error(xliffPath, line: file.line, column: file.column, message))
+        }
+        let parts = file.original.split(separator: "/", omittingEmptySubsequences: false)
+        guard !file.original.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
+          fail(
+            "original \"\(file.original)\" must be a relative path inside the project, without '..'"
+          )
+          continue
+        }
+        let tablePath = Paths.join(root, file.original)
+        guard let real = FileIO.realPath(tablePath) else {
+          fail("original \"\(file.original)\": no such table below \(root)")
+          continue
+        }
+        guard real.hasPrefix(realRoot + "/") else {
+          fail("original \"\(file.original)\" leads out of \(root) through a link")
+          continue
+        }
+        guard let location = TableLocation(path: tablePath), let language = file.targetLanguage
+        else {
+          fail("original \"\(file.original)\" is not a strings table")
+          continue
+        }
+        switch location.kind {
+        case .catalog:
+          let bytes = try pending[tablePath] ?? FileIO.read(tablePath)
+          let catalog = try StringCatalog(bytes: bytes, path: tablePath)
+          if catalog.sourceLanguage != file.sourceLanguage {
+            fail(
+              "source-language \(file.sourceLanguage) is not the catalog's (\(catalog.sourceLanguage))"
+            )
+            continue
+          }
+          let applied = try CatalogExchange.apply(
+            file, to: catalog, xliffPath: xliffPath, cache: &cache)
+          plan.diagnostics += applied.diagnostics
+          if let bytes = applied.bytes {
+            pending[tablePath] = bytes
+            plan.changes.append((tablePath, applied.changed))
+          }
+        case .strings, .stringsdict:
+          guard let target = StringsExchange.translatedPath(tablePath, language: language) else {
+            fail("original \"\(file.original)\" is not in a <language>.lproj folder")
+            continue
+          }
+          let lproj = Paths.parent(Paths.parent(target))
+          guard let realParent = FileIO.realPath(lproj),
+            realParent == realRoot
+              || realParent.hasPrefix(realRoot + "/")
+          else {
+            fail("the \(language) table of \"\(file.original)\" would be written outside \(root)")
+            continue
+          }
+          if let realTarget = FileIO.realPath(Paths.parent(target)),
+            !realTarget.hasPrefix(realRoot + "/")
+          {
+            fail("\(language).lproj of \"\(file.original)\" leads out of \(root) through a link")
+            continue
+          }
+          let existing = try pending[target] ?? (FileIO.exists(target) ? FileIO.read(target) : nil)
+          let applied: CatalogExchange.Applied
+          if location.kind == .strings {
+            applied = StringsExchange.apply(
+              file, source: try StringsFile(contentsOfFile: tablePath),
+              target: try existing.map { try StringsFile(bytes: $0, path: target) },
+              xliffPath: xliffPath)
+          } else {
+            applied = try StringsExchange.apply(
+              file, source: try StringsdictFile(contentsOfFile: tablePath),
+              target: try existing.map { try StringsdictFile(bytes: $0, path: target) },
+              xliffPath: xliffPath, cache: &cache)
+          }
+          plan.diagnostics += applied.diagnostics
+          if let bytes = applied.bytes {
+            pending[target] = bytes
+            plan.changes.append((target, applied.changed))
+          }
+        }
+      }
+    }
+    if plan.diagnostics.contains(where: { $0.severity == .error }) {
+      plan.changes = []
+      return plan
+    }
+    plan.writes = pending.keys.sorted().compactMap { path in
+      pending[path].map { Output(path: path, bytes: $0) }
+    }
+    return plan
+  }
+}

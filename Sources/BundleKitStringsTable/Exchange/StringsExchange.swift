@@ -1,0 +1,257 @@
+import BundleKitDiagnostics
+import BundleKitLocalization
+import BundleKitPropertyListCore
+
+/// `.strings` and `.stringsdict` tables as Xcode's XLIFF units, and back.
+///
+/// A `.strings` unit's id is its key. A `.stringsdict` has one unit for each entry's format
+/// (`/key:dict/NSStringLocalizedFormatKey:dict/:string`) and one for each plural form
+/// (`/key:dict/VARIABLE:dict/one:dict/:string`), the forms following the target language's
+/// categories. Imports rewrite the target language's table in Xcode's layout, keeping every
+/// entry it had that the XLIFF does not mention.
+enum StringsExchange {
+  /// `DIR/en.lproj/T.strings` for `fr`: `DIR/fr.lproj/T.strings`; nil when the path is not
+  /// in a `.lproj` folder.
+  static func translatedPath(_ path: String, language: String) -> String? {
+    var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".lproj") else { return nil }
+    parts[parts.count - 2] = language + ".lproj"
+    return parts.joined(separator: "/")
+  }
+
+  // MARK: .strings
+
+  /// One unit per key of the development table, in its order, with the translation from
+  /// `target` when it has one.
+  static func units(strings source: StringsFile, target: StringsFile?) -> [XLIFFDocument.Unit] {
+    var units: [XLIFFDocument.Unit] = []
+    var seen: Set<String> = []
+    for entry in source.entries where seen.insert(entry.key).inserted {
+      guard let value = source.dictionary[entry.key]?.stringValue else { continue }
+      let translation = target?.dictionary[entry.key]?.stringValue
+      units.append(
+        XLIFFDocument.Unit(
+          id: entry.key, source: value, target: translation,
+          state: translation == nil ? nil : "translated", note: entry.comment))
+    }
+    return units
+  }
+
+  /// Merges a file's units into the language's `.strings` table (`target`, nil when it does
+  /// not exist yet): the table is written again in the development table's order, each entry
+  /// under its comment, entries only the translation has kept at the end.
+  static func apply(
+    _ file: XLIFFDocument.File, source: StringsFile, target: StringsFile?, xliffPath: String
+  ) -> CatalogExchange.Applied {
+    var applied = CatalogExchange.Applied()
+    var values: [String: String] = [:]
+    for unit in file.units {
+      guard let value = source.dictionary[unit.id]?.stringValue else {
+        applied.diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "\(source.path) has no key \(StringsFile.literal(unit.id))"))
+        continue
+      }
+      guard let translation = unit.target, !translation.isEmpty else { continue }
+      guard
+        check(
+          unit, translation: translation, source: value, plural: false, into: &applied, xliffPath)
+      else { continue }
+      if target?.dictionary[unit.id]?.stringValue != translation {
+        values[unit.id] = translation
+        applied.changed += 1
+      }
+    }
+    guard applied.changed > 0, !applied.diagnostics.contains(where: { $0.severity == .error })
+    else { return applied }
+    var blocks: [String] = []
+    var written: Set<String> = []
+    for entry in source.entries where written.insert(entry.key).inserted {
+      guard let value = values[entry.key] ?? target?.dictionary[entry.key]?.stringValue else {
+        continue
+      }
+      blocks.append(StringsText.entry(key: entry.key, value: value, comment: entry.comment))
+    }
+    for entry in target?.entries ?? [] where written.insert(entry.key).inserted {
+      guard let value = target?.dictionary[entry.key]?.stringValue else { continue }
+      blocks.append(StringsText.entry(key: entry.key, value: value, comment: entry.comment))
+    }
+    let encoding = target?.encoding ?? .utf8
+    let marks: [UInt8] =
+      switch encoding {
+      case .utf8: []
+      case .utf8WithBOM: [0xEF, 0xBB, 0xBF]
+      case .utf16LittleEndian: [0xFF, 0xFE]
+      case .utf16BigEndian: [0xFE, 0xFF]
+      }
+    applied.bytes = marks + StringsText.encode(blocks.joined(separator: "\n"), as: encoding)
+    return applied
+  }
+
+  // MARK: .stringsdict
+
+  /// Where a `.stringsdict` unit points: the entry, and the variable and category (both nil
+  /// for the format).
+  struct DictPath: Hashable {
+    var key: String
+    var variable: String?
+    var category: String?
+  }
+
+  static let formatKey = "NSStringLocalizedFormatKey"
+
+  static func id(_ path: DictPath) -> String {
+    guard let variable = path.variable, let category = path.category else {
+      return "/\(path.key):dict/\(formatKey):dict/:string"
+    }
+    return "/\(path.key):dict/\(variable):dict/\(category):dict/:string"
+  }
+
+  /// The variables of an entry (every dictionary value but the format), in order.
+  static func variables(_ entry: PropertyListDictionary) -> [(String, PropertyListDictionary)] {
+    entry.compactMap { name, value in
+      guard name != formatKey, let rule = value.dictionaryValue else { return nil }
+      return (name, rule)
+    }
+  }
+
+  /// Every unit of the development `.stringsdict`, forms following `language`'s categories
+  /// (a form the source lacks gets the source's `other`).
+  static func units(
+    stringsdict source: StringsdictFile, target: StringsdictFile?, language: String,
+    cache: inout [String: [String]]
+  ) -> [XLIFFDocument.Unit] {
+    var units: [XLIFFDocument.Unit] = []
+    for (key, value) in source.entries {
+      guard let entry = value.dictionaryValue, let format = entry[formatKey]?.stringValue else {
+        continue
+      }
+      let translated = target?.entries[key]?.dictionaryValue
+      let translatedFormat = translated?[formatKey]?.stringValue
+      units.append(
+        XLIFFDocument.Unit(
+          id: id(DictPath(key: key)), source: format, target: translatedFormat,
+          state: translatedFormat == nil ? nil : "translated", note: nil))
+      for (variable, rule) in variables(entry) {
+        let targetRule = translated?[variable]?.dictionaryValue
+        let existing = (targetRule?.keys.filter(StringsdictFile.pluralCategories.contains)) ?? []
+        let categories = CatalogExchange.categories(
+          language, existing: existing, sourceHasZero: rule["zero"] != nil, cache: &cache)
+        for category in categories {
+          let text = (rule[category] ?? rule["other"])?.stringValue ?? ""
+          let translation = targetRule?[category]?.stringValue
+          units.append(
+            XLIFFDocument.Unit(
+              id: id(DictPath(key: key, variable: variable, category: category)), source: text,
+              target: translation, state: translation == nil ? nil : "translated", note: nil))
+        }
+      }
+    }
+    return units
+  }
+
+  /// Merges a file's units into the language's `.stringsdict` (`target`, nil when it does not
+  /// exist yet), written as an XML property list; entries it had that the XLIFF does not
+  /// mention are kept.
+  static func apply(
+    _ file: XLIFFDocument.File, source: StringsdictFile, target: StringsdictFile?,
+    xliffPath: String, cache: inout [String: [String]]
+  ) throws(PropertyListError) -> CatalogExchange.Applied {
+    var applied = CatalogExchange.Applied()
+    guard let language = file.targetLanguage else { return applied }
+    var known: [String: DictPath] = [:]
+    for (key, value) in source.entries {
+      guard let entry = value.dictionaryValue else { continue }
+      known[id(DictPath(key: key))] = DictPath(key: key)
+      for (variable, _) in variables(entry) {
+        for category in StringsdictFile.pluralCategories {
+          let path = DictPath(key: key, variable: variable, category: category)
+          known[id(path)] = path
+        }
+      }
+    }
+    let allowed = Set(
+      CatalogExchange.categories(language, existing: [], sourceHasZero: true, cache: &cache))
+    var entries = target?.entries ?? [:]
+    for unit in file.units {
+      guard let path = known[unit.id] else {
+        applied.diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "\"\(unit.id)\" names no entry, variable or plural form of \(source.path)"))
+        continue
+      }
+      if let category = path.category, !allowed.contains(category) {
+        applied.diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "'\(category)' is not a plural category of '\(language)' (it has \(CatalogExchange.pluralOrder.filter(allowed.contains).joined(separator: ", ")))"
+          ))
+        continue
+      }
+      guard let translation = unit.target, !translation.isEmpty else { continue }
+      guard
+        check(
+          unit, translation: translation, source: unit.source, plural: path.category != nil,
+          into: &applied, xliffPath)
+      else { continue }
+      guard let sourceEntry = source.entries[path.key]?.dictionaryValue else { continue }
+      // A new entry starts from the source's shape: its format and each variable's type
+      // keys, no text.
+      var entry =
+        entries[path.key]?.dictionaryValue
+        ?? sourceEntry.mapValues { value in
+          guard var rule = value.dictionaryValue else { return value }
+          for category in StringsdictFile.pluralCategories { rule[category] = nil }
+          return .dictionary(rule)
+        }
+      if let variable = path.variable, let category = path.category {
+        var rule = entry[variable]?.dictionaryValue ?? sourceEntry[variable]?.dictionaryValue ?? [:]
+        guard rule[category]?.stringValue != translation else { continue }
+        rule[category] = .string(translation)
+        entry[variable] = .dictionary(rule)
+      } else {
+        guard entry[formatKey]?.stringValue != translation || target?.entries[path.key] == nil
+        else { continue }
+        entry[formatKey] = .string(translation)
+      }
+      entries[path.key] = .dictionary(entry)
+      applied.changed += 1
+    }
+    if applied.changed > 0, !applied.diagnostics.contains(where: { $0.severity == .error }) {
+      applied.bytes = try PropertyListValue.dictionary(entries).encoded(as: .xml1)
+    }
+    return applied
+  }
+
+  // MARK: Placeholders
+
+  /// Whether the translation passes the source's arguments; an error (false) for one it does
+  /// not have or of another type, a warning for one it leaves out (not for plural forms,
+  /// which often spell the number out).
+  static func check(
+    _ unit: XLIFFDocument.Unit, translation: String, source: String, plural: Bool,
+    into applied: inout CatalogExchange.Applied, _ xliffPath: String
+  ) -> Bool {
+    var accepted = true
+    for problem in StringsLinter.compare(
+      FormatSignature(specifiers: FormatSpecifier.parse(translation)),
+      with: FormatSignature(specifiers: FormatSpecifier.parse(source)))
+    {
+      if problem.severity == .error {
+        applied.diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "\(StringsFile.literal(unit.id)): the translation \(problem.message)"))
+        accepted = false
+      } else if !plural {
+        applied.diagnostics.append(
+          Diagnostic(
+            .warning, path: xliffPath, line: unit.line, column: unit.column,
+            "\(StringsFile.literal(unit.id)): the translation \(problem.message)"))
+      }
+    }
+    return accepted
+  }
+}

@@ -1,0 +1,225 @@
+import BundleKitDiagnostics
+import BundleKitPropertyListCore
+
+/// Merges the strings a target's code uses into its String Catalog, as Xcode's build does:
+///
+/// - a key new in the code is added, with its comment, and with its default value as a
+///   `new` source-language unit when the code gives one apart from the key
+///   (`extractionState` `extracted_with_value`);
+/// - a key gone from the code becomes `stale` when it has any translation, and is removed
+///   when it has none (nothing would be lost), as Xcode removes it;
+/// - a stale key back in the code is live again;
+/// - a `manual` key is never touched, found in the code or not; neither is a `migrated` key
+///   the code does not use;
+/// - comments follow the code (a key used in several places gets each distinct comment, one
+///   per line, in the order the code has them); a comment the code does not give is kept;
+/// - a source value still in the `new` state follows the code's default value; a value
+///   someone edited is kept, and reported.
+///
+/// No translation is ever removed. The catalog is written in Xcode's layout, so syncing a
+/// catalog that is up to date changes no byte.
+public enum CatalogSync {
+  /// A string as the code uses it.
+  public struct CodeString: Sendable, Hashable {
+    /// The key, interpolations already turned into format specifiers.
+    public var key: String
+    /// The default value when the code gives one apart from the key.
+    public var value: String?
+    /// The comment for translators.
+    public var comment: String?
+    /// Where the code uses it, for messages.
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// A string used at `file:line:column`.
+    public init(
+      key: String, value: String? = nil, comment: String? = nil, file: String, line: Int,
+      column: Int
+    ) {
+      self.key = key
+      self.value = value
+      self.comment = comment
+      self.file = file
+      self.line = line
+      self.column = column
+    }
+  }
+
+  /// One change sync makes to a catalog, by key.
+  public enum Change: Sendable, Hashable, CustomStringConvertible {
+    /// A key the code uses that the catalog did not have.
+    case added(key: String)
+    /// A key the code no longer uses, kept for its translations.
+    case madeStale(key: String)
+    /// A key the code no longer uses, removed because it had no translation.
+    case removed(key: String)
+    /// A stale key the code uses again.
+    case revived(key: String)
+    /// A comment that now says what the code says.
+    case comment(key: String)
+    /// A source value (or its extraction state) that now follows the code's default value.
+    case value(key: String)
+
+    /// The key changed.
+    public var key: String {
+      switch self {
+      case .added(let key), .madeStale(let key), .removed(let key), .revived(let key),
+        .comment(let key), .value(let key):
+        key
+      }
+    }
+
+    /// `+ key`, `~ key (stale)` ...: one line of a `--check` report.
+    public var description: String {
+      switch self {
+      case .added(let key): "added \(StringsFile.literal(key))"
+      case .madeStale(let key): "stale \(StringsFile.literal(key)) (no longer in the code)"
+      case .removed(let key):
+        "removed \(StringsFile.literal(key)) (no longer in the code, never translated)"
+      case .revived(let key): "in use again \(StringsFile.literal(key))"
+      case .comment(let key): "comment of \(StringsFile.literal(key))"
+      case .value(let key): "source value of \(StringsFile.literal(key))"
+      }
+    }
+  }
+
+  /// A catalog after sync.
+  public struct Result: Sendable {
+    /// The catalog's bytes, in Xcode's layout; the file's own bytes when nothing changed.
+    public var bytes: [UInt8]
+    /// What changed, in key order.
+    public var changes: [Change]
+    /// Findings about the code's strings: one key with two default values, a source value
+    /// someone edited that differs from the code's.
+    public var diagnostics: [Diagnostic]
+  }
+
+  /// The key's merged use: every place, distinct comments in order, the first default value.
+  private struct Use {
+    var first: CodeString
+    var comments: [String] = []
+    var value: String?
+  }
+
+  /// Merges `strings` (the code's uses of this catalog's table, in source order) into
+  /// `catalog`.
+  public static func sync(_ catalog: StringCatalog, with strings: [CodeString])
+    throws(PropertyListError) -> Result
+  {
+    var diagnostics: [Diagnostic] = []
+    var uses: [String: Use] = [:]
+    for string in strings {
+      var use = uses[string.key] ?? Use(first: string, value: string.value)
+      if let comment = string.comment, !comment.isEmpty, !use.comments.contains(comment) {
+        use.comments.append(comment)
+      }
+      if let value = string.value, let first = use.value, value != first {
+        diagnostics.append(
+          Diagnostic(
+            .warning, path: string.file, line: string.line, column: string.column,
+            "\(StringsFile.literal(string.key)) has the default value \(StringsFile.literal(value)) here and \(StringsFile.literal(first)) at \(use.first.file):\(use.first.line); the catalog keeps the first",
+            rule: Diagnostic.Rule(name: "conflicting-default-value")))
+      } else if use.value == nil {
+        use.value = string.value
+      }
+      uses[string.key] = use
+    }
+
+    var (root, entries) = try CatalogJSON.read(catalog)
+    let source = catalog.sourceLanguage
+    var changes: [Change] = []
+    for (key, use) in uses {
+      guard var entry = entries[key] as? [String: Any] else {
+        entries[key] = newEntry(use, source: source)
+        changes.append(.added(key: key))
+        continue
+      }
+      let state = entry["extractionState"] as? String
+      if state == "manual" { continue }
+      if state == "stale" { changes.append(.revived(key: key)) }
+      let comment = use.comments.joined(separator: "\n")
+      if !comment.isEmpty, entry["comment"] as? String != comment {
+        entry["comment"] = comment
+        changes.append(.comment(key: key))
+      }
+      let wanted: String? = use.value == nil || use.value == key ? nil : "extracted_with_value"
+      var valueChanged = false
+      if let value = wanted == nil ? nil : use.value {
+        var localizations = entry["localizations"] as? [String: Any] ?? [:]
+        var unit = (localizations[source] as? [String: Any])?["stringUnit"] as? [String: Any]
+        if unit == nil || unit?["state"] as? String == "new" {
+          if unit?["value"] as? String != value {
+            unit = ["state": "new", "value": value]
+            var sourceLocalization = localizations[source] as? [String: Any] ?? [:]
+            sourceLocalization["stringUnit"] = unit
+            localizations[source] = sourceLocalization
+            entry["localizations"] = localizations
+            valueChanged = true
+          }
+        } else if let edited = unit?["value"] as? String, edited != value {
+          diagnostics.append(
+            Diagnostic(
+              .note, path: use.first.file, line: use.first.line, column: use.first.column,
+              "\(StringsFile.literal(key)): the catalog's \(source) value \(StringsFile.literal(edited)) was edited, so the code's default value \(StringsFile.literal(value)) is not written"
+            ))
+        }
+      }
+      // Stale, migrated or extracted: from now on what the code says.
+      if state != wanted {
+        if let wanted { entry["extractionState"] = wanted } else { entry["extractionState"] = nil }
+        if state != "stale" { valueChanged = true }
+      }
+      if valueChanged { changes.append(.value(key: key)) }
+      entries[key] = entry
+    }
+    for (key, value) in entries where uses[key] == nil {
+      guard var entry = value as? [String: Any] else { continue }
+      let state = entry["extractionState"] as? String
+      if state == "manual" || state == "migrated" || state == "stale" { continue }
+      if hasTranslation(entry, source: source) {
+        entry["extractionState"] = "stale"
+        entries[key] = entry
+        changes.append(.madeStale(key: key))
+      } else {
+        entries[key] = nil
+        changes.append(.removed(key: key))
+      }
+    }
+    guard !changes.isEmpty else {
+      return Result(bytes: catalog.contents, changes: [], diagnostics: diagnostics)
+    }
+    root["strings"] = entries
+    changes.sort { ($0.key, $0.description) < ($1.key, $1.description) }
+    return Result(
+      bytes: try CatalogJSON.bytes(root, like: catalog.contents, path: catalog.path),
+      changes: changes, diagnostics: diagnostics)
+  }
+
+  /// A key as Xcode adds it: `{}`, its comment, its default value as a `new` source unit.
+  private static func newEntry(_ use: Use, source: String) -> [String: Any] {
+    var entry: [String: Any] = [:]
+    if !use.comments.isEmpty { entry["comment"] = use.comments.joined(separator: "\n") }
+    if let value = use.value, value != use.first.key {
+      entry["extractionState"] = "extracted_with_value"
+      entry["localizations"] = [source: ["stringUnit": ["state": "new", "value": value]]]
+    }
+    return entry
+  }
+
+  /// Whether removing the entry would lose work: a unit in any language other than the
+  /// extracted source value (`new`), or any variation.
+  private static func hasTranslation(_ entry: [String: Any], source: String) -> Bool {
+    guard let localizations = entry["localizations"] as? [String: Any] else { return false }
+    for (language, value) in localizations {
+      guard language == source, let localization = value as? [String: Any] else { return true }
+      if localization.keys.contains(where: { $0 != "stringUnit" }) { return true }
+      if (localization["stringUnit"] as? [String: Any])?["state"] as? String != "new" {
+        return true
+      }
+    }
+    return false
+  }
+}

@@ -1,0 +1,114 @@
+import BundleKitFileSystem
+
+extension VersionBump {
+  /// What a bump changes: every value (old and new, and the targets that share it) and every
+  /// file (old and new bytes).
+  public struct Plan: Sendable {
+    /// The values that change.
+    public var values: [ValueChange]
+    /// The files that change.
+    public var files: [FileChange]
+
+    /// A plan of these changes.
+    public init(values: [ValueChange], files: [FileChange]) {
+      self.values = values
+      self.files = files
+    }
+
+    /// The folders of the files that change: what `apply` locks.
+    var folders: Set<String> { Set(files.map { VersionInventory.parentFolder(of: $0.path) }) }
+  }
+
+  /// What the bump would change in the Info.plists and projects found under `paths`;
+  /// nothing is written.
+  ///
+  /// - Parameters:
+  ///   - paths: Info.plists, `.xcodeproj` folders, or folders to search.
+  ///   - includeTests: Whether test bundles and test targets are taken too.
+  ///   - targets: Only these targets (and what they embed); all when empty.
+  ///   - found: What an earlier search under `paths` found, to plan without searching again.
+  /// - Returns: The values and files that would change.
+  /// - Throws: ``VersioningError`` for a file that cannot be read, a value that cannot be
+  ///   resolved or raised, or nothing found.
+  public func plan(
+    paths: [String], includeTests: Bool = false, targets: [String] = [],
+    found: [InfoPlistDiscovery.Found]? = nil
+  ) throws(VersioningError) -> Plan {
+    var items = found ?? []
+    if found == nil { items = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests) }
+    let inventory = try VersionInventory(
+      found: items, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests)
+    guard !inventory.bundles.isEmpty else { throw .nothingFound(paths: paths) }
+    return try plan(inventory)
+  }
+
+  /// Applies the bump under folder locks, all or nothing, and returns what changed.
+  ///
+  /// The files are read and planned once the locks are held, so concurrent runs (two CI
+  /// jobs, `plist set` on the same file) never lose an increment. Files found through
+  /// references in other folders (an `.xcconfig` above) widen the locks, and the plan is made
+  /// again.
+  ///
+  /// - Parameters:
+  ///   - paths: Info.plists, `.xcodeproj` folders, or folders to search.
+  ///   - includeTests: Whether test bundles and test targets are taken too.
+  ///   - targets: Only these targets (and what they embed); all when empty.
+  ///   - check: Called with the plan under the locks, before anything is written (a caller
+  ///     that commits the bump checks the repository there); what it throws stops the bump.
+  /// - Returns: The values and files that changed.
+  /// - Throws: ``VersioningError``; nothing was written then.
+  public func apply(
+    paths: [String], includeTests: Bool = false, targets: [String] = [],
+    beforeWriting check: (Plan) throws(VersioningError) -> Void = { _ in }
+  ) throws(VersioningError) -> Plan {
+    // The trees this run writes: what killed runs left there is finished before reading.
+    RecoveryScope.permit(under: paths.isEmpty ? ["."] : paths)
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
+    var folders = Set(
+      found.map { item -> String in
+        if case .infoPlist(let path) = item { return VersionInventory.parentFolder(of: path) }
+        return item.path
+      })
+    var locks: FolderLocks
+    do { locks = try FolderLocks(folders: folders) } catch { throw .file(error) }
+    defer { locks.release() }
+    // What was found stays found: a file added meanwhile is left for the next run, as it
+    // would be had it come later.
+    var planned = try plan(
+      paths: paths, includeTests: includeTests, targets: targets, found: found)
+    while !planned.folders.isSubset(of: folders) {
+      locks.release()
+      folders.formUnion(planned.folders)
+      do { locks = try FolderLocks(folders: folders) } catch { throw .file(error) }
+      planned = try plan(
+        paths: paths, includeTests: includeTests, targets: targets, found: found)
+    }
+    if !allowOutside {
+      let outside = Self.outside(planned.files.map(\.path), roots: paths.isEmpty ? ["."] : paths)
+      if !outside.isEmpty {
+        throw .outside(paths: outside, roots: paths.isEmpty ? ["."] : paths)
+      }
+    }
+    try check(planned)
+    try VersionBump.write(planned.files)
+    return planned
+  }
+
+  /// The files of `files` whose real place (links followed) is not below one of `roots`.
+  /// A project or workspace given by name stands for the folder that holds it: its
+  /// Info.plists and the projects a workspace lists are found relative to that folder.
+  static func outside(_ files: [String], roots: [String]) -> [String] {
+    let real = roots.map { root -> String in
+      let name = root.hasSuffix("/") ? String(root.dropLast()) : root
+      guard name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") else { return root }
+      guard let slash = name.lastIndex(of: "/") else { return "." }
+      return slash == name.startIndex ? "/" : String(name[..<slash])
+    }.compactMap(FileIO.realPath)
+    return files.filter { file in
+      guard let place = FileIO.realPath(file) else { return true }
+      return !real.contains { root in
+        place == root || root == "/" || place.hasPrefix(root + "/")
+      }
+    }
+  }
+}

@@ -1,0 +1,350 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+import Foundation
+
+/// A change to versions across many bundles, planned in full before anything is written.
+public struct VersionBump: Sendable {
+  /// How to choose the new build number.
+  public enum BuildScheme: Sendable, Hashable {
+    /// Raise the last component by one.
+    case increment
+    /// A given number.
+    case to(BundleVersion)
+    /// The UTC time as `YYMMDDHHMM` (one component, below 2^32 until 2042).
+    case timestamp(Date)
+    /// The number of commits on HEAD (`git rev-list --count HEAD`); refused in shallow clones.
+    case gitCount
+    /// The value of an environment variable (a CI build number).
+    case environment(String)
+  }
+
+  /// What to change.
+  public enum Change: Sendable, Hashable {
+    /// The build number (`CFBundleVersion`).
+    case build(BuildScheme)
+    /// The marketing version (`CFBundleShortVersionString`): a part, or a given version.
+    case version(part: BundleVersion.Part?, to: BundleVersion?)
+  }
+
+  /// The change.
+  public var change: Change
+  /// Build numbers only: set every bundle to the highest current number + 1.
+  public var sync = false
+  /// Version changes only: also set build numbers to 1.
+  public var resetBuild = false
+  /// Whether a value may go down (`--to 5` over 12): off, a lowered build number is refused.
+  public var allowLower = false
+  /// Whether files outside the paths given may be written (an Info.plist or `.xcconfig` a
+  /// project reaches through `INFOPLIST_FILE = ../..`, an `#include`, a workspace or a link).
+  public var allowOutside = false
+
+  /// A bump of the given kind.
+  public init(_ change: Change, sync: Bool = false, resetBuild: Bool = false) {
+    self.change = change
+    self.sync = sync
+    self.resetBuild = resetBuild
+  }
+
+  /// One value that changes.
+  public struct ValueChange: Sendable, Hashable {
+    /// The bundles that show it (Info.plists or project targets).
+    public var bundles: [String]
+    /// The key.
+    public var key: String
+    /// The value before.
+    public var old: String
+    /// The value after.
+    public var new: String
+    /// Where it is written.
+    public var places: [VersionPlace]
+    /// Whether an application that no other target embeds shows it: the number a release
+    /// is known by (its tag), when frameworks and helpers have numbers of their own.
+    var isApplications = false
+  }
+
+  /// Where a value is written, as `file:line` (the line in the file as it was read).
+  public static func locations(of value: ValueChange, in files: [FileChange]) -> [(
+    file: String, line: Int?
+  )] {
+    value.places.map { place in
+      let bytes = files.first { $0.path == place.file }?.old ?? (try? FileIO.read(place.file)) ?? []
+      return (place.file, FileEditor.line(of: place, in: bytes))
+    }
+  }
+
+  /// One file that changes, with its bytes before and after.
+  public struct FileChange: Sendable, Hashable {
+    /// The file.
+    public var path: String
+    /// The bytes now.
+    public var old: [UInt8]
+    /// The bytes to write.
+    public var new: [UInt8]
+    /// Whether the file is a binary property list (shown as a summary, not a diff).
+    public var isBinary: Bool
+  }
+
+  /// The changes this bump makes to the inventory: every value and every file.
+  public func plan(
+    _ inventory: VersionInventory,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(VersioningError) -> Plan {
+    // A value that cannot be resolved stops the bump of its key.
+    let keys = changedKeys
+    let problems = inventory.bundles.flatMap(\.problems).filter {
+      $0.key.map(keys.contains) ?? true
+    }
+    if !problems.isEmpty { throw .unresolvable(problems: problems) }
+    // Values written in the same place (one xcconfig for many Info.plists) change once.
+    var groups: [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool)] = []
+    var groupOfPlace: [VersionPlace: Int] = [:]
+    for bundle in inventory.bundles {
+      if bundle.missing != nil { continue }
+      // Embedded frameworks and helpers keep their own numbers: raised only when named.
+      if bundle.keepsOwnNumber, inventory.namedTargets?.contains(bundle.target) != true {
+        continue
+      }
+      // An app and its extensions carry one build number (an App Store rule).
+      let family = bundle.path + "\u{0}" + (bundle.app ?? bundle.target)
+      let isApp = bundle.host == nil && bundle.kind == "application"
+      for value in [bundle.version, bundle.build].compactMap({ $0 }) {
+        let label = bundle.label
+        if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
+          groups[existing].bundles.append(label)
+          groups[existing].families.insert(family)
+          groups[existing].app = groups[existing].app || isApp
+          for place in value.places where groupOfPlace[place] == nil {
+            groups[existing].value.places.append(place)
+            groupOfPlace[place] = existing
+          }
+          continue
+        }
+        for place in value.places { groupOfPlace[place] = groups.count }
+        groups.append((value, [label], [family], isApp))
+      }
+    }
+    let familyHighest = Self.highestPerFamily(groups.map { ($0.value, $0.families) })
+    var values: [ValueChange] = []
+    let builds = groups.filter { $0.value.key == "CFBundleVersion" }
+    var shared: String?
+    if case .build(let scheme) = change {
+      shared = try sharedBuildNumber(scheme, builds: builds.map(\.value), environment: environment)
+    }
+    for group in groups {
+      let value = group.value
+      let current = value.current
+      var new: String?
+      switch (change, value.key) {
+      case (.build(let scheme), "CFBundleVersion"):
+        if let shared {
+          new = shared
+        } else if case .increment = scheme {
+          guard var version = BundleVersion(current) else {
+            throw .invalidVersion(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
+          }
+          // One past the highest of its family: an app and its extensions stay equal.
+          for family in group.families {
+            if let highest = familyHighest[family], highest > version { version = highest }
+          }
+          guard let next = version.incremented() else {
+            throw .cannotRaise(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
+          }
+          new = next.description
+        }
+      case (.version(let part, let target), "CFBundleShortVersionString"):
+        guard let version = BundleVersion(current) else {
+          throw .invalidVersion(
+            path: value.places.first?.file ?? "?", key: value.key, value: current)
+        }
+        if let target {
+          new = target.description
+        } else if let part {
+          guard let next = version.bumped(part) else {
+            throw .cannotRaise(
+              path: value.places.first?.file ?? "?", key: value.key, value: current)
+          }
+          new = next.description
+        }
+      case (.version, "CFBundleVersion") where resetBuild:
+        new = "1"
+      default:
+        break
+      }
+      guard let new, new != current else { continue }
+      // Resetting the build number to 1 is asking to lower it.
+      let resetting = value.key == "CFBundleVersion" && resetBuild
+      if !allowLower, !resetting, let old = BundleVersion(current), let raised = BundleVersion(new),
+        raised < old
+      {
+        throw .wouldLower(
+          path: value.places.first?.file ?? "?", key: value.key, current: current, new: new)
+      }
+      values.append(
+        ValueChange(
+          bundles: group.bundles, key: value.key, old: current, new: new, places: value.places,
+          isApplications: group.app))
+    }
+    return Plan(values: values, files: try fileChanges(values, contents: inventory.contents))
+  }
+
+  /// The keys this bump changes.
+  var changedKeys: Set<String> {
+    switch change {
+    case .build: ["CFBundleVersion"]
+    case .version:
+      resetBuild
+        ? ["CFBundleShortVersionString", "CFBundleVersion"] : ["CFBundleShortVersionString"]
+    }
+  }
+
+  /// The highest build number of each family (an app with what it embeds).
+  static func highestPerFamily(_ groups: [(value: VersionValue, families: Set<String>)])
+    -> [String: BundleVersion]
+  {
+    var highest: [String: BundleVersion] = [:]
+    for (value, families) in groups where value.key == "CFBundleVersion" {
+      guard let version = BundleVersion(value.current) else { continue }
+      for family in families where highest[family].map({ $0 < version }) ?? true {
+        highest[family] = version
+      }
+    }
+    return highest
+  }
+
+  /// The build number every bundle gets, for schemes that give one number (nil for a
+  /// per-bundle increment).
+  private func sharedBuildNumber(
+    _ scheme: BuildScheme, builds: [VersionValue], environment: [String: String]
+  ) throws(VersioningError) -> String? {
+    switch scheme {
+    case .increment:
+      guard sync else { return nil }
+      var highest = BundleVersion(components: [0])
+      var highestFile = "?"
+      for value in builds {
+        guard let version = BundleVersion(value.current) else {
+          throw .invalidVersion(
+            path: value.places.first?.file ?? "?", key: value.key, value: value.current)
+        }
+        if version > highest {
+          highest = version
+          highestFile = value.places.first?.file ?? "?"
+        }
+      }
+      guard let next = highest.incremented() else {
+        throw .cannotRaise(path: highestFile, key: "CFBundleVersion", value: "\(highest)")
+      }
+      return next.description
+    case .to(let version):
+      return version.description
+    case .timestamp(let date):
+      let seconds = Int64(date.timeIntervalSince1970)
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+      let parts = calendar.dateComponents(
+        [.year, .month, .day, .hour, .minute],
+        from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+      let text = String(
+        format: "%02d%02d%02d%02d%02d", (parts.year ?? 2000) % 100, parts.month ?? 1,
+        parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0)
+      guard let version = BundleVersion(String(Int(text) ?? 0)) else {
+        throw .scheme(message: "the timestamp \(text) does not fit below 2^32")
+      }
+      return version.description
+    case .gitCount:
+      let folder =
+        builds.first?.places.first.map { Paths.parent($0.file) } ?? "."
+      return try GitCount.commits(in: folder.isEmpty ? "." : folder)
+    case .environment(let name):
+      guard let text = environment[name], !text.isEmpty else {
+        throw .scheme(message: "the environment variable \(name) is not set")
+      }
+      guard let version = BundleVersion(text) else {
+        throw .scheme(
+          message:
+            "\(name)='\(text)' is not a build number (1 to 4 period-separated whole numbers, each below 4294967296)"
+        )
+      }
+      return version.description
+    }
+  }
+
+  /// The new bytes of every file the values live in.
+  func fileChanges(_ values: [ValueChange], contents: [String: [UInt8]] = [:])
+    throws(VersioningError) -> [FileChange]
+  {
+    var byFile: [String: [(VersionPlace, String)]] = [:]
+    for value in values {
+      for place in value.places { byFile[place.file, default: []].append((place, value.new)) }
+    }
+    // Each file is edited on its own, so large bumps use every core; the first failure (in
+    // path order) is reported.
+    let files = byFile.keys.sorted().map { (path: $0, edits: byFile[$0] ?? []) }
+    let edited = WorkerThreads.map(files.count) { index in
+      Result { () throws(VersioningError) -> FileChange in
+        let (file, edits) = files[index]
+        let old: [UInt8]
+        if let known = contents[file] {
+          old = known
+        } else {
+          do throws(FileSystemError) {
+            old = try FileIO.read(file)
+          } catch { throw .file(error) }
+        }
+        let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
+        return FileChange(path: file, old: old, new: new, isBinary: isBinary)
+      }
+    }
+    var changes: [FileChange] = []
+    for result in edited {
+      let change = try result.get()
+      if change.new != change.old { changes.append(change) }
+    }
+    return changes
+  }
+
+  /// Writes every changed file atomically, as one batch: if any file cannot be written,
+  /// none is replaced, so a failed run leaves every file as it was. A write-protected file
+  /// (read-only, or not yet opened for edit in Perforce) is an error, not replaced.
+  public static func write(_ changes: [FileChange]) throws(VersioningError) {
+    if let locked = changes.first(where: { FileIO.isWriteProtected($0.path) }) {
+      throw .writeProtected(path: locked.path)
+    }
+    do {
+      try FileIO.writeAtomically(changes.map { FileWrite(path: $0.path, bytes: $0.new) })
+    } catch {
+      throw .notWritten(error)
+    }
+  }
+}
+
+/// `git rev-list --count HEAD`, refusing shallow clones whose count would be wrong.
+enum GitCount {
+  static func commits(in folder: String) throws(VersioningError) -> String {
+    func git(_ arguments: [String]) -> (Int32, String) {
+      guard let result = ToolOutput.run(["git", "-C", folder] + arguments) else { return (127, "") }
+      return (
+        result.status,
+        String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: [" ", "\n"])
+      )
+    }
+    let (status, shallow) = git(["rev-parse", "--is-shallow-repository"])
+    guard status == 0 else {
+      throw .scheme(
+        message: "\(folder) is not in a git repository (needed by the git-count scheme)")
+    }
+    if shallow == "true" {
+      throw .scheme(
+        message:
+          "\(folder) is in a shallow clone, where the commit count is wrong; fetch the full history (git fetch --unshallow) or use another scheme"
+      )
+    }
+    let (countStatus, count) = git(["rev-list", "--count", "HEAD"])
+    guard countStatus == 0, let number = BundleVersion(count) else {
+      throw .scheme(message: "git could not count the commits of HEAD in \(folder)")
+    }
+    return number.description
+  }
+}

@@ -1,0 +1,408 @@
+import BundleKitDiagnostics
+import BundleKitFileSystem
+import BundleKitPropertyList
+import Foundation
+
+/// Where one version value is written.
+public enum VersionPlace: Sendable, Hashable, CustomStringConvertible {
+  /// A top-level key of an Info.plist.
+  case plist(path: String, key: String)
+  /// A setting in an `.xcconfig` file: the assignment on `line` (the last one of the
+  /// setting when nil).
+  case xcconfig(path: String, setting: String, line: Int? = nil)
+  /// A setting in one build configuration of an Xcode project.
+  case project(path: String, configurationID: String, setting: String)
+  /// A scalar of a project spec (XcodeGen's `project.yml`), by its keys from the top.
+  case spec(path: String, keyPath: [String])
+
+  /// The file that holds it.
+  public var file: String {
+    switch self {
+    case .plist(let path, _), .xcconfig(let path, _, _), .spec(let path, _): path
+    case .project(let path, _, _): path + "/project.pbxproj"
+    }
+  }
+
+  /// A short description: the file and, for projects, the setting.
+  public var description: String {
+    switch self {
+    case .plist(let path, let key): "\(path) \(key)"
+    case .xcconfig(let path, let setting, let line):
+      "\(path)\(line.map { ":\($0)" } ?? "") \(setting)"
+    case .project(let path, let id, let setting): "\(path) \(setting) (configuration \(id))"
+    case .spec(let path, let keyPath): "\(path) \(keyPath.joined(separator: "."))"
+    }
+  }
+}
+
+/// One logical version value (a bundle's build number, say) and every place it is written:
+/// the Info.plist itself, or the `.xcconfig` files or project configurations its
+/// `$(SETTING)` reference points to.
+public struct VersionValue: Sendable, Hashable {
+  /// `CFBundleVersion` or `CFBundleShortVersionString`.
+  public var key: String
+  /// The current value (the highest, when its places disagree).
+  public var current: String
+  /// Where it is written.
+  public var places: [VersionPlace]
+  /// For a project target: the value of each build configuration.
+  public var byConfiguration: [String: String] = [:]
+  /// The assignments followed to the value, strongest first (the first configuration's).
+  public var chain: [SettingAssignment] = []
+
+  /// A value written in `places`.
+  public init(key: String, current: String, places: [VersionPlace]) {
+    self.key = key
+    self.current = current
+    self.places = places
+  }
+}
+
+/// A value that could not be resolved or read as a version.
+public struct VersionProblem: Sendable, Hashable, CustomStringConvertible {
+  /// `CFBundleVersion`, `CFBundleShortVersionString`, or nil for the whole target.
+  public var key: String?
+  /// Where and what: the file and line that set the value, and the chain followed.
+  public var diagnostic: Diagnostic
+
+  /// A problem with `key`.
+  public init(key: String?, diagnostic: Diagnostic) {
+    self.key = key
+    self.diagnostic = diagnostic
+  }
+
+  /// The compiler-style text: `file:line: error: ...` and the chain followed.
+  public var message: String { diagnostic.description }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// One Info.plist (or one target of a project) and its versions.
+public struct VersionedBundle: Sendable, Hashable {
+  /// Where a bundle's versions are written.
+  public enum Source: Sendable, Hashable, CustomStringConvertible {
+    /// An Info.plist in this format.
+    case infoPlist(PropertyListFormat)
+    /// The build settings of an Xcode project's target.
+    case project
+    /// A target of a project spec (XcodeGen's `project.yml`).
+    case spec
+
+    /// `xml1`, `binary1`, `openstep`, `json`, or `project`: as `version` prints it.
+    public var description: String {
+      switch self {
+      case .infoPlist(let format): format.rawValue
+      case .project: "project"
+      case .spec: "spec"
+      }
+    }
+  }
+
+  /// The Info.plist, or the `.xcodeproj` of a project's target.
+  public var path: String
+  /// The target (its Xcode name) or folder name.
+  public var target: String
+  /// Where the versions are written: an Info.plist in one format, or a project.
+  public var format: Source
+  /// `CFBundleShortVersionString`.
+  public var version: VersionValue?
+  /// `CFBundleVersion`.
+  public var build: VersionValue?
+  /// The product type of a project's target without its prefix (`application`,
+  /// `app-extension` ...).
+  public var kind: String?
+  /// The target of the same project that embeds this one (an app for its extensions).
+  public var host: String?
+  /// The app whose build number this one carries, at any depth (a watch app's widget has its
+  /// iPhone app's): nil for a bundle with a number of its own.
+  public var app: String?
+  /// Why it was not read though it is no error of the project's (a workspace's
+  /// `Pods/Pods.xcodeproj` before `pod install`): shown on its row, a bump goes on without it.
+  public var missing: String?
+  /// Whether it is embedded but keeps a number of its own (a framework, an XPC service, a
+  /// helper tool, a login item): a bump leaves it alone unless `--target` names it.
+  var keepsOwnNumber: Bool { host != nil && app == nil }
+  /// Why a value could not be read: each names the file, line and the chain.
+  public var problems: [VersionProblem] = []
+
+  /// A bundle.
+  public init(
+    path: String, target: String, format: Source, version: VersionValue?, build: VersionValue?
+  ) {
+    self.path = path
+    self.target = target
+    self.format = format
+    self.version = version
+    self.build = build
+  }
+
+  /// How a bump names it: the Info.plist, or `App.xcodeproj (Target)`.
+  public var label: String {
+    format == .project || format == .spec ? "\(path) (\(target))" : path
+  }
+}
+
+/// Reads the versions of every Info.plist and project found, resolving `$(SETTING)`
+/// references to the `.xcconfig` files beside an Info.plist or the Xcode project above it.
+public struct VersionInventory: Sendable {
+  /// The bundles found, sorted by path.
+  public var bundles: [VersionedBundle] = []
+  /// The bytes of each Info.plist as read, so a bump edits exactly what was checked.
+  public var contents: [String: [UInt8]] = [:]
+  /// The targets asked for by name (nil: all).
+  var namedTargets: Set<String>?
+  /// What a reader should know about how the versions were found (a generated project
+  /// passed over for its spec).
+  public var notes: [String] = []
+
+  /// The build-setting names Xcode uses for the two keys.
+  public static let settings = [
+    "CFBundleVersion": "CURRENT_PROJECT_VERSION", "CFBundleShortVersionString": "MARKETING_VERSION",
+  ]
+
+  /// Reads the versions of everything under `paths`, resolved as Xcode resolves them.
+  ///
+  /// - Parameters:
+  ///   - paths: Info.plists, `.xcodeproj` or `.xcworkspace` folders, or folders to search.
+  ///   - includeTests: Whether test bundles and test targets are read too.
+  ///   - targets: Only these targets and what they embed; nil for all.
+  /// - Throws: ``VersioningError`` for a file that cannot be read; a value that cannot be
+  ///   resolved is not an error here but a problem on its bundle's row.
+  public init(paths: [String], includeTests: Bool = false, targets: Set<String>? = nil)
+    throws(VersioningError)
+  {
+    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
+    try self.init(found: found, targets: targets, includeTests: includeTests)
+  }
+
+  /// Reads the Info.plists and projects already found. A project's targets are resolved as
+  /// Xcode resolves them (`ProjectVersions`), each becoming one bundle, and the Info.plists
+  /// they use are read through them; other Info.plists (Swift packages, plain folders) are
+  /// read on their own, `$(SETTING)`s resolved through an `.xcconfig` beside or above them.
+  /// A value that cannot be resolved is a problem of its bundle, not an error: `version`
+  /// shows it on its row, `bump` refuses. `targets` keeps those targets (by name) and what
+  /// they embed (nil: all).
+  public init(
+    found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil, includeTests: Bool = false
+  ) throws(VersioningError) {
+    var projects: [String: XcodeProject] = [:]
+    func project(_ path: String) throws(VersioningError) -> XcodeProject {
+      if let cached = projects[path] { return cached }
+      let loaded = try XcodeProject(path: path)
+      projects[path] = loaded
+      return loaded
+    }
+    // Projects named, found, or listed by workspaces, each once.
+    var projectPaths: [String] = []
+    var workspaceOf: [String: String] = [:]
+    for item in found {
+      switch item {
+      case .project(let path): projectPaths.append(path)
+      case .workspace(let path):
+        for listed in try XcodeWorkspace.projects(in: path) {
+          projectPaths.append(listed)
+          if workspaceOf[listed] == nil { workspaceOf[listed] = path }
+        }
+      case .infoPlist, .spec: break
+      }
+    }
+    // A spec is the source of the project XcodeGen generates beside it: that project is
+    // not read (a bump there would be lost at the next generate), and `notes` says so.
+    let specs = found.compactMap { item -> String? in
+      guard case .spec(let path) = item else { return nil }
+      return path
+    }
+    let specOfFolder = Dictionary(
+      specs.map { (Paths.parent($0), $0) }, uniquingKeysWith: { a, _ in a })
+    projectPaths = projectPaths.filter { path in
+      guard let spec = specOfFolder[Paths.parent(path)] else { return true }
+      let tool = spec.hasSuffix("Project.swift") ? "Tuist" : "XcodeGen"
+      notes.append(
+        "\(path) is generated from \(spec) (\(tool)): the spec was read, not the project")
+      return false
+    }
+    var seenProjects: Set<String> = []
+    projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
+    let chains = XcconfigChains()
+    var usedPlists: Set<String> = []
+    for path in projectPaths {
+      // A project a workspace lists but the checkout does not hold yet (CocoaPods' before
+      // `pod install`, a generated one): its row says so, the others are read.
+      if let workspace = workspaceOf[path], !FileIO.exists(path) {
+        var row = VersionedBundle(
+          path: path, target: "-", format: .project, version: nil, build: nil)
+        row.missing =
+          "\(workspace) lists \(path), which does not exist\(path.hasSuffix("Pods/Pods.xcodeproj") ? " (run pod install)" : "")"
+        bundles.append(row)
+        continue
+      }
+      // CocoaPods' project is generated from the Podfile, its numbers the pods' own: left
+      // alone, as the walk leaves the Pods folder.
+      if workspaceOf[path] != nil, Paths.parent(path).split(separator: "/").last == "Pods" {
+        continue
+      }
+      // A project that cannot be read is its row's problem: `version` prints the others,
+      // `bump` refuses.
+      let loaded: XcodeProject
+      do {
+        loaded = try project(path)
+      } catch {
+        var row = VersionedBundle(
+          path: path, target: "-", format: .project, version: nil, build: nil)
+        row.problems = error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+        bundles.append(row)
+        continue
+      }
+      var versions = ProjectVersions(project: loaded, chains: chains)
+      let result = versions.bundles(includeTests: includeTests)
+      bundles += result.bundles
+      usedPlists.formUnion(result.infoPlists)
+      for (plist, read) in versions.plists { contents[plist] = read.bytes }
+    }
+    for path in specs {
+      do {
+        let spec =
+          path.hasSuffix("Project.swift")
+          ? try TuistManifest.spec(path: path) : try XcodeGenSpec(path: path)
+        let result = try SpecVersions(spec: spec, chains: chains).bundles(
+          includeTests: includeTests)
+        bundles += result.bundles
+        usedPlists.formUnion(result.infoPlists)
+      } catch {
+        var row = VersionedBundle(path: path, target: "-", format: .spec, version: nil, build: nil)
+        row.problems = error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
+        bundles.append(row)
+      }
+    }
+    let plists = found.compactMap { item -> String? in
+      guard case .infoPlist(let path) = item, !usedPlists.contains(path) else { return nil }
+      return path
+    }
+    // Each file is read and parsed on its own, so large inventories use every core.
+    let loaded = WorkerThreads.map(plists.count) {
+      index in
+      Result { () throws(PropertyListError) in
+        let bytes = try PropertyListError.file { () throws(FileSystemError) in
+          try FileIO.read(plists[index])
+        }
+        return (bytes, try PropertyListDocument(bytes: bytes))
+      }
+    }
+    for (path, result) in zip(plists, loaded) {
+      let document: PropertyListDocument
+      switch result {
+      case .success(let (bytes, parsed)):
+        contents[path] = bytes
+        document = parsed
+      case .failure(let error):
+        // Its row's problem: `version` prints the others, `bump` refuses.
+        var row = VersionedBundle(
+          path: path, target: Self.folderName(of: path), format: .infoPlist(.xml1), version: nil,
+          build: nil)
+        row.problems = VersioningError.propertyList(error.inFile(path)).diagnostics.map {
+          VersionProblem(key: nil, diagnostic: $0)
+        }
+        bundles.append(row)
+        continue
+      }
+      var bundle = VersionedBundle(
+        path: path, target: Self.folderName(of: path), format: .infoPlist(document.format),
+        version: nil, build: nil)
+      for key in ["CFBundleShortVersionString", "CFBundleVersion"] {
+        guard let raw = document.value[key]?.stringValue else { continue }
+        var value = VersionValue(key: key, current: raw, places: [.plist(path: path, key: key)])
+        if let setting = buildSettingReference(in: raw) {
+          do {
+            value = try Self.resolve(
+              setting, key: key, for: path, targets: targets, project: project)
+          } catch {
+            bundle.problems += error.diagnostics.map { VersionProblem(key: key, diagnostic: $0) }
+            continue
+          }
+        }
+        if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
+      }
+      bundles.append(bundle)
+    }
+    if let targets {
+      namedTargets = targets
+      bundles = bundles.filter {
+        targets.contains($0.target) || $0.app.map(targets.contains) == true
+      }
+    }
+    // By path; a project's targets in the project's order.
+    bundles = bundles.enumerated().sorted {
+      ($0.element.path, $0.offset) < ($1.element.path, $1.offset)
+    }
+    .map(\.element)
+  }
+
+  /// The folder holding `path` ("." for a bare name).
+  static func parentFolder(of path: String) -> String { Paths.parent(path) }
+
+  static func folderName(of path: String) -> String {
+    let parts = path.split(separator: "/")
+    return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
+  }
+
+  /// A value spread over project configurations: the highest current value wins.
+  static func value(
+    key: String, setting: String, _ configurations: [XcodeProject.Configuration], in path: String
+  ) -> VersionValue {
+    let values = configurations.compactMap { $0.settings[setting]?.string }
+    let current =
+      BundleVersion.highest(of: values) ?? ""
+    return VersionValue(
+      key: key, current: current,
+      places: configurations.map { .project(path: path, configurationID: $0.id, setting: setting) })
+  }
+
+  /// Where a `$(SETTING)` in an Info.plist is defined: `.xcconfig` files in its folder or the
+  /// folders above, else the nearest Xcode project above that defines it.
+  static func resolve(
+    _ setting: String, key: String, for plist: String, targets: Set<String>?,
+    project: (String) throws(VersioningError) -> XcodeProject
+  ) throws(VersioningError) -> VersionValue {
+    var folder = parentFolder(of: plist)
+    let manager = FileManager.default
+    let chains = XcconfigChains()
+    for _ in 0..<6 {
+      let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+      var places: [VersionPlace] = []
+      var values: [String] = []
+      for name in names where name.hasSuffix(".xcconfig") {
+        let path = folder == "." ? name : folder + "/" + name
+        // Read as Xcode reads a base configuration: its #includes in place, the last
+        // assignment winning; a file that cannot be read is the error, not a silent skip.
+        if let assignment = try chains.assignments(of: path).last(where: {
+          $0.setting == setting
+        }) {
+          if !places.contains(assignment.place) { places.append(assignment.place) }
+          values.append(assignment.value)
+        }
+      }
+      if !places.isEmpty {
+        let current =
+          BundleVersion.highest(of: values) ?? ""
+        return VersionValue(key: key, current: current, places: places)
+      }
+      for name in names where name.hasSuffix(".xcodeproj") {
+        let loaded = try project(folder == "." ? name : folder + "/" + name)
+        let all = loaded.configurations.filter { $0.settings[setting]?.string != nil }
+        // The configurations of targets that use this Info.plist, else every one that defines it.
+        let normalized = InfoPlistDiscovery.normalized(plist)
+        let users = Set(
+          loaded.configurations.filter { loaded.infoPlistPath($0) == normalized }.compactMap(
+            \.target))
+        let own = all.filter { $0.target.map(users.contains) ?? false }
+        var chosen = own.isEmpty ? all : own
+        if let targets { chosen = chosen.filter { $0.target.map(targets.contains) ?? true } }
+        if !chosen.isEmpty { return value(key: key, setting: setting, chosen, in: loaded.path) }
+      }
+      guard folder != "." && folder != "/" else { break }
+      folder = parentFolder(of: folder)
+    }
+    throw .unresolvedReference(path: plist, key: key, setting: setting)
+  }
+}

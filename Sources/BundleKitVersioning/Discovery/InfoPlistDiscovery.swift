@@ -1,0 +1,127 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+import Foundation
+
+/// Finds Info.plists and Xcode projects under files and folders.
+public enum InfoPlistDiscovery {
+
+  /// What a path holds.
+  public enum Found: Sendable, Hashable {
+    /// An Info.plist (or `*-Info.plist`).
+    case infoPlist(String)
+    /// An Xcode project folder (`App.xcodeproj`).
+    case project(String)
+    /// An Xcode workspace (`App.xcworkspace`): the projects it lists.
+    case workspace(String)
+    /// A project spec the project is generated from: XcodeGen's `project.yml`, Tuist's
+    /// `Project.swift`.
+    case spec(String)
+  }
+
+  /// Whether a file name is an Info.plist: `Info.plist`, `*-Info.plist`, `*Info.plist`.
+  public static func isInfoPlist(_ name: String) -> Bool {
+    name.hasSuffix("Info.plist")
+  }
+
+  /// Folder and file names that mark a test bundle ("UITests" ends with "Tests").
+  private static let testSuffixes = ["Tests", "Tests-Info.plist"]
+
+  /// Whether a path belongs to a test bundle (skipped unless asked for).
+  static func isTestBundle(_ path: String) -> Bool {
+    // On the UTF-8 bytes: this runs for every file found.
+    path.utf8.split(separator: UInt8(ascii: "/")).contains { component in
+      testSuffixes.contains { component.reversed().starts(with: $0.utf8.reversed()) }
+    }
+  }
+
+  /// Info.plists and `.xcodeproj` folders under `paths`, sorted. Files named on the command
+  /// line are always taken; test bundles found in folders only with `includeTests`.
+  public static func find(in paths: [String], includeTests: Bool = false) throws(VersioningError)
+    -> [Found]
+  {
+    var found: Set<Found> = []
+    let manager = FileManager.default
+    // A batch a killed run left half-written in these folders is finished first when this
+    // run writes them (the walk below finishes those inside); never above them.
+    ScratchRecovery.recover(atRoots: paths)
+    for path in paths {
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+        throw .notFound(path: path)
+      }
+      if path.hasSuffix(".xcodeproj") {
+        found.insert(.project(normalized(path)))
+        continue
+      }
+      if path.hasSuffix(".xcworkspace") {
+        found.insert(.workspace(normalized(path)))
+        continue
+      }
+      if path.hasSuffix(".yml") || path.hasSuffix(".yaml") || path.hasSuffix("Project.swift") {
+        found.insert(.spec(normalized(path)))
+        continue
+      }
+      guard isFolder.boolValue else {
+        found.insert(.infoPlist(normalized(path)))
+        continue
+      }
+      var undecodable: String?
+      DirectoryWalker.walk(path) { entry in
+        let name = entry.name
+        let relative = entry.relativePath
+        let full = normalized(path == "." ? relative : path + "/" + relative)
+        if SkippedFolders.skips(name) {
+          return .skip
+        }
+        // An Info.plist there could not be read or written: refuse rather than leave the
+        // tree half bumped.
+        if !entry.isDecodable {
+          if entry.isFolder || isInfoPlist(name) || name.hasSuffix(".xcodeproj") {
+            undecodable = undecodable ?? full
+          }
+          return .skip
+        }
+        if name.hasSuffix(".xcodeproj") {
+          if includeTests || !isTestBundle(relative) { found.insert(.project(full)) }
+          return .skip
+        }
+        if name.hasSuffix(".xcworkspace") {
+          found.insert(.workspace(full))
+          return .skip
+        }
+        if name == "project.yml" || name == "project.yaml" || name == "Project.swift",
+          !entry.isFolder
+        {
+          found.insert(.spec(full))
+          return .skip
+        }
+        if isInfoPlist(name), includeTests || !isTestBundle(relative) {
+          found.insert(.infoPlist(full))
+        }
+        return .descend
+      }
+      if let undecodable {
+        throw .file(.io(path: undecodable, message: DirectoryWalker.undecodableMessage))
+      }
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+
+  /// `path` without a leading `./`, trailing slashes, or `folder/..` pairs that name the
+  /// same file (`Paths.collapsed`).
+  public static func normalized(_ path: String) -> String {
+    var result = Paths.collapsed(path)
+    while result.hasPrefix("./") { result.removeFirst(2) }
+    while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+    return result
+  }
+}
+
+extension InfoPlistDiscovery.Found {
+  /// The path found.
+  public var path: String {
+    switch self {
+    case .infoPlist(let path), .project(let path), .workspace(let path), .spec(let path): path
+    }
+  }
+}

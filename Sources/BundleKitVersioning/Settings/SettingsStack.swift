@@ -1,0 +1,271 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+
+/// One `SETTING = value` of a build-settings level, and where it is written.
+public struct SettingAssignment: Sendable, Hashable {
+  /// The setting.
+  public var setting: String
+  /// The value as written (quotes of the project file removed).
+  public var value: String
+  /// The file that holds it.
+  public var file: String
+  /// The 1-based line.
+  public var line: Int
+  /// Where an edit of the value goes.
+  public var place: VersionPlace
+
+  /// `file:line: SETTING = value`, for the chain a resolution followed. The value is cut to
+  /// a short excerpt, and not shown at all from a file that is not an `.xcconfig` (an
+  /// `#include` may name any file, a credentials file too, and messages end up in CI logs).
+  public var description: String {
+    let shown =
+      file.hasSuffix(".xcconfig") || file.hasSuffix(".pbxproj") || file.hasSuffix(".plist")
+      ? Self.excerpt(value) : "(value not shown: not an .xcconfig file)"
+    return "\(file):\(line): \(Self.excerpt(setting)) = \(shown)"
+  }
+
+  /// At most 60 characters of `text`, cut with an ellipsis.
+  static func excerpt(_ text: String) -> String {
+    text.count <= 60 ? text : String(text.prefix(57)) + "..."
+  }
+}
+
+/// What a setting resolves to for one target and configuration.
+struct ResolvedSetting: Sendable, Hashable {
+  /// The value.
+  public var value: String
+  /// The assignment whose literal the value is, reached through references alone (`A =
+  /// $(B)`, `B = 12`): the one place to edit. Nil for a value built from several parts or
+  /// one Xcode gives itself.
+  var site: SettingAssignment?
+  /// The assignments followed, strongest first.
+  public var chain: [SettingAssignment]
+}
+
+/// Why a setting could not be resolved: the message and the assignments that led there.
+struct SettingError: Error, Sendable, Hashable {
+  /// What is wrong.
+  public var message: String
+  /// The assignments followed, strongest first.
+  public var chain: [SettingAssignment]
+}
+
+/// The levels Xcode reads one target's build settings from for one configuration, strongest
+/// first: the target's settings in the project, the `.xcconfig` it is based on (its
+/// `#include`s in place), the project's settings, the project's `.xcconfig`; then what Xcode
+/// defines itself (`TARGET_NAME`, `SRCROOT` ...).
+///
+/// A value may refer to others: `$(NAME)`, `${NAME}`, `$(NAME:default=text)`. `$(inherited)`,
+/// and a setting naming itself (`CURRENT_PROJECT_VERSION = $(CURRENT_PROJECT_VERSION)`), take
+/// the value the setting has below the assignment: earlier in the same `.xcconfig` chain,
+/// else at a weaker level. Any other name is resolved from the top, for the same target.
+/// Conditional assignments (`NAME[sdk=...]`) are not read: they hold for some builds only.
+struct SettingsStack: Sendable {
+  /// One level: its assignments in order, the last of a setting winning.
+  public struct Level: Sendable {
+    /// What the level is, for messages.
+    public var label: String
+    /// The assignments, in order.
+    var assignments: [SettingAssignment]
+
+    /// A level.
+    public init(label: String, assignments: [SettingAssignment]) {
+      self.label = label
+      self.assignments = assignments
+    }
+  }
+
+  /// The levels, strongest first.
+  public var levels: [Level]
+  /// The settings Xcode defines itself.
+  var builtins: [String: String]
+
+  /// A stack of levels over Xcode's own settings.
+  public init(levels: [Level], builtins: [String: String]) {
+    self.levels = levels
+    self.builtins = builtins
+  }
+
+  /// The value of `setting`, or nil when nothing defines it. Throws when its value refers to
+  /// a setting defined nowhere, to itself in a loop, or cannot be read.
+  public func resolve(_ setting: String) throws(SettingError) -> ResolvedSetting? {
+    var visiting = Evaluation()
+    return try value(of: setting, from: Position(level: 0, index: .max), visiting: &visiting)
+  }
+
+  /// Evaluates `text` as if assigned to `setting` above every level (an Info.plist's
+  /// `$(CURRENT_PROJECT_VERSION)`), with `origin` as the assignment that holds it.
+  func evaluate(_ origin: SettingAssignment) throws(SettingError) -> ResolvedSetting {
+    var visiting = Evaluation()
+    return try evaluate(origin, at: Position(level: -1, index: 0), visiting: &visiting)
+  }
+
+  /// A place in the stack: a level and an index in it (searching looks below the index).
+  struct Position: Hashable {
+    var level: Int
+    var index: Int
+  }
+
+  /// How deep references may chain (`A = $(B)`, `B = $(C)` ...) before resolution stops:
+  /// real projects use a handful; a hostile one must not exhaust the stack.
+  static let maximumDepth = 200
+  /// The longest value resolution builds (`L0 = $(L1)$(L1)` doubling forty times would be a
+  /// terabyte).
+  static let maximumLength = 64 << 10
+  /// The most assignments a chain keeps for messages.
+  static let maximumChain = 64
+
+  /// One resolution's state: the assignments being evaluated (a loop, and the depth) and
+  /// the values already found, each assignment evaluated once (its value depends only on its
+  /// place in the stack).
+  struct Evaluation {
+    var active: Set<Position> = []
+    var known: [Position: ResolvedSetting] = [:]
+  }
+
+  private func value(
+    of setting: String, from position: Position, visiting: inout Evaluation
+  ) throws(SettingError) -> ResolvedSetting? {
+    var level = max(position.level, 0)
+    var limit = position.level < 0 ? Int.max : position.index
+    while level < levels.count {
+      let assignments = levels[level].assignments
+      let end = min(limit, assignments.count)
+      if let index = assignments[..<end].lastIndex(where: { $0.setting == setting }) {
+        return try evaluate(
+          assignments[index], at: Position(level: level, index: index), visiting: &visiting)
+      }
+      level += 1
+      limit = .max
+    }
+    if let builtin = builtins[setting] {
+      return ResolvedSetting(value: builtin, site: nil, chain: [])
+    }
+    return nil
+  }
+
+  private func evaluate(
+    _ assignment: SettingAssignment, at position: Position, visiting: inout Evaluation
+  ) throws(SettingError) -> ResolvedSetting {
+    if let known = visiting.known[position] { return known }
+    guard visiting.active.insert(position).inserted else {
+      throw SettingError(
+        message: "\(assignment.setting) refers to itself in a loop", chain: [assignment])
+    }
+    defer { visiting.active.remove(position) }
+    guard visiting.active.count <= Self.maximumDepth else {
+      throw SettingError(
+        message:
+          "\(assignment.setting): references chain more than \(Self.maximumDepth) settings deep",
+        chain: [assignment])
+    }
+    let resolved = try evaluateOnce(assignment, at: position, visiting: &visiting)
+    visiting.known[position] = resolved
+    return resolved
+  }
+
+  private func evaluateOnce(
+    _ assignment: SettingAssignment, at position: Position, visiting: inout Evaluation
+  ) throws(SettingError) -> ResolvedSetting {
+    let expression: SettingExpression
+    switch SettingExpression.parse(assignment.value) {
+    case .success(let parsed): expression = parsed
+    case .failure(let problem):
+      throw SettingError(message: problem.message, chain: [assignment])
+    }
+    if expression.isLiteral {
+      return ResolvedSetting(value: assignment.value, site: assignment, chain: [assignment])
+    }
+    // Below this assignment: `$(inherited)` and the setting's own name.
+    let below = Position(level: position.level, index: position.index)
+    if let name = expression.singleReference {
+      let found: ResolvedSetting?
+      do {
+        found = try reference(name, in: assignment, below: below, visiting: &visiting)
+      } catch {
+        throw SettingError(message: error.message, chain: [assignment] + error.chain)
+      }
+      guard let found else {
+        throw SettingError(
+          message:
+            "$(\(SettingAssignment.excerpt(name))) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
+          chain: [assignment])
+      }
+      return ResolvedSetting(
+        value: found.value, site: found.site,
+        chain: Array(([assignment] + found.chain).prefix(Self.maximumChain)))
+    }
+    var chain = [assignment]
+    let value = try text(
+      of: expression, in: assignment, below: below, chain: &chain, visiting: &visiting)
+    return ResolvedSetting(value: value, site: nil, chain: chain)
+  }
+
+  /// A reference's value: `inherited` and the assignment's own name look below it.
+  private func reference(
+    _ name: String, in assignment: SettingAssignment, below: Position, visiting: inout Evaluation
+  ) throws(SettingError) -> ResolvedSetting? {
+    if name == "inherited" || name == assignment.setting {
+      return try value(of: assignment.setting, from: below, visiting: &visiting)
+    }
+    return try value(of: name, from: Position(level: 0, index: .max), visiting: &visiting)
+  }
+
+  private func text(
+    of expression: SettingExpression, in assignment: SettingAssignment, below: Position,
+    chain: inout [SettingAssignment], visiting: inout Evaluation
+  ) throws(SettingError) -> String {
+    var result = ""
+    for part in expression.parts {
+      switch part {
+      case .text(let text):
+        result += text
+      case .reference(let nameExpression, let operators):
+        let name = try text(
+          of: nameExpression, in: assignment, below: below, chain: &chain, visiting: &visiting)
+        var value: String?
+        do {
+          if let found = try reference(name, in: assignment, below: below, visiting: &visiting) {
+            value = found.value
+            chain += found.chain.prefix(max(Self.maximumChain - chain.count, 0))
+          }
+        } catch {
+          throw SettingError(message: error.message, chain: chain + error.chain)
+        }
+        for item in operators {
+          switch item.name {
+          case "default":
+            if value?.isEmpty ?? true {
+              value =
+                try item.argument.map { (argument) throws(SettingError) in
+                  try text(
+                    of: argument, in: assignment, below: below, chain: &chain, visiting: &visiting)
+                } ?? ""
+            }
+          case "lower": value = value?.lowercased()
+          case "upper": value = value?.uppercased()
+          default:
+            throw SettingError(
+              message:
+                "the operator ':\(SettingAssignment.excerpt(item.name))' in $(\(SettingAssignment.excerpt(name))) is not one BundleKit evaluates",
+              chain: chain)
+          }
+        }
+        guard let value else {
+          throw SettingError(
+            message:
+              "$(\(SettingAssignment.excerpt(name))) is defined nowhere: not in the project, its .xcconfig files, nor by Xcode",
+            chain: chain)
+        }
+        result += value
+      }
+      guard result.utf8.count <= Self.maximumLength else {
+        throw SettingError(
+          message:
+            "\(assignment.setting) grows past \(Self.maximumLength >> 10) KiB as its references are expanded",
+          chain: Array(chain.prefix(Self.maximumChain)))
+      }
+    }
+    return result
+  }
+}

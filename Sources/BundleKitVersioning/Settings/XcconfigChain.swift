@@ -1,0 +1,106 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+
+/// An `.xcconfig` file read as Xcode reads it: its assignments in order, each `#include`d
+/// file's in the include's place (paths relative to the including file), `#include?` of a
+/// missing file skipped. Files are read once per run.
+final class XcconfigChains {
+  private var files: [String: XcconfigFile] = [:]
+  /// Each file's assignments with its includes in place, worked out once: a file included
+  /// twice by each of forty files in a row is read and flattened once, not 2^40 times.
+  private var flattened: [String: [SettingAssignment]] = [:]
+
+  /// The most assignments one chain may expand to, includes repeated included.
+  static let maximumAssignments = 100_000
+
+  /// Every unconditional assignment of `path` and what it includes, in order.
+  func assignments(of path: String) throws(VersioningError) -> [SettingAssignment] {
+    var stack: [String] = []
+    return try flatten(path, stack: &stack, includedFrom: nil)
+  }
+
+  private func flatten(
+    _ path: String, stack: inout [String], includedFrom: (file: String, line: Int)?
+  ) throws(VersioningError) -> [SettingAssignment] {
+    if let known = flattened[path] { return known }
+    var result: [SettingAssignment] = []
+    try collect(path, into: &result, stack: &stack, includedFrom: includedFrom)
+    flattened[path] = result
+    return result
+  }
+
+  /// The files of the chain, in reading order: for locks and messages.
+  func file(_ path: String) throws(VersioningError) -> XcconfigFile {
+    if let known = files[path] { return known }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path)
+    } catch {
+      throw .file(error)
+    }
+    let file = XcconfigFile(path: path, bytes: bytes)
+    files[path] = file
+    return file
+  }
+
+  private func collect(
+    _ path: String, into result: inout [SettingAssignment], stack: inout [String],
+    includedFrom: (file: String, line: Int)?
+  ) throws(VersioningError) {
+    if stack.contains(path) {
+      throw .unreadable(
+        path: includedFrom?.file ?? path, line: includedFrom?.line,
+        message:
+          "#include \(path) includes itself (through \(stack.suffix(8).joined(separator: " -> ")))")
+    }
+    guard stack.count < 64 else {
+      throw .unreadable(
+        path: includedFrom?.file ?? path, line: includedFrom?.line,
+        message: "#include chains nest more than 64 files deep")
+    }
+    stack.append(path)
+    defer { stack.removeLast() }
+    let file = try self.file(path)
+    for line in file.lines {
+      switch line {
+      case .assignment(let assignment):
+        guard assignment.condition == nil else { continue }
+        result.append(
+          SettingAssignment(
+            setting: assignment.setting, value: assignment.value, file: path,
+            line: assignment.line,
+            place: .xcconfig(path: path, setting: assignment.setting, line: assignment.line)))
+      case .include(let include):
+        // `App/../Shared/Versions.xcconfig` is `Shared/Versions.xcconfig`: one file, one
+        // name, so a bump edits it once and its diff names it as git does.
+        let target = Paths.collapsed(
+          include.path.hasPrefix("/") ? include.path : Paths.join(Paths.parent(path), include.path))
+        if !FileIO.exists(target) {
+          if include.isOptional { continue }
+          throw .unreadable(
+            path: path, line: include.line,
+            message:
+              "#include \"\(include.path)\": no such file (\(target)); #include? skips a missing file"
+          )
+        }
+        let included: [SettingAssignment]
+        do {
+          included = try flatten(target, stack: &stack, includedFrom: (path, include.line))
+        } catch .file(let error) {
+          // Named at the #include: the file may be anywhere (/dev/zero, a FIFO).
+          throw .unreadable(
+            path: path, line: include.line,
+            message: "#include \"\(include.path)\": \(error.message)")
+        }
+        guard result.count + included.count <= Self.maximumAssignments else {
+          throw .unreadable(
+            path: path, line: include.line,
+            message:
+              "#include \"\(include.path)\": the chain expands to more than \(Self.maximumAssignments) assignments (files included over and over)"
+          )
+        }
+        result += included
+      }
+    }
+  }
+}

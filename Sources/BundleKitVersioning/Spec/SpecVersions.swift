@@ -1,0 +1,142 @@
+import BundleKitFileSystem
+import BundleKitPropertyList
+
+/// The versioned bundles of an XcodeGen spec: one per target that has a version, resolved as
+/// the project XcodeGen generates would resolve them.
+struct SpecVersions {
+  let spec: XcodeGenSpec
+  let chains: XcconfigChains
+
+  /// The bundles, and the Info.plists their targets name (read through the spec, not alone).
+  func bundles(includeTests: Bool) throws(VersioningError) -> (
+    bundles: [VersionedBundle], infoPlists: Set<String>
+  ) {
+    let byName = Dictionary(spec.targets.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+    var hostOf: [String: String] = [:]
+    // What a target embeds: its dependencies, unless it is a test bundle (a test target
+    // depends on the app it tests, which does not make the app part of it).
+    for target in spec.targets
+    where !(target.productType.map(XcodeProject.Target.isTest(productType:)) ?? false) {
+      for dependency in target.dependencies where byName[dependency] != nil {
+        hostOf[dependency] = target.name
+      }
+    }
+    var bundles: [VersionedBundle] = []
+    var used: Set<String> = []
+    for target in spec.targets {
+      let versioning = XcodeProject.Target.versioning(
+        productType: target.productType, buildsProduct: target.type != nil)
+      let isTest = target.productType.map(XcodeProject.Target.isTest(productType:)) ?? false
+      let plist = try infoPlist(of: target)
+      if let plist { used.insert(plist) }
+      guard versioning != .none, includeTests || !isTest else { continue }
+      var bundle = VersionedBundle(
+        path: spec.path, target: target.name, format: .spec, version: nil, build: nil)
+      bundle.kind = target.type
+      bundle.host = hostOf[target.name]
+      var climber = target.name
+      var seen: Set<String> = [climber]
+      while let current = byName[climber],
+        XcodeProject.Target.versioning(
+          productType: current.productType, buildsProduct: current.type != nil) == .withHost,
+        let host = hostOf[climber], seen.insert(host).inserted
+      {
+        climber = host
+      }
+      if climber != target.name { bundle.app = climber }
+      // An Info.plist the target keeps itself (not one XcodeGen generates): read once.
+      var ownPlist: (path: String, document: PropertyListDocument)?
+      if target.infoPath == nil, let plist, FileIO.exists(plist) {
+        do {
+          ownPlist = (plist, try PropertyListDocument(contentsOfFile: plist))
+        } catch {
+          bundle.problems += VersioningError.propertyList(error.inFile(plist)).diagnostics.map {
+            VersionProblem(key: nil, diagnostic: $0)
+          }
+        }
+      }
+      for (key, setting) in [
+        ("CFBundleShortVersionString", "MARKETING_VERSION"),
+        ("CFBundleVersion", "CURRENT_PROJECT_VERSION"),
+      ] {
+        do {
+          if let value = try value(key, setting: setting, of: target, ownPlist: ownPlist) {
+            if key == "CFBundleVersion" { bundle.build = value } else { bundle.version = value }
+          }
+        } catch {
+          bundle.problems += error.diagnostics.map { VersionProblem(key: key, diagnostic: $0) }
+        }
+      }
+      if bundle.build != nil || bundle.version != nil || !bundle.problems.isEmpty {
+        bundles.append(bundle)
+      }
+    }
+    return (bundles, used)
+  }
+
+  /// The Info.plist file a target names: `info.path`, its own file, or `INFOPLIST_FILE`.
+  private func infoPlist(of target: XcodeGenSpec.Target) throws(VersioningError) -> String? {
+    if let path = target.infoPath ?? target.infoPlistFile { return path }
+    guard
+      let file = try spec.resolve(
+        "INFOPLIST_FILE", target: target, configuration: spec.configurations.last ?? "Release",
+        chains: chains)?.value, !file.isEmpty
+    else { return nil }
+    let folder = Paths.parent(spec.path)
+    return InfoPlistDiscovery.normalized(file.hasPrefix("/") ? file : Paths.join(folder, file))
+  }
+
+  /// One key's value in every configuration: `info.properties` (a literal, or the setting it
+  /// names), else an Info.plist the target keeps itself (`INFOPLIST_FILE` without `info`),
+  /// else the build setting XcodeGen's generated Info.plist names.
+  private func value(
+    _ key: String, setting: String, of target: XcodeGenSpec.Target,
+    ownPlist: (path: String, document: PropertyListDocument)?
+  ) throws(VersioningError) -> VersionValue? {
+    var places: [VersionPlace] = []
+    var byConfiguration: [String: String] = [:]
+    var chain: [SettingAssignment] = []
+    for configuration in spec.configurations {
+      var found: XcodeGenSpec.Setting?
+      var name = setting
+      if let property = target.properties[key] {
+        if let reference = buildSettingReference(in: property.value) {
+          name = reference
+        } else {
+          found = property
+        }
+      } else if let (plist, document) = ownPlist {
+        guard let raw = document.value[key]?.stringValue else { continue }
+        if let reference = buildSettingReference(in: raw) {
+          name = reference
+        } else {
+          found = XcodeGenSpec.Setting(
+            value: raw, place: .plist(path: plist, key: key), line: 1, file: plist)
+        }
+      }
+      if found == nil {
+        found = try spec.resolve(name, target: target, configuration: configuration, chains: chains)
+      }
+      guard let found else { continue }
+      guard BundleVersion(found.value) != nil else {
+        throw .invalidVersion(path: found.file, key: key, value: found.value)
+      }
+      byConfiguration[configuration] = found.value
+      if !places.contains(found.place) { places.append(found.place) }
+      if chain.isEmpty {
+        chain = [
+          SettingAssignment(
+            setting: name, value: found.value, file: found.file, line: found.line,
+            place: found.place)
+        ]
+      }
+    }
+    guard !places.isEmpty else { return nil }
+    let current =
+      BundleVersion.highest(of: byConfiguration.values) ?? ""
+    var value = VersionValue(key: key, current: current, places: places)
+    value.byConfiguration = byConfiguration
+    value.chain = chain
+    return value
+  }
+}

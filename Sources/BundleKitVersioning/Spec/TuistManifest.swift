@@ -1,0 +1,375 @@
+import BundleKitFileSystem
+
+/// A Tuist `Project.swift`, read for its versions without running it: the literal parts of
+/// `Project(name:settings:targets:)` and of each `.target(name:product:infoPlist:settings:
+/// dependencies:)` (or `Target(...)`): `.settings(base: [...], configurations: [...])`,
+/// `.extendingDefault(with: [...])`, string literals and `.string("...")`.
+///
+/// Manifests are Swift: a value computed by code (a helper, a variable, interpolation) cannot
+/// be read here, and a target defined that way is reported, never guessed.
+struct TuistManifest {
+  /// A token of Swift source: a string literal (its text and byte range, quotes included),
+  /// an identifier, or one punctuation byte.
+  enum Token: Equatable {
+    case string(String, Range<Int>)
+    case identifier(String)
+    case punctuation(UInt8)
+    /// A string with interpolation, or a multi-line one: not a literal value.
+    case computed
+  }
+
+  let bytes: [UInt8]
+  private(set) var tokens: [Token] = []
+
+  /// How deep calls and collections may nest.
+  static let maximumDepth = 128
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    tokens = Self.tokens(bytes)
+  }
+
+  private static func tokens(_ bytes: [UInt8]) -> [Token] {
+    var tokens: [Token] = []
+    var index = 0
+    func isIdentifier(_ byte: UInt8) -> Bool {
+      (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+        || byte == 0x5F || byte >= 0x80
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2F {
+        while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+      } else if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2A {
+        index += 2
+        while index + 1 < bytes.count, !(bytes[index] == 0x2A && bytes[index + 1] == 0x2F) {
+          index += 1
+        }
+        index += 2
+      } else if byte == 0x22 {
+        if index + 2 < bytes.count, bytes[index + 1] == 0x22, bytes[index + 2] == 0x22 {
+          // A multi-line string: skipped whole.
+          index += 3
+          while index + 2 < bytes.count,
+            !(bytes[index] == 0x22 && bytes[index + 1] == 0x22 && bytes[index + 2] == 0x22)
+          {
+            index += 1
+          }
+          index += 3
+          tokens.append(.computed)
+          continue
+        }
+        let start = index
+        index += 1
+        var text: [UInt8] = []
+        var computed = false
+        while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x0A {
+          if bytes[index] == 0x5C, index + 1 < bytes.count {
+            if bytes[index + 1] == 0x28 { computed = true }
+            text.append(bytes[index + 1])
+            index += 2
+            continue
+          }
+          text.append(bytes[index])
+          index += 1
+        }
+        index += 1
+        tokens.append(
+          computed ? .computed : .string(String(decoding: text, as: UTF8.self), start..<index))
+      } else if isIdentifier(byte) {
+        let start = index
+        while index < bytes.count, isIdentifier(bytes[index]) { index += 1 }
+        tokens.append(.identifier(String(decoding: bytes[start..<index], as: UTF8.self)))
+      } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+        index += 1
+      } else {
+        tokens.append(.punctuation(byte))
+        index += 1
+      }
+    }
+    return tokens
+  }
+
+  /// A value as read: a literal string with its place, a call (`.name(arguments)`), an
+  /// array, a dictionary of string keys, or something computed.
+  indirect enum Value {
+    case string(String, Range<Int>)
+    case call(name: String, arguments: [(label: String?, value: Value)])
+    case array([Value])
+    case dictionary([(key: String, value: Value)])
+    case member(String)
+    case other
+
+    func argument(_ label: String) -> Value? {
+      guard case .call(_, let arguments) = self else { return nil }
+      return arguments.first { $0.label == label }?.value
+    }
+  }
+
+  /// The value starting at token `index`; `index` moves past it.
+  func value(_ index: inout Int, depth: Int = 0) -> Value {
+    guard index < tokens.count else { return .other }
+    guard depth < Self.maximumDepth else {
+      // Too deep to be a manifest worth reading: passed over, one token at a time.
+      index += 1
+      return .other
+    }
+    switch tokens[index] {
+    case .string(let text, let range):
+      index += 1
+      return .string(text, range)
+    case .punctuation(0x5B):  // [
+      index += 1
+      var items: [Value] = []
+      var pairs: [(String, Value)] = []
+      while index < tokens.count, tokens[index] != .punctuation(0x5D) {
+        if tokens[index] == .punctuation(0x3A) {  // [:] empty dictionary
+          index += 1
+          continue
+        }
+        let item = value(&index, depth: depth + 1)
+        if index < tokens.count, tokens[index] == .punctuation(0x3A) {
+          index += 1
+          let entry = value(&index, depth: depth + 1)
+          if case .string(let key, _) = item { pairs.append((key, entry)) }
+        } else {
+          items.append(item)
+        }
+        if index < tokens.count, tokens[index] == .punctuation(0x2C) { index += 1 }
+        if index < tokens.count, !isValueStart(tokens[index]), tokens[index] != .punctuation(0x5D) {
+          index += 1  // something unread: skip it
+        }
+      }
+      index += 1
+      return pairs.isEmpty ? .array(items) : .dictionary(pairs)
+    case .punctuation(0x2E), .identifier:  // .member, Type.member, call(...)
+      var name = ""
+      while index < tokens.count {
+        if case .identifier(let word) = tokens[index] {
+          name += word
+          index += 1
+        } else if tokens[index] == .punctuation(0x2E) {
+          name += "."
+          index += 1
+        } else {
+          break
+        }
+      }
+      guard index < tokens.count, tokens[index] == .punctuation(0x28) else {
+        return .member(name)
+      }
+      index += 1
+      var arguments: [(String?, Value)] = []
+      while index < tokens.count, tokens[index] != .punctuation(0x29) {
+        var label: String?
+        if case .identifier(let word) = tokens[index], index + 1 < tokens.count,
+          tokens[index + 1] == .punctuation(0x3A)
+        {
+          label = word
+          index += 2
+        }
+        arguments.append((label, value(&index, depth: depth + 1)))
+        if index < tokens.count, tokens[index] == .punctuation(0x2C) { index += 1 }
+        if index < tokens.count, !isValueStart(tokens[index]), tokens[index] != .punctuation(0x29),
+          tokens[index] != .punctuation(0x2C)
+        {
+          if case .identifier = tokens[index] { continue }
+          index += 1
+        }
+      }
+      index += 1
+      return .call(name: name, arguments: arguments)
+    default:
+      index += 1
+      return .other
+    }
+  }
+
+  private func isValueStart(_ token: Token) -> Bool {
+    switch token {
+    case .string, .identifier, .computed, .punctuation(0x5B), .punctuation(0x2E): true
+    default: false
+    }
+  }
+
+  /// The `Project(...)` call.
+  var project: Value? {
+    for index in tokens.indices where tokens[index] == .identifier("Project") {
+      guard index + 1 < tokens.count, tokens[index + 1] == .punctuation(0x28) else { continue }
+      var cursor = index
+      let call = value(&cursor)
+      if case .call = call { return call }
+    }
+    return nil
+  }
+
+  /// The value at `keyPath` (as ``spec(path:)`` names places), for an edit.
+  func string(at keyPath: [String]) -> (String, Range<Int>)? {
+    guard let project else { return nil }
+    if keyPath.first == "targets", keyPath.count > 1 {
+      let target = Self.targetCalls(project).first {
+        Self.literal($0.argument("name")) == keyPath[1]
+      }
+      return Self.walk(target, Array(keyPath.dropFirst(2)))
+    }
+    return Self.walk(project, keyPath)
+  }
+
+  private static func walk(_ start: Value?, _ keyPath: [String]) -> (String, Range<Int>)? {
+    var node = start
+    for key in keyPath {
+      switch node {
+      case .call(_, let arguments)?:
+        node =
+          arguments.first { $0.label == key }?.value
+          ?? arguments.first { $0.label == nil }?.value.argument(key)
+      case .dictionary(let pairs)?:
+        node = pairs.last { $0.key == key }?.value
+      case .array(let items)?:
+        node = items.first { configurationName($0) == key }?.argument("settings")
+      default:
+        return nil
+      }
+    }
+    return node.flatMap(placedLiteral)
+  }
+
+  static func literal(_ value: Value?) -> String? {
+    value.flatMap(placedLiteral)?.0
+  }
+
+  /// A literal value and the range of its string literal: `"1.0"` or `.string("1.0")`.
+  static func placedLiteral(_ value: Value) -> (String, Range<Int>)? {
+    switch value {
+    case .string(let text, let range): return (text, range)
+    case .call(let name, let arguments) where name.hasSuffix("string"):
+      if case .string(let text, let range)? = arguments.first?.value { return (text, range) }
+      return nil
+    default: return nil
+    }
+  }
+
+  static func targetCalls(_ project: Value) -> [Value] {
+    guard case .array(let items)? = project.argument("targets") else { return [] }
+    return items.filter {
+      guard case .call(let name, _) = $0 else { return false }
+      return name == ".target" || name == "Target" || name == "Target.target"
+    }
+  }
+
+  /// `.debug(name: .debug, ...)` → `Debug`; `.release(...)` → `Release`; a named
+  /// configuration's own name.
+  static func configurationName(_ value: Value) -> String? {
+    guard case .call(let name, _) = value else { return nil }
+    if case .string(let text, _)? = value.argument("name") { return text }
+    if case .call(_, let arguments)? = value.argument("name"),
+      case .string(let text, _)? = arguments.first?.value
+    {
+      return text
+    }
+    if case .member(let member)? = value.argument("name") {
+      return member == ".debug"
+        ? "Debug" : member == ".release" ? "Release" : String(member.dropFirst())
+    }
+    return name == ".debug" ? "Debug" : name == ".release" ? "Release" : nil
+  }
+
+  /// Tuist's product names as Xcode's product types.
+  static let productTypes: [String: String] = [
+    ".app": "application", ".appExtension": "app-extension", ".framework": "framework",
+    ".staticFramework": "framework", ".staticLibrary": "library.static",
+    ".dynamicLibrary": "library.dynamic", ".unitTests": "bundle.unit-test",
+    ".uiTests": "bundle.ui-testing", ".watch2App": "application.watchapp2",
+    ".watch2Extension": "watchkit2-extension", ".appClip": "application.on-demand-install-capable",
+    ".extensionKitExtension": "extensionkit-extension", ".commandLineTool": "tool",
+    ".bundle": "bundle", ".xpc": "xpc-service", ".systemExtension": "system-extension",
+    ".messagesExtension": "app-extension.messages",
+    ".stickerPackExtension": "app-extension.messages-sticker-pack",
+    ".tvTopShelfExtension": "tv-app-extension", ".macro": "tool",
+  ]
+
+  /// The manifest as a spec: project and target settings, `infoPlist` properties, products
+  /// and dependencies; what code computes is left out.
+  static func spec(path: String) throws(VersioningError) -> XcodeGenSpec {
+    let bytes: [UInt8]
+    do { bytes = try FileIO.read(path) } catch { throw .file(error) }
+    let manifest = TuistManifest(bytes: bytes)
+    guard let project = manifest.project else {
+      throw .unreadable(
+        path: path, line: nil,
+        message: "no Project(...) in it that can be read without running it (built by a helper?)")
+    }
+    func line(_ range: Range<Int>) -> Int {
+      bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1
+    }
+    let folder = Paths.parent(path)
+    func settings(_ value: Value?, keyPath: [String]) -> (XcodeGenSpec.Settings, [String: String]) {
+      var result = XcodeGenSpec.Settings()
+      var files: [String: String] = [:]
+      func read(_ dictionary: Value?, _ path: [String]) -> [String: XcodeGenSpec.Setting] {
+        guard case .dictionary(let pairs)? = dictionary else { return [:] }
+        var settings: [String: XcodeGenSpec.Setting] = [:]
+        for (key, value) in pairs {
+          guard let (text, range) = placedLiteral(value) else { continue }
+          settings[key] = XcodeGenSpec.Setting(
+            value: text, place: .spec(path: pathOfManifest, keyPath: path + [key]),
+            line: line(range),
+            file: pathOfManifest)
+        }
+        return settings
+      }
+      let pathOfManifest = path
+      result.base = read(value?.argument("base"), keyPath + ["base"])
+      if case .array(let configurations)? = value?.argument("configurations") {
+        for configuration in configurations {
+          guard let name = configurationName(configuration) else { continue }
+          result.configs[name] = read(
+            configuration.argument("settings"), keyPath + ["configurations", name])
+          if let xcconfig = literal(configuration.argument("xcconfig")) {
+            files[name] = InfoPlistDiscovery.normalized(Paths.join(folder, xcconfig))
+          }
+        }
+      }
+      return (result, files)
+    }
+    let (projectSettings, projectFiles) = settings(
+      project.argument("settings"), keyPath: ["settings"])
+    var targets: [XcodeGenSpec.Target] = []
+    for call in targetCalls(project) {
+      guard let name = literal(call.argument("name")) else { continue }
+      var target = XcodeGenSpec.Target(name: name)
+      if case .member(let product)? = call.argument("product") {
+        target.type = productTypes[product] ?? "application"
+      }
+      let (targetSettings, targetFiles) = settings(
+        call.argument("settings"), keyPath: ["targets", name, "settings"])
+      target.settings = targetSettings
+      target.configFiles = targetFiles
+      switch call.argument("infoPlist") {
+      case .string(let file, _)?:
+        target.infoPlistFile = InfoPlistDiscovery.normalized(Paths.join(folder, file))
+      case .call(let kind, _)? where kind.hasSuffix("extendingDefault"):
+        if case .dictionary(let pairs)? = call.argument("infoPlist")?.argument("with") {
+          for (key, value) in pairs {
+            guard let (text, range) = placedLiteral(value) else { continue }
+            target.properties[key] = XcodeGenSpec.Setting(
+              value: text,
+              place: .spec(path: path, keyPath: ["targets", name, "infoPlist", "with", key]),
+              line: line(range), file: path)
+          }
+        }
+      default: break
+      }
+      if case .array(let items)? = call.argument("dependencies") {
+        target.dependencies = items.compactMap { item in
+          guard case .call(let kind, let arguments) = item, kind == ".target" else { return nil }
+          return literal(arguments.first { $0.label == "name" || $0.label == nil }?.value)
+        }
+      }
+      targets.append(target)
+    }
+    return XcodeGenSpec(
+      path: path, name: literal(project.argument("name")), configurations: ["Debug", "Release"],
+      settings: projectSettings, configFiles: projectFiles, targets: targets)
+  }
+}

@@ -1,0 +1,79 @@
+import BundleKitDiagnostics
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Standard output and standard error written with plain `write(2)` calls, so output and
+/// diagnostics are never reordered by buffering.
+///
+/// It lives with the tools, not in `BundleKitDiagnostics`: an app that links the runtime links no
+/// terminal writer.
+public enum StandardStreams {
+  /// Prints a line to standard output.
+  public static func printLine(_ line: String) {
+    writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)
+  }
+
+  /// Prints a line to standard error.
+  public static func printToStandardError(_ message: String) {
+    var line = message
+    if !line.hasSuffix("\n") { line += "\n" }
+    writeAll(Array(line.utf8), to: STDERR_FILENO)
+  }
+
+  /// Prints diagnostics to standard error, one compiler-style line each.
+  public static func report(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics { printToStandardError(diagnostic.description) }
+  }
+
+  /// Writes text to standard error as it is (progress bars).
+  public static func writeToStandardError(_ text: String) {
+    writeAll(Array(text.utf8), to: STDERR_FILENO)
+  }
+
+  /// Writes raw bytes to standard output.
+  public static func writeToStandardOutput(_ bytes: [UInt8]) {
+    writeAll(bytes, to: STDOUT_FILENO)
+  }
+
+  /// Writes `value` to standard output as one JSON document (pretty, keys sorted, then a
+  /// line break): what every `--format json` prints, through one encoder.
+  public static func writeJSON(_ value: some Encodable) {
+    writeToStandardOutput(jsonBytes(value) + [0x0A])
+  }
+
+  /// `value` as the tools print JSON: pretty, keys sorted, slashes as they are.
+  public static func jsonBytes(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // The values printed are strings, numbers, arrays and dictionaries: they always encode.
+    return (try? encoder.encode(value)).map { Array($0) } ?? Array("null".utf8)
+  }
+
+  /// Whether to colour or animate what goes to `descriptor`: a terminal, and `NO_COLOR`
+  /// (no-color.org) not set.
+  public static func colorsAllowed(on descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1 && (getenv("NO_COLOR").map { String(cString: $0).isEmpty } ?? true)
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, base + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += written
+      }
+    }
+  }
+}
