@@ -228,4 +228,15 @@ struct PackageShapeTests {
       }
     }
   }
+
+  @Test("the plugins declare outputs by the tool's own table layout: one file, linked")
+  func sharedTableLayout() throws {
+    let root = Corpus.packageRoot
+    let linked = root.appendingPathComponent("Plugins/PluginsShared/Plain/TableLayout.swift")
+    let library = root.appendingPathComponent(
+      "Sources/BundleKitStringsTable/Layout/TableLayout.swift")
+    #expect(
+      linked.resolvingSymlinksInPath().path == library.resolvingSymlinksInPath().path,
+      "the plugins' TableLayout.swift is not a link to the library's")
+  }
 }

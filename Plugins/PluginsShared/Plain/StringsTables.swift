@@ -5,7 +5,7 @@ import Foundation
 enum StringsTables {
   /// The tables among `files`: `.strings`, `.stringsdict`, `.xcstrings`.
   static func tables(in files: [URL]) -> [URL] {
-    files.filter { ["strings", "stringsdict", "xcstrings"].contains($0.pathExtension) }
+    files.filter { TableLayout.extensions.contains($0.pathExtension) }
   }
 
   /// Compiling `tables` into `folder`, with the options of `configuration` (a package
@@ -15,20 +15,15 @@ enum StringsTables {
   ) throws -> PlannedCommand {
     var outputs: [URL] = []
     for table in tables {
-      let name = table.deletingPathExtension().lastPathComponent
-      if table.pathExtension == "xcstrings" {
-        // A catalog compiles to every language it holds.
-        for language in try catalogLanguages(table) {
-          outputs.append(folder.appending(path: "\(language).lproj/\(name).strings"))
-          outputs.append(folder.appending(path: "\(language).lproj/\(name).stringsdict"))
-        }
-      } else {
-        let parent = table.deletingLastPathComponent().lastPathComponent
-        let relative =
-          parent.hasSuffix(".lproj")
-          ? "\(parent)/\(table.lastPathComponent)" : table.lastPathComponent
-        outputs.append(folder.appending(path: relative))
-      }
+      // The paths the tool writes, by the rules it compiles by (TableLayout is its file).
+      let parent = table.deletingLastPathComponent().lastPathComponent
+      let isCatalog = table.pathExtension == "xcstrings"
+      let paths = TableLayout.outputPaths(
+        table: table.deletingPathExtension().lastPathComponent,
+        fileExtension: table.pathExtension,
+        language: parent.hasSuffix(".lproj") ? String(parent.dropLast(".lproj".count)) : nil,
+        catalogLanguages: isCatalog ? try catalogLanguages(table) : [])
+      outputs += paths.map { folder.appending(path: $0) }
     }
     // One command for all tables, so translations are checked against each other; warnings
     // reach the build log.
@@ -73,15 +68,11 @@ enum StringsTables {
   /// The source language and every language with a localization, as the tool compiles them.
   static func catalogLanguages(_ catalog: URL) throws -> [String] {
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: catalog)) as? [String: Any]
-    var languages: [String] = []
-    if let source = json?["sourceLanguage"] as? String { languages.append(source) }
     let strings = json?["strings"] as? [String: Any] ?? [:]
-    for entry in strings.values {
-      let localizations = (entry as? [String: Any])?["localizations"] as? [String: Any] ?? [:]
-      for language in localizations.keys where !languages.contains(language) {
-        languages.append(language)
-      }
-    }
-    return languages
+    return TableLayout.catalogLanguages(
+      source: json?["sourceLanguage"] as? String,
+      keyLanguages: strings.values.map {
+        Array(((($0 as? [String: Any])?["localizations"] as? [String: Any]) ?? [:]).keys)
+      })
   }
 }

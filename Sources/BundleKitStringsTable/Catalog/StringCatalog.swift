@@ -116,9 +116,8 @@ public struct StringCatalog: Sendable {
 
   /// Every language the catalog has, source language first.
   public var languages: [String] {
-    var result: OrderedSet<String> = [sourceLanguage]
-    for entry in strings.values { result.formUnion(entry.localizations.keys) }
-    return Array(result)
+    TableLayout.catalogLanguages(
+      source: sourceLanguage, keyLanguages: strings.values.map { Array($0.localizations.keys) })
   }
 
   private static func entry(_ value: PropertyListValue, key: String, path: String, bytes: [UInt8])

@@ -41,15 +41,9 @@ public struct StringsCompiler: Sendable {
   public static func outputPaths(for location: TableLocation, catalogLanguages: [String] = [])
     -> [String]
   {
-    switch location.kind {
-    case .strings, .stringsdict:
-      let name = "\(location.table).\(location.kind.rawValue)"
-      return [location.language.map { "\($0).lproj/\(name)" } ?? name]
-    case .catalog:
-      return catalogLanguages.flatMap {
-        ["\($0).lproj/\(location.table).strings", "\($0).lproj/\(location.table).stringsdict"]
-      }
-    }
+    TableLayout.outputPaths(
+      table: location.table, fileExtension: location.kind.rawValue, language: location.language,
+      catalogLanguages: catalogLanguages)
   }
 
   /// Compiles the tables in memory. An error in any table (by default: syntax, encoding, a

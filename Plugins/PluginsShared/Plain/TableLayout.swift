@@ -1,0 +1,1 @@
+../../../Sources/BundleKitStringsTable/Layout/TableLayout.swift
