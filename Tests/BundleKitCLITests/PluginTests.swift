@@ -37,9 +37,7 @@ struct PluginTests {
   /// `swift ARGUMENTS`, stopped after 600 s (exit 124): a plugin that hangs fails the test
   /// instead of holding CI.
   func swift(_ arguments: [String]) throws -> Tool.Result {
-    try Tool.run(
-      Tool.path("timeout") ?? "/usr/bin/timeout",
-      ["600", Tool.path("swift") ?? "swift"] + arguments)
+    try Tool.swift(arguments)
   }
 
   @Test("a user of the plugins resolves no web server, networking or database")

@@ -77,6 +77,13 @@ public enum Tool {
     public var stdout: Data
     /// Standard error, as text.
     public var stderr: String
+
+    /// Whether the process died of the libdispatch event-loop crash the Linux toolchain is
+    /// known for (see ``Tool/swift(_:timeout:environment:in:)``).
+    public var isToolchainCrash: Bool {
+      (status == SIGSEGV || status == 128 + SIGSEGV) && stderr.contains("Program crashed")
+        && stderr.contains("_dispatch_event_loop_drain")
+    }
   }
 
   /// Runs a tool to completion and captures its output.
@@ -92,6 +99,27 @@ public enum Tool {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     return try run(process: process, input: input)
+  }
+
+  /// `swift ARGUMENTS` stopped after `timeout` seconds (exit 124), so a plugin or build that
+  /// hangs fails its test instead of holding CI.
+  ///
+  /// SwiftPM on Linux now and then dies of SIGSEGV in libdispatch's event loop
+  /// (`_dispatch_event_loop_drain`, swiftlang/swift#87033), whatever it was running: a crash of
+  /// the toolchain, not of what it ran. Only that crash is run again, once, and said so.
+  public static func swift(
+    _ arguments: [String], timeout: Int = 600, environment: [String: String]? = nil,
+    in folder: String? = nil
+  ) throws -> Result {
+    let swift = path("swift") ?? "swift"
+    let command = ["\(timeout)", swift] + arguments
+    let first = try run(
+      path("timeout") ?? "/usr/bin/timeout", command, environment: environment, in: folder)
+    guard first.isToolchainCrash else { return first }
+    print(
+      "swift \(arguments.joined(separator: " ")): the toolchain crashed in libdispatch; once more")
+    return try run(
+      path("timeout") ?? "/usr/bin/timeout", command, environment: environment, in: folder)
   }
 
   /// Runs a prepared process to completion and captures its output.

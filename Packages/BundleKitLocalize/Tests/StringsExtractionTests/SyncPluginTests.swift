@@ -10,8 +10,7 @@ import Testing
 
   @Test("sync-strings: --check fails listing the new keys, a run writes them, then --check passes")
   func plugin() throws {
-    let swift = try #require(Tool.path("swift"))
-    let timeout = Tool.path("timeout") ?? "/usr/bin/timeout"
+    try #require(Tool.path("swift") != nil, "swift is not on PATH")
     let folder = try TemporaryFolder()
     let target = folder.file("Sources/Inbox")
     try FileManager.default.createDirectory(
@@ -38,12 +37,11 @@ import Testing
       """
     try Data(manifest.utf8).write(to: URL(fileURLWithPath: folder.file("Package.swift")))
     func plugin(_ arguments: [String]) throws -> Tool.Result {
-      try Tool.run(
-        timeout,
+      try Tool.swift(
         [
-          "900", swift, "package", "--package-path", folder.path,
-          "--allow-writing-to-package-directory", "sync-strings",
-        ] + arguments)
+          "package", "--package-path", folder.path, "--allow-writing-to-package-directory",
+          "sync-strings",
+        ] + arguments, timeout: 900)
     }
     let started = Date()
     let check = try plugin(["--check"])
