@@ -80,7 +80,8 @@ let package = Package(
     .target(
       name: "_BundleKitCommandLineTool",
       dependencies: [
-        "BundleKitDiagnostics", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "BundleKitDiagnostics", "BundleKitPropertyListCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 

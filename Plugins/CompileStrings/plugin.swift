@@ -16,7 +16,7 @@ struct CompileStrings: BuildToolPlugin {
     guard !tables.isEmpty else { return [] }
     let plan = try StringsTables.compile(
       tables, into: context.pluginWorkDirectoryURL, targetName: target.name,
-      configuration: try .load(from: [target.directoryURL, context.package.directoryURL]))
+      configuration: .load(from: [target.directoryURL, context.package.directoryURL]))
     return [plan.buildCommand(tool: try context.tool(named: "bundlekit").url)]
   }
 }
@@ -29,7 +29,7 @@ struct CompileStrings: BuildToolPlugin {
       -> [Command]
     {
       let facts = XcodeTargetFacts(context: context, target: target)
-      let configuration = try PluginConfiguration.load(from: [facts.projectFolder])
+      let configuration = PluginConfiguration.load(from: [facts.projectFolder])
       guard let plan = XcodeTargets.compileStrings(facts, configuration: configuration) else {
         return []
       }

@@ -5,44 +5,31 @@ import PackagePlugin
 /// [--output DIR] [--format tar.gz]`: for each target with resources, a reproducible archive
 /// of them, strings tables compiled to binary plists, named with the version and build number
 /// of the target's Info.plist when it has one, under `dist/`.
+///
+/// It is `bundlekit release --bump none` on the targets asked for: the tool decides which
+/// files are a target's resources and what the archive is called (`ResourceArchive`), the
+/// same way for both.
 @main
 struct PackageResources: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
     var extractor = ArgumentExtractor(arguments)
     let names = extractor.extractOption(named: "target")
-    let output =
-      extractor.extractOption(named: "output").last
-      ?? context.package.directoryURL.appending(path: "dist").path
-    let format = extractor.extractOption(named: "format").last ?? "tar.gz"
-    let targets =
-      names.isEmpty ? context.package.targets : try context.package.targets(named: names)
-    let tool = try context.tool(named: "bundlekit").url
-    var made = 0
-    for case let target as SourceModuleTarget in targets {
-      // The top-level folders and files that hold the target's resources.
-      let base = target.directoryURL.standardizedFileURL.path
-      var roots: [String] = []
-      for file in target.sourceFiles where file.type == .resource {
-        let path = file.url.standardizedFileURL.path
-        guard path.hasPrefix(base + "/") else { continue }
-        let first =
-          path.dropFirst(base.count + 1).split(separator: "/").first.map(String.init) ?? ""
-        let root = base + "/" + first
-        if !first.isEmpty, !roots.contains(root) { roots.append(root) }
-      }
-      guard !roots.isEmpty else { continue }
-      var arguments =
-        ["archive", "create"] + roots.sorted() + [
-          "-o", "\(output)/\(target.name).\(format)", "--compile-strings",
-        ]
-      let plist = target.directoryURL.appending(path: "Info.plist")
-      if FileManager.default.fileExists(atPath: plist.path) {
-        arguments += ["--version-from", plist.path]
-      }
-      try ToolRunner.run(tool, arguments + extractor.remainingArguments + ["--print-path"])
-      made += 1
+    let output = extractor.extractOption(named: "output").last
+    let format = extractor.extractOption(named: "format").last
+    // The targets come from the plugin's context: the tool must not ask SwiftPM, which
+    // waits for the lock this `swift package` holds.
+    let targets = try DeclaredTargets.write(
+      context.package, only: names, to: context.pluginWorkDirectoryURL)
+    var command = [
+      "release", context.package.directoryURL.path, "--targets", targets.path, "--bump", "none",
+    ]
+    if let output { command += ["--output", output] }
+    if let format { command += ["--archive-format", format] }
+    if !extractor.remainingArguments.contains("--config") {
+      command += PluginConfiguration.load(from: [context.package.directoryURL]).arguments
     }
-    if made == 0 { Diagnostics.warning("no target with resources") }
+    try ToolRunner.run(
+      context.tool(named: "bundlekit").url, command + extractor.remainingArguments)
   }
 }
 

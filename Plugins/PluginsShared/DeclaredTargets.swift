@@ -5,11 +5,13 @@ import PackagePlugin
 /// tool must never run `swift package describe` from inside a plugin, which would wait
 /// forever for the lock the running `swift package` holds.
 enum DeclaredTargets {
-  /// Writes `[{"name", "path", "resources"}]` for the package's source targets into the
-  /// plugin's work folder and returns the file.
-  static func write(_ package: Package, to folder: URL) throws -> URL {
+  /// Writes `[{"name", "path", "resources"}]` for the package's source targets (those named
+  /// in `names`, when it is not empty; an unknown name is an error) into the plugin's work
+  /// folder and returns the file.
+  static func write(_ package: Package, only names: [String] = [], to folder: URL) throws -> URL {
     var rows: [[String: Any]] = []
-    for target in package.targets {
+    let targets = names.isEmpty ? package.targets : try package.targets(named: names)
+    for target in targets {
       guard let module = target as? SourceModuleTarget else { continue }
       let resources = module.sourceFiles.filter { $0.type == .resource }.map(\.url.path)
       rows.append([

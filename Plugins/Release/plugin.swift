@@ -10,9 +10,14 @@ struct Release: CommandPlugin {
     // The targets come from the plugin's context: the tool must not ask SwiftPM, which
     // waits for the lock this `swift package` holds.
     let targets = try DeclaredTargets.write(context.package, to: context.pluginWorkDirectoryURL)
+    // The package's bundlekit.json applies, as it does to the build plugins.
+    let configuration =
+      arguments.contains("--config")
+      ? [] : PluginConfiguration.load(from: [context.package.directoryURL]).arguments
     try ToolRunner.run(
       context.tool(named: "bundlekit").url,
-      ["release", context.package.directoryURL.path, "--targets", targets.path] + arguments)
+      ["release", context.package.directoryURL.path, "--targets", targets.path] + configuration
+        + arguments)
   }
 }
 

@@ -14,6 +14,9 @@ struct BundleKit: ParsableCommand {
       RecoverCommand.self,
     ]
   )
+
+  /// `bundlekit --config FILE SUBCOMMAND ...`: the file applies to the subcommand.
+  @OptionGroup var configurationOptions: ConfigurationOptions
 }
 
 /// Runs the tool with BundleKit's exit codes: 0 success, 1 user error, 2 usage error.

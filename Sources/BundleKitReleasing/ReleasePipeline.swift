@@ -78,7 +78,7 @@ public struct ReleasePipeline: Sendable {
     var staged: [(target: ResourceScan.Target, staging: ResourceStaging)] = []
     defer { for stage in staged { stage.staging.remove() } }
     for target in targets {
-      let roots = Self.resourceRoots(of: target)
+      let roots = ResourceArchive.roots(of: target)
       guard !roots.isEmpty else { continue }
       let staging = try ResourceStaging(
         copying: roots, developmentLanguage: developmentLanguage, policy: policy,
@@ -126,8 +126,8 @@ public struct ReleasePipeline: Sendable {
     var moves: [FileMoves.FileMove] = []
     for (target, _) in staged {
       let plist = target.infoPlists.first.map { Paths.join(target.path, $0.path) }
-      let name = try Self.archiveName(
-        target: target.name, plist: plist, format: archiveFormat,
+      let name = try ResourceArchive.name(
+        target.name + "." + archiveFormat.rawValue, format: archiveFormat, versionFrom: plist,
         bumped: dryRun ? report.bumped : [])
       let path = Paths.join(folder, name)
       guard let scratch else {
@@ -144,62 +144,6 @@ public struct ReleasePipeline: Sendable {
         .init(target: target.name, path: move.target, size: bytes.count, sha256: SHA256.hex(bytes)))
     }
     return report
-  }
-
-  /// The top-level files and folders of a target that hold its resources: those SwiftPM
-  /// declares when the package could be described, else anything but sources, Info.plist and
-  /// hidden files.
-  public static func resourceRoots(of scanned: ResourceScan.Target) -> [String] {
-    let target = scanned.path
-    if let declared = scanned.declaredResources {
-      let base = Paths.join(FileManager.default.currentDirectoryPath, target)
-      var roots: [String] = []
-      for path in declared {
-        let prefix = [target, base].first { path.hasPrefix($0 + "/") }
-        guard let prefix,
-          let first = path.dropFirst(prefix.count + 1).split(separator: "/").first
-        else { continue }
-        let root = Paths.join(target, String(first))
-        if !roots.contains(root) { roots.append(root) }
-      }
-      return roots.sorted()
-    }
-    let sourceExtensions: Set<String> = [
-      "swift", "c", "h", "m", "mm", "cpp", "cc", "s", "modulemap",
-    ]
-    func isResource(_ path: String) -> Bool {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-        return false
-      }
-      if !isFolder.boolValue {
-        let name = Paths.lastComponent(path)
-        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        return !name.hasPrefix(".") && name != "Info.plist" && !sourceExtensions.contains(ext)
-      }
-      let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-      return children.contains { isResource(Paths.join(path, $0)) }
-    }
-    let children = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
-    return children.sorted().map { Paths.join(target, $0) }.filter(isResource)
-  }
-
-  /// `Target-VERSION-BUILD.tar.gz`, with the values after the bump.
-  public static func archiveName(
-    target: String, plist: String?, format: ArchiveFormat, bumped: [VersionBump.ValueChange]
-  ) throws -> String {
-    var parts: [String] = []
-    if let plist {
-      let bundle = try VersionInventory(found: [.infoPlist(plist)]).bundles.first
-      for (key, current) in [
-        ("CFBundleShortVersionString", bundle?.version?.current),
-        ("CFBundleVersion", bundle?.build?.current),
-      ] {
-        let raised = bumped.first { $0.key == key && $0.places.contains { $0.file == plist } }
-        if let value = raised?.new ?? current { parts.append(value) }
-      }
-    }
-    return ([target] + parts).joined(separator: "-") + "." + format.rawValue
   }
 }
 

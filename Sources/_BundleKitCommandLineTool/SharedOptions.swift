@@ -20,12 +20,22 @@ public struct FormatOptions: ParsableArguments {
 
 /// `--development-language`, shared by every command that reads strings tables.
 public struct LanguageOptions: ParsableArguments {
-  /// The language other languages are compared with.
+  /// The language given on the command line.
   @Option(
-    help:
-      "The development language: the others are compared with it, its keys and arguments define the accessors."
-  )
-  public var developmentLanguage = "en"
+    name: .customLong("development-language"),
+    help: ArgumentHelp(
+      "The development language: the others are compared with it, its keys and arguments define the accessors (default: the --config file's, else en).",
+      valueName: "development-language"))
+  public var givenDevelopmentLanguage: String?
+
+  /// `--config FILE`: every command that reads tables takes a configuration.
+  @OptionGroup public var configurationOptions: ConfigurationOptions
+
+  /// The language other languages are compared with: the command line's, else the
+  /// `--config` file's, else English.
+  public var developmentLanguage: String {
+    givenDevelopmentLanguage ?? ToolMain.configuration.developmentLanguage ?? "en"
+  }
 
   /// English, unless the command line says otherwise.
   public init() {}

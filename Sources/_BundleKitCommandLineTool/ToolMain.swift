@@ -20,6 +20,12 @@ public enum ToolMain {
   /// The engine every command emits its findings into; it decides the exit status.
   public static let diagnostics = DiagnosticsEngine()
 
+  /// The `--config` file of this run and its settings (``ToolConfiguration``).
+  public static let settings = ConfigurationStore()
+
+  /// The settings of the `--config` file; empty without one.
+  public static var configuration: ToolConfiguration { settings.current }
+
   /// Runs `Root`'s subcommand as the command line asks, then exits.
   ///
   /// - Parameters:
@@ -32,6 +38,7 @@ public enum ToolMain {
     diagnostics.hints = hints
     do {
       var command = try root.parseAsRoot()
+      try settings.load(into: diagnostics)
       try command.run()
       epilogue()
       exit(diagnostics.exitStatus)
@@ -48,6 +55,7 @@ public enum ToolMain {
   public static func run<Root: AsyncParsableCommand>(_ root: Root.Type) async -> Never {
     do {
       var command = try root.parseAsRoot()
+      try settings.load(into: diagnostics)
       if var asynchronous = command as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {

@@ -2,9 +2,11 @@ import BundleKitTestSupport
 import Foundation
 import Testing
 
-/// What the documentation shows compiles: every Swift sample of the libraries' DocC catalogs,
-/// and the accessors `strings generate` writes (the golden file every GenerateStrings user
-/// compiles), type-checked against the modules as this test run built them.
+/// What the documentation shows compiles: every Swift sample of the DocC catalogs (the
+/// libraries' and the tool's manual, whose package manifests type-check against SwiftPM's
+/// PackageDescription) and the accessors `strings generate` writes (the golden file every
+/// GenerateStrings user compiles), type-checked against the modules as this test run built
+/// them.
 struct DocumentationSamplesTests {
   /// `swiftc -typecheck` arguments that find the package's modules beside the test bundle,
   /// C modules included.
@@ -54,8 +56,24 @@ struct DocumentationSamplesTests {
     let samples = try Self.samples()
     #expect(samples.count >= 10, "only \(samples.count) samples found")
     for sample in samples {
-      #expect(sample.code.hasPrefix("import "), "\(sample.file): a sample starts with its imports")
       let folder = try TemporaryFolder()
+      if sample.code.contains("import PackageDescription") {
+        // A package manifest, type-checked as SwiftPM compiles one.
+        let manifestAPI = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath()
+          .deletingLastPathComponent().deletingLastPathComponent()
+          .appendingPathComponent("lib/swift/pm/ManifestAPI").path
+        let file = folder.file("Package.swift")
+        try Data(sample.code.utf8).write(to: URL(fileURLWithPath: file))
+        let run = try Tool.run(
+          swiftc,
+          [
+            "-typecheck", "-swift-version", "6", "-package-description-version", "6.1.0", "-I",
+            manifestAPI, file,
+          ])
+        #expect(run.status == 0, "\(sample.file):\n\(sample.code)\n\(run.stderr)")
+        continue
+      }
+      #expect(sample.code.hasPrefix("import "), "\(sample.file): a sample starts with its imports")
       // Top-level code in main.swift; a sample with @main is a library file of its own.
       let isLibrary = sample.code.contains("@main")
       let file = folder.file(isLibrary ? "Sample.swift" : "main.swift")

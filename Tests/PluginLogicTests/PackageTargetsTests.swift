@@ -2,8 +2,9 @@ import BundleKitTestSupport
 import Foundation
 import Testing
 
-/// What CompileStrings plans in a package target with `pruneBelow`, run for real: every
-/// declared output is written, a left-out language's with the development language's text.
+/// What CompileStrings plans in a package target with `pruneBelow` in its `bundlekit.json`,
+/// run for real: the plugin passes the file, the tool applies it, every declared output is
+/// written, a left-out language's with the development language's text.
 @Suite struct PackageTargetsTests {
   @Test("pruneBelow: every declared output written, the left-out language's in English")
   func pruneBelowPlan() throws {
@@ -22,14 +23,19 @@ import Testing
     }
     try Data(#"{ "pruneBelow": 0.7 }"#.utf8).write(
       to: URL(fileURLWithPath: folder.file("Sources/Kit/bundlekit.json")))
-    let configuration = try PluginConfiguration.load(from: [
+    let configuration = PluginConfiguration.load(from: [
       URL(fileURLWithPath: folder.file("Sources/Kit"))
     ])
     let tables = files.keys.sorted().map { resources.appendingPathComponent($0) }
     let work = URL(fileURLWithPath: folder.file("work"))
     let plan = try StringsTables.compile(
       tables, into: work, targetName: "Kit", configuration: configuration)
-    #expect(plan.arguments.suffix(3) == ["--prune-below", "0.7", "--pruned-as-development"])
+    // The plugin hands the tool the file; the tool reads pruneBelow from it.
+    #expect(
+      plan.arguments.suffix(3) == [
+        "--config", folder.file("Sources/Kit/bundlekit.json"), "--pruned-as-development",
+      ])
+    #expect(plan.inputs.contains { $0.lastPathComponent == "bundlekit.json" })
     #expect(plan.outputs.map(\.lastPathComponent).count == 3)
 
     let tool = try #require(BundleKitTool.path)

@@ -18,7 +18,9 @@ public enum ReadmeCheck {
   public struct Block: Sendable {
     /// The fence's info string (`sh synopsis`).
     public var info: String
-    /// The README line of the opening fence.
+    /// The page it is in, as its path below the package (`README.md`).
+    public var file = "README.md"
+    /// The line of the opening fence.
     public var line: Int
     /// The lines inside the fence.
     public var lines: [String]
@@ -31,10 +33,34 @@ public enum ReadmeCheck {
   public struct Outcome: Sendable {
     /// One message per mismatch or failed command, with its README line.
     public var failures: [String] = []
-    /// The README lines of the blocks checked.
-    public var checked: [Int] = []
+    /// The blocks checked, as `file:line`.
+    public var checked: [String] = []
     /// Blocks not checked, with why.
     public var skipped: [String] = []
+  }
+
+  /// The pages whose commands are checked: the README and every article of the tool's
+  /// manual (`Sources/BundleKitCLI/bundlekit.docc`).
+  public static func pages(packageRoot: URL) throws -> [URL] {
+    let manual = packageRoot.appendingPathComponent("Sources/BundleKitCLI/bundlekit.docc")
+    let articles = try FileManager.default.contentsOfDirectory(atPath: manual.path)
+      .filter { $0.hasSuffix(".md") }.sorted()
+    return [packageRoot.appendingPathComponent("README.md")]
+      + articles.map { manual.appendingPathComponent($0) }
+  }
+
+  /// Checks the blocks of every page (``pages(packageRoot:)``) that `include` accepts.
+  public static func checkAll(tool: String, packageRoot: URL, include: (Block) -> String?)
+    throws -> Outcome
+  {
+    var total = Outcome()
+    for page in try pages(packageRoot: packageRoot) {
+      let outcome = try check(readme: page, tool: tool, packageRoot: packageRoot, include: include)
+      total.failures += outcome.failures
+      total.checked += outcome.checked
+      total.skipped += outcome.skipped
+    }
+    return total
   }
 
   /// The fenced blocks of `text`, in order.
@@ -77,32 +103,36 @@ public enum ReadmeCheck {
     var outcome = Outcome()
     let verbs = try pluginVerbs(packageRoot.appendingPathComponent("Package.swift"))
     let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    for block in blocks(of: text) {
+    let file =
+      readme.path.hasPrefix(packageRoot.path + "/")
+      ? String(readme.path.dropFirst(packageRoot.path.count + 1)) : readme.lastPathComponent
+    for var block in blocks(of: text) {
+      block.file = file
       let kind = block.info.split(separator: " ").map(String.init)
       guard kind.first == "sh" || kind == ["text", "output"] else { continue }
       if kind.contains("no-run") {
-        outcome.skipped.append("README.md:\(block.line): no-run")
+        outcome.skipped.append("\(block.file):\(block.line): no-run")
         continue
       }
       if let reason = include(block) {
-        outcome.skipped.append("README.md:\(block.line): \(reason)")
+        outcome.skipped.append("\(block.file):\(block.line): \(reason)")
         continue
       }
       if block.lines.contains(where: { $0.contains("../shared/") }),
         !FileManager.default.fileExists(atPath: corpus.path)
       {
-        outcome.skipped.append("README.md:\(block.line): ../shared is not beside this clone")
+        outcome.skipped.append("\(block.file):\(block.line): ../shared is not beside this clone")
         continue
       }
       let sandbox = try Sandbox(packageRoot: packageRoot, corpus: corpus, tool: tool)
-      outcome.checked.append(block.line)
+      outcome.checked.append("\(block.file):\(block.line)")
       switch kind {
       case ["sh"]:
         let script = block.lines.joined(separator: "\n")
         let result = try sandbox.run(script)
         if result.status != 0 {
           outcome.failures.append(
-            "README.md:\(block.line): block exited \(result.status): \(result.stderr)")
+            "\(block.file):\(block.line): block exited \(result.status): \(result.stderr)")
         }
       case ["sh", "synopsis"]:
         outcome.failures += try checkSynopsis(block, sandbox: sandbox, verbs: verbs)
@@ -138,21 +168,22 @@ public enum ReadmeCheck {
           (["bundlekit"] + subcommand + ["--help"]).joined(separator: " "))
         guard help.status == 0 else {
           failures.append(
-            "README.md:\(line): `bundlekit \(subcommand.joined(separator: " ")) --help` failed: \(help.stderr)"
+            "\(block.file):\(line): `bundlekit \(subcommand.joined(separator: " ")) --help` failed: \(help.stderr)"
           )
           continue
         }
         for option in options(in: command) where !help.stdout.contains(option) {
           failures.append(
-            "README.md:\(line): `bundlekit \(subcommand.joined(separator: " "))` has no \(option)")
+            "\(block.file):\(line): `bundlekit \(subcommand.joined(separator: " "))` has no \(option)"
+          )
         }
       } else if words.starts(with: ["swift", "package"]) {
         let verb = words.dropFirst(2).first { !$0.hasPrefix("-") } ?? ""
         if !verbs.contains(verb) {
-          failures.append("README.md:\(line): no plugin has the verb '\(verb)'")
+          failures.append("\(block.file):\(line): no plugin has the verb '\(verb)'")
         }
       } else {
-        failures.append("README.md:\(line): a synopsis line that is not a command: \(command)")
+        failures.append("\(block.file):\(line): a synopsis line that is not a command: \(command)")
       }
     }
     return failures
@@ -189,7 +220,7 @@ public enum ReadmeCheck {
       let result = try sandbox.run(step.command + " 2>&1")
       guard result.status == 0 else {
         failures.append(
-          "README.md:\(step.line): `\(step.command)` exited \(result.status): \(result.stderr)")
+          "\(block.file):\(step.line): `\(step.command)` exited \(result.status): \(result.stderr)")
         continue
       }
       var printed = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
@@ -204,7 +235,7 @@ public enum ReadmeCheck {
         let wanted = index < want.count ? want[index] : "<end>"
         let line = index < got.count ? got[index] : "<end>"
         failures.append(
-          "README.md:\(step.line + 1 + index): `\(step.command)` printed\n  \(line)\nwhere the README shows\n  \(wanted)"
+          "\(block.file):\(step.line + 1 + index): `\(step.command)` printed\n  \(line)\nwhere the page shows\n  \(wanted)"
         )
       }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundleKitDiagnostics
 import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
@@ -37,15 +38,24 @@ struct SeverityOptions: ParsableArguments {
     }
   }
 
-  /// `base` with these options on top. `--warnings-as-errors` (and `lint --strict`) is set on
-  /// the tool's ``DiagnosticsEngine``, which raises every warning it prints; the policy
-  /// follows the engine, so a compile stops before it writes anything.
-  func policy(_ base: SeverityPolicy, strict: Bool = false) -> SeverityPolicy {
+  /// `base` with the `--config` file's settings and then these options on top.
+  /// `--warnings-as-errors` (and `lint --strict`) is set on the tool's ``DiagnosticsEngine``,
+  /// which raises every warning it prints; the policy follows the engine, so a compile stops
+  /// before it writes anything. A severity the configuration gets wrong is an error naming it.
+  func policy(_ base: SeverityPolicy, strict: Bool = false) throws -> SeverityPolicy {
     let diagnostics = ToolMain.diagnostics
-    if warningsAsErrors || strict { diagnostics.warningsAsErrors = true }
+    let configuration = ToolMain.configuration
+    if warningsAsErrors || strict || configuration.warningsAsErrors == true {
+      diagnostics.warningsAsErrors = true
+    }
     var policy = base
-    if notFormat {
+    if notFormat || configuration.notFormat == true {
       for rule in Self.formatRules { _ = policy.set("\(rule.rawValue)=ignore") }
+    }
+    for text in configuration.severities {
+      if let problem = policy.set(text) {
+        throw DiagnosticsError([.error(configuration.file, "severities: \(problem)")])
+      }
     }
     for text in severities { _ = policy.set(text) }
     policy.warningsAsErrors = policy.warningsAsErrors || diagnostics.warningsAsErrors

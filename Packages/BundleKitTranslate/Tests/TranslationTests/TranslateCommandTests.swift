@@ -159,19 +159,22 @@ struct TranslateCommandTests {
   }
 }
 
-/// The README's `bundlekit translate` blocks, run here where the helper is built (the main
-/// package's ReadmeTests check the others).
+/// The `bundlekit translate` blocks of the README and the tool's manual, run here where the
+/// helper is built (the main package's ReadmeTests check the others).
 @Suite struct ReadmeTranslateTests {
   @Test func translateBlocksHold() throws {
     let tool = try #require(BundleKitTool.path, "bundlekit was not built")
     let root = Corpus.packageRoot
-    let outcome = try ReadmeCheck.check(
-      readme: root.appendingPathComponent("README.md"), tool: tool, packageRoot: root
-    ) { block in block.usesTranslate ? nil : "checked by the main package's ReadmeTests" }
-    for skipped in outcome.skipped where !skipped.hasSuffix("ReadmeTests") {
-      print("README check skipped \(skipped)")
+    let outcome = try ReadmeCheck.checkAll(tool: tool, packageRoot: root) { block in
+      block.usesTranslate ? nil : "checked by the main package's ReadmeTests"
     }
-    #expect(!outcome.checked.isEmpty)
+    for skipped in outcome.skipped where !skipped.hasSuffix("ReadmeTests") {
+      print("documentation check skipped \(skipped)")
+    }
+    #expect(
+      outcome.checked.contains {
+        $0.hasSuffix("bundlekit.docc/Translate.md") || $0.contains("Translate.md:")
+      })
     #expect(outcome.failures.isEmpty, "\(outcome.failures.joined(separator: "\n"))")
   }
 }

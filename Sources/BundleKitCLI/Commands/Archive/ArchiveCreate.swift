@@ -68,7 +68,7 @@ struct ArchiveCreate: ParsableCommand {
         value: output, kind: "archive name",
         reason: "give --format or an extension such as .tar.gz, .zip or .7z")
     }
-    let output = try nameWithVersion(format: chosen)
+    let output = try ResourceArchive.name(self.output, format: chosen, versionFrom: versionFrom)
     try FileIO.createFolders(for: output)
     var sources = paths
     var staging: ResourceStaging?
@@ -101,23 +101,6 @@ struct ArchiveCreate: ParsableCommand {
       }
       try FileIO.writeAtomically(Array(lines.utf8), to: output + ".sha256")
     }
-  }
-}
-
-extension ArchiveCreate {
-  /// `--output`, with `-VERSION-BUILD` before the extension when `--version-from` is given.
-  func nameWithVersion(format: ArchiveFormat) throws -> String {
-    guard let versionFrom else { return output }
-    let inventory = try VersionInventory(found: [.infoPlist(versionFrom)])
-    let parts = [
-      inventory.bundles.first?.version?.current, inventory.bundles.first?.build?.current,
-    ].compactMap { $0 }
-    guard !parts.isEmpty else { return output }
-    let suffix = ".\(format.rawValue)"
-    let stem =
-      output.lowercased().hasSuffix(suffix) ? String(output.dropLast(suffix.count)) : output
-    return stem + "-" + parts.joined(separator: "-")
-      + (output.lowercased().hasSuffix(suffix) ? suffix : "")
   }
 }
 

@@ -75,9 +75,9 @@ struct ReleaseCommand: ParsableCommand {
     pipeline.archiveFormat = archiveFormat
     pipeline.outputFolder = output
     pipeline.developmentLanguage = languageOptions.developmentLanguage
-    pipeline.policy = severity.policy(.compile)
+    pipeline.policy = try severity.policy(.compile)
     pipeline.dryRun = dryRun
-    pipeline.pruneBelow = pruneBelow
+    pipeline.pruneBelow = pruneBelow ?? ToolMain.configuration.pruneBelow
     let progress = ReleaseProgress(steps: 4)
     defer { progress.finish() }
     let report = try pipeline.run(step: progress.step, findings: ToolMain.diagnostics.emit)

@@ -59,11 +59,13 @@ struct StringsCompile: ParsableCommand {
   }
 
   func run() throws {
+    let policy = try severity.policy(.compile)
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
       var compiler = StringsCompiler(developmentLanguage: languageOptions.developmentLanguage)
-      compiler.policy = severity.policy(.compile)
+      compiler.policy = policy
+      let pruneBelow = self.pruneBelow ?? ToolMain.configuration.pruneBelow
       compiler.pruneBelow = pruneBelow
       compiler.prunedLanguagesUseDevelopmentTables = prunedAsDevelopment
       let compiled = try compiler.compile(locations, into: outputDir)

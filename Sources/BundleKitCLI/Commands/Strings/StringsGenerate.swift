@@ -29,15 +29,21 @@ struct StringsGenerate: ParsableCommand {
   @Option(name: .shortAndLong, help: "The Swift file to write.")
   var output: String
 
-  @Option(help: "A shipped template name, or the path of a .mustache template.")
-  var template = "swift6"
+  @Option(
+    help: ArgumentHelp(
+      "A shipped template name, or the path of a .mustache template (default: the --config file's, else swift6).",
+      valueName: "template"))
+  var template: String?
 
   @OptionGroup var languageOptions: LanguageOptions
 
-  @Option(help: "The name of the top-level enum.")
-  var enumName = "L10n"
+  @Option(
+    help: ArgumentHelp(
+      "The name of the top-level enum (default: the --config file's, else L10n).",
+      valueName: "enum-name"))
+  var enumName: String?
 
-  @Flag(help: "Make the accessors public.")
+  @Flag(help: "Make the accessors public (also: \"accessLevel\": \"public\" in the --config file).")
   var `public` = false
 
   @Option(
@@ -49,16 +55,24 @@ struct StringsGenerate: ParsableCommand {
   var bundle = "module"
 
   func validate() throws {
-    if let problem = Identifier.typeNameProblem(enumName) { throw ValidationError(problem) }
+    if let enumName, let problem = Identifier.typeNameProblem(enumName) {
+      throw ValidationError(problem)
+    }
   }
 
   func run() throws {
+    let configuration = ToolMain.configuration
+    let enumName = self.enumName ?? configuration.enumName ?? "L10n"
+    if let problem = Identifier.typeNameProblem(enumName) {
+      throw DiagnosticsError([.error(configuration.file, "enumName: \(problem)")])
+    }
     let template = try AccessorTemplate.load(
-      self.template, shipped: BundleKitTemplates.templates("strings"))
+      self.template ?? configuration.template ?? "swift6",
+      shipped: BundleKitTemplates.templates("strings"))
     var generator = AccessorGenerator()
     generator.developmentLanguage = languageOptions.developmentLanguage
     generator.enumName = enumName
-    generator.accessLevel = `public` ? .public : .internal
+    generator.accessLevel = `public` || configuration.accessLevel == "public" ? .public : .internal
     switch bundle {
     case "module": generator.bundle = "Bundle.module"
     case "main": generator.bundle = "Bundle.main"

@@ -61,7 +61,7 @@ struct StringsLint: ParsableCommand {
   func run() throws {
     let diagnostics = ToolMain.diagnostics
     let locations = try TableDiscovery.tables(in: paths)
-    let findings = severity.policy(SeverityPolicy(), strict: strict).apply(
+    let findings = try severity.policy(SeverityPolicy(), strict: strict).apply(
       StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
     switch formatOptions.format {
     case .text:
