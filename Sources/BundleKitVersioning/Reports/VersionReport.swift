@@ -43,8 +43,10 @@ extension VersionInventory {
   }
 
   /// The rows `version --format json` prints, one per bundle.
-  public var report: [VersionedBundle.Report] {
-    let mismatches = buildNumberMismatches
+  ///
+  /// - Parameter mismatches: ``buildNumberMismatches``, when the caller has them already.
+  public func report(mismatches: [String: String]? = nil) -> [VersionedBundle.Report] {
+    let mismatches = mismatches ?? buildNumberMismatches
     return bundles.map { VersionedBundle.Report($0, mismatch: mismatches[$0.label]) }
   }
 }

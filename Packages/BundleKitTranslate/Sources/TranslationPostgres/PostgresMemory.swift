@@ -93,9 +93,7 @@ public final class PostgresMemory: MemorySource {
     guard let meta = try await meta() else {
       throw PostgresMemoryError.invalidMemory(
         address: address.description,
-        message:
-          "holds no translation memory (make one with `bundlekit translate index ... --database \(address)`)"
-      )
+        message: "holds no translation memory yet: index tables into it first")
     }
     if let problem = Self.readProblem(meta["schema"]) {
       throw PostgresMemoryError.invalidMemory(address: address.description, message: problem)

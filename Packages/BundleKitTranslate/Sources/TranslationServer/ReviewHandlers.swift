@@ -78,7 +78,7 @@ extension Handlers {
   func review(_ request: Request) async -> Response {
     guard let reviewer else {
       return Self.error(
-        "This server's memory takes no reviews: serve a PostgreSQL memory (--database)",
+        "This server's memory takes no reviews: only a PostgreSQL memory does",
         status: .methodNotAllowed)
     }
     let parameters: RequestParameters

@@ -46,7 +46,7 @@ struct VersionCommand: ParsableCommand {
     let mismatches = inventory.buildNumberMismatches
     switch formatOptions.format {
     case .json:
-      StandardStreams.writeJSON(inventory.report)
+      StandardStreams.writeJSON(inventory.report(mismatches: mismatches))
     case .text:
       var table = [["PATH", "TARGET", "VERSION", "BUILD", "KIND"]]
       for bundle in inventory.bundles {
