@@ -56,12 +56,12 @@ let package = Package(
   targets: [
     // System libraries, found with pkg-config.
     .systemLibrary(
-      name: "CLibXML2",
+      name: "CBundleKitLibXML2",
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
     ),
     .systemLibrary(
-      name: "CArchive",
+      name: "CBundleKitArchive",
       pkgConfig: "libarchive",
       providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
     ),
@@ -104,7 +104,7 @@ let package = Package(
     .target(
       name: "BundleKitPropertyList",
       dependencies: [
-        "BundleKitPropertyListCore", "BundleKitFileSystem", "CLibXML2",
+        "BundleKitPropertyListCore", "BundleKitFileSystem", "CBundleKitLibXML2",
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
@@ -137,7 +137,7 @@ let package = Package(
 
     .target(
       name: "BundleKitArchiving",
-      dependencies: ["CArchive", "BundleKitDiagnostics", "BundleKitFileSystem"]
+      dependencies: ["CBundleKitArchive", "BundleKitDiagnostics", "BundleKitFileSystem"]
     ),
 
     .target(

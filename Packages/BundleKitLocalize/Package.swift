@@ -10,7 +10,7 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "bundlekit-localize", targets: ["bundlekit-localize"]),
-    .library(name: "StringsExtraction", targets: ["StringsExtraction"]),
+    .library(name: "BundleKitStringsExtraction", targets: ["BundleKitStringsExtraction"]),
     .plugin(name: "SyncStrings", targets: ["SyncStrings"]),
   ],
   dependencies: [
@@ -20,7 +20,7 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "StringsExtraction",
+      name: "BundleKitStringsExtraction",
       dependencies: [
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
@@ -31,7 +31,7 @@ let package = Package(
     .executableTarget(
       name: "bundlekit-localize",
       dependencies: [
-        "StringsExtraction",
+        "BundleKitStringsExtraction",
         .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
@@ -59,7 +59,7 @@ let package = Package(
     .testTarget(
       name: "StringsExtractionTests",
       dependencies: [
-        "StringsExtraction", "bundlekit-localize",
+        "BundleKitStringsExtraction", "bundlekit-localize",
         .product(name: "BundleKitTestSupport", package: "BundleKit"),
       ],
       exclude: ["Fixtures"]

@@ -10,9 +10,9 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "bundlekit-translate", targets: ["bundlekit-translate"]),
-    .library(name: "Translation", targets: ["Translation"]),
-    .library(name: "TranslationServer", targets: ["TranslationServer"]),
-    .library(name: "TranslationPostgres", targets: ["TranslationPostgres"]),
+    .library(name: "BundleKitTranslation", targets: ["BundleKitTranslation"]),
+    .library(name: "BundleKitTranslationServer", targets: ["BundleKitTranslationServer"]),
+    .library(name: "BundleKitTranslationPostgres", targets: ["BundleKitTranslationPostgres"]),
   ],
   dependencies: [
     .package(name: "BundleKit", path: "../.."),
@@ -27,7 +27,7 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "Translation",
+      name: "BundleKitTranslation",
       dependencies: [
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
@@ -38,18 +38,18 @@ let package = Package(
       ]
     ),
     .target(
-      name: "TranslationPostgres",
+      name: "BundleKitTranslationPostgres",
       dependencies: [
-        "Translation",
+        "BundleKitTranslation",
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .target(
-      name: "TranslationServer",
+      name: "BundleKitTranslationServer",
       dependencies: [
-        "Translation",
+        "BundleKitTranslation",
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -61,9 +61,9 @@ let package = Package(
     .executableTarget(
       name: "bundlekit-translate",
       dependencies: [
-        "Translation",
-        "TranslationServer",
-        "TranslationPostgres",
+        "BundleKitTranslation",
+        "BundleKitTranslationServer",
+        "BundleKitTranslationPostgres",
         .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
@@ -74,7 +74,7 @@ let package = Package(
     .testTarget(
       name: "TranslationTests",
       dependencies: [
-        "Translation", "TranslationServer", "TranslationPostgres", "bundlekit-translate",
+        "BundleKitTranslation", "BundleKitTranslationServer", "BundleKitTranslationPostgres", "bundlekit-translate",
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),

@@ -1,5 +1,5 @@
 import BundleKitPropertyListCore
-import CLibXML2
+import CBundleKitLibXML2
 
 /// libxml2's push parser as both XML readers drive it: no network, huge documents allowed
 /// (the size bound is the caller's), fed in pieces since `xmlParseChunk` takes an `Int32`.

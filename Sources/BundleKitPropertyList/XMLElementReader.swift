@@ -1,5 +1,5 @@
 import BundleKitPropertyListCore
-import CLibXML2
+import CBundleKitLibXML2
 import Foundation
 
 /// One element of an XML document, with where it starts: what readers of XML formats other

@@ -1,6 +1,6 @@
 import BundleKitFileSystem
 import BundleKitPropertyListCore
-import CLibXML2
+import CBundleKitLibXML2
 import Foundation
 import OrderedCollections
 

@@ -21,8 +21,8 @@ struct DocumentationSamplesTests {
     return [
       "-typecheck", "-swift-version", "6", "-I", modules,
       "-Xcc", "-fmodule-map-file=\(products.path)/CBundleKitSystem.build/module.modulemap",
-      "-Xcc", "-fmodule-map-file=\(root)/Sources/CLibXML2/module.modulemap",
-      "-Xcc", "-fmodule-map-file=\(root)/Sources/CArchive/module.modulemap",
+      "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitLibXML2/module.modulemap",
+      "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitArchive/module.modulemap",
       "-Xcc", "-I/usr/include/libxml2",
     ]
   }

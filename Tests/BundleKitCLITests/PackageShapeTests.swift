@@ -14,13 +14,12 @@ struct PackageShapeTests {
 
   /// The manifest as `swift package dump-package` reads it: each target's dependencies by
   /// name, its type and its folder.
-  static func manifest() throws -> Manifest {
+  static func manifest(of folder: String = Corpus.packageRoot.path) throws -> Manifest {
     let swift = try #require(Tool.path("swift"), "swift is not on PATH")
     // A scratch folder of its own: `swift test` holds the package's .build lock.
     let scratch = try TemporaryFolder()
     let run = try Tool.run(
-      swift, ["package", "--scratch-path", scratch.path, "dump-package"],
-      in: Corpus.packageRoot.path)
+      swift, ["package", "--scratch-path", scratch.path, "dump-package"], in: folder)
     let package = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
     var manifest = Manifest()
     for target in package?["targets"] as? [[String: Any]] ?? [] {
@@ -117,7 +116,7 @@ struct PackageShapeTests {
     }
     // And the sources of those modules import none of it, nor start processes.
     let forbidden = [
-      "import CLibXML2", "import CArchive", "import BundleKitFileSystem",
+      "import CBundleKitLibXML2", "import CBundleKitArchive", "import BundleKitFileSystem",
       "import BundleKitPropertyList\n",
       "import CBundleKitSystem", "Process(", "import FoundationNetworking", "import FoundationXML",
     ]
@@ -141,11 +140,28 @@ struct PackageShapeTests {
     let (graph, _) = try Self.package()
     let reached = Self.closure(of: "bundlekit", in: graph)
     for heavy in [
-      "GRDB", "Hummingbird", "NIOCore", "Translation", "TranslationServer", "BundleKitMorse",
-      "SwiftSyntax",
+      "GRDB", "Hummingbird", "NIOCore", "BundleKitTranslation", "BundleKitTranslationServer",
+      "BundleKitMorse", "SwiftSyntax",
     ] {
       #expect(!reached.contains(heavy), "bundlekit reaches \(heavy)")
     }
+  }
+
+  @Test("every module an app can import carries the BundleKit prefix, in all three packages")
+  func prefixedModules() throws {
+    var checked = 0
+    for folder in ["", "Packages/BundleKitTranslate", "Packages/BundleKitLocalize"] {
+      let manifest = try Self.manifest(
+        of: Corpus.packageRoot.appendingPathComponent(folder).path)
+      for (name, type) in manifest.types where type == "regular" || type == "system" {
+        checked += 1
+        // SwiftPM needs module names unique across an app's whole graph.
+        #expect(
+          ["BundleKit", "_BundleKit", "CBundleKit"].contains { name.hasPrefix($0) },
+          "\(folder.isEmpty ? "BundleKit" : folder): module \(name) has no BundleKit prefix")
+      }
+    }
+    #expect(checked > 15)
   }
 
   @Test("libraries depend downward only: none on the command line, no cycle")

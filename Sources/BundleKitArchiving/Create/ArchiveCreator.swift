@@ -1,5 +1,5 @@
 import BundleKitFileSystem
-import CArchive
+import CBundleKitArchive
 import Foundation
 
 /// How to write an archive.

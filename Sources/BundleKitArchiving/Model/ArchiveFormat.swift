@@ -34,7 +34,7 @@ public enum ArchiveFormat: String, Sendable, CaseIterable, CustomStringConvertib
 }
 
 /// What an archive entry is.
-public enum ArchiveEntryType: String, Sendable, Hashable {
+public enum ArchiveEntryType: String, Sendable, Hashable, Encodable {
   /// A regular file.
   case file
   /// A folder.
@@ -80,21 +80,11 @@ public struct ArchiveEntry: Sendable, Hashable, Encodable {
 }
 
 extension ArchiveEntry {
+  /// `name`, `type`, `size`, `mode`, `mtime` and, for a link, `linkTarget`: the entry as
+  /// `archive list --format json` prints it (the data is not part of it).
   private enum CodingKeys: String, CodingKey {
     case path = "name"
     case type, size, mode, linkTarget
     case modificationTime = "mtime"
-  }
-
-  /// `name`, `type`, `size`, `mode`, `mtime` and, for a link, `linkTarget`: the entry as
-  /// `archive list --format json` prints it (the data is not part of it).
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(path, forKey: .path)
-    try container.encode(type.rawValue, forKey: .type)
-    try container.encode(size, forKey: .size)
-    try container.encode(mode, forKey: .mode)
-    try container.encode(modificationTime, forKey: .modificationTime)
-    try container.encodeIfPresent(linkTarget, forKey: .linkTarget)
   }
 }

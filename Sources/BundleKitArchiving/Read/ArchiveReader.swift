@@ -1,5 +1,5 @@
 import BundleKitFileSystem
-import CArchive
+import CBundleKitArchive
 import Foundation
 
 /// Reads archives of any format libarchive knows, from a file or from memory.

@@ -1,5 +1,5 @@
 import BundleKitFileSystem
-import CArchive
+import CBundleKitArchive
 import Foundation
 
 /// Limits that keep a hostile archive from filling the disk.

@@ -38,15 +38,17 @@ struct SeverityOptions: ParsableArguments {
     }
   }
 
-  /// `base` with the `--config` file's settings and then these options on top.
-  /// `--warnings-as-errors` (and `lint --strict`) is set on the tool's ``DiagnosticsEngine``,
-  /// which raises every warning it prints; the policy follows the engine, so a compile stops
-  /// before it writes anything. A severity the configuration gets wrong is an error naming it.
-  func policy(_ base: SeverityPolicy, strict: Bool = false) throws -> SeverityPolicy {
-    let diagnostics = ToolMain.diagnostics
+  /// Applies `--warnings-as-errors` (and `lint --strict`, and the `--config` file's
+  /// `warningsAsErrors`) to `engine`, which then raises every warning it prints, and returns
+  /// `base` with the configuration's settings and then these options on top; the policy
+  /// follows the engine, so a compile stops before it writes anything. A severity the
+  /// configuration gets wrong is an error naming it.
+  func apply(to engine: DiagnosticsEngine, base: SeverityPolicy, strict: Bool = false) throws
+    -> SeverityPolicy
+  {
     let configuration = ToolMain.configuration
     if warningsAsErrors || strict || configuration.warningsAsErrors == true {
-      diagnostics.warningsAsErrors = true
+      engine.warningsAsErrors = true
     }
     var policy = base
     if notFormat || configuration.notFormat == true {
@@ -58,7 +60,7 @@ struct SeverityOptions: ParsableArguments {
       }
     }
     for text in severities { _ = policy.set(text) }
-    policy.warningsAsErrors = policy.warningsAsErrors || diagnostics.warningsAsErrors
+    policy.warningsAsErrors = policy.warningsAsErrors || engine.warningsAsErrors
     return policy
   }
 }

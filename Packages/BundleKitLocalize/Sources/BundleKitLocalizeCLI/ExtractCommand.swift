@@ -1,9 +1,9 @@
 import ArgumentParser
 import BundleKitDiagnostics
 import BundleKitFileSystem
+import BundleKitStringsExtraction
 import BundleKitStringsTable
 import Foundation
-import StringsExtraction
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings extract PATH... [--format text|json]`.

@@ -2,8 +2,8 @@ import ArgumentParser
 import BundleKitDiagnostics
 import BundleKitFileSystem
 import BundleKitPropertyListCore
+import BundleKitStringsExtraction
 import BundleKitStringsTable
-import StringsExtraction
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings sync PATH... [--check]`.

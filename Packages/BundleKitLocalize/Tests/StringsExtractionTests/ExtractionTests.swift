@@ -1,6 +1,6 @@
+import BundleKitStringsExtraction
 import BundleKitTestSupport
 import Foundation
-import StringsExtraction
 import Testing
 
 /// Extraction as Xcode's build extracts: what is found, the keys' specifiers, what is not.

@@ -1,8 +1,8 @@
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
-@testable import TranslationServer
+@testable import BundleKitTranslationServer
 
 #if canImport(Glibc)
   import Glibc

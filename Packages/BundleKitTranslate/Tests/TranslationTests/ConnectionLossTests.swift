@@ -3,7 +3,7 @@
   import Foundation
   import PostgresNIO
   import Testing
-  @testable import TranslationPostgres
+  @testable import BundleKitTranslationPostgres
 
   /// A connection that closes under a question. PostgresNIO drops a query written to a
   /// channel that has already closed (it writes it without a promise), so its caller would

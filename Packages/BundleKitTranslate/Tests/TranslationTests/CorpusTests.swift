@@ -1,7 +1,7 @@
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
 /// Lookups checked against the corpus files as Foundation and JSONSerialization read them.
 @Suite("Translation memory: corpus", .serialized)

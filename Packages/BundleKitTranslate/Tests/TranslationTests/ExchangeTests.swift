@@ -1,8 +1,8 @@
 import BundleKitFileSystem
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
 /// TMX export and import, XLIFF import: checked with Python's XML reader and with TMX that
 /// Translate Toolkit writes, through `bundlekit translate` as a user runs it.

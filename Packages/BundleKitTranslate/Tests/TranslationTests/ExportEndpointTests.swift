@@ -1,9 +1,9 @@
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
-@testable import TranslationServer
+@testable import BundleKitTranslationServer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

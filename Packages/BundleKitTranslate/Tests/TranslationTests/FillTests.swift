@@ -2,9 +2,9 @@ import BundleKitFileSystem
 import BundleKitPropertyList
 import BundleKitStringsTable
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
 /// A package whose German and Russian tables lack entries that a memory or a provider has.
 struct FillFixture {

@@ -1,7 +1,7 @@
 import BundleKitTestSupport
 import Testing
 
-@testable import Translation
+@testable import BundleKitTranslation
 
 @Suite("Fuzzy index")
 struct FuzzyIndexTests {

@@ -1,5 +1,5 @@
+import BundleKitTranslation
 import Testing
-import Translation
 
 @Suite("Language codes")
 struct LanguageTagTests {

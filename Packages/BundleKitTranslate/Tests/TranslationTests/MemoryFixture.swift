@@ -1,6 +1,6 @@
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
-import Translation
 
 /// A small package-shaped folder of tables whose every answer the tests know.
 struct MemoryFixture {

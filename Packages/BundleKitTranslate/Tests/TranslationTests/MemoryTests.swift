@@ -1,7 +1,7 @@
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
 @Suite("Translation memory")
 struct MemoryTests {

@@ -3,8 +3,8 @@
 #if os(Linux)
   import BundleKitTestSupport
   import Foundation
-  import Translation
-  import TranslationPostgres
+  import BundleKitTranslation
+  import BundleKitTranslationPostgres
 
   #if canImport(Glibc)
     import Glibc

@@ -3,8 +3,8 @@
   import BundleKitTestSupport
   import Foundation
   import Testing
-  import Translation
-  import TranslationPostgres
+  import BundleKitTranslation
+  import BundleKitTranslationPostgres
 
   #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,8 +1,8 @@
 import BundleKitFileSystem
 import BundleKitTestSupport
+import BundleKitTranslation
 import Foundation
 import Testing
-import Translation
 
 /// The memory's schema: versioned migrations, older memories read and migrated, a newer one
 /// refused with a message saying what to do; projects and review states kept through TMX.

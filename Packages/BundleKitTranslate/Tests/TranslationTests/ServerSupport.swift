@@ -1,8 +1,8 @@
+import BundleKitTranslation
+import BundleKitTranslationServer
 import Foundation
 import Hummingbird
 import Logging
-import Translation
-import TranslationServer
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,9 +1,9 @@
 import BundleKitTestSupport
+import BundleKitTranslation
+import BundleKitTranslationServer
 import Foundation
 import Hummingbird
 import Testing
-import Translation
-import TranslationServer
 
 #if canImport(Glibc)
   import Glibc

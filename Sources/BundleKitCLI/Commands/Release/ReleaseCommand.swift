@@ -75,7 +75,7 @@ struct ReleaseCommand: ParsableCommand {
     pipeline.archiveFormat = archiveFormat
     pipeline.outputFolder = output
     pipeline.developmentLanguage = languageOptions.developmentLanguage
-    pipeline.policy = try severity.policy(.compile)
+    pipeline.policy = try severity.apply(to: ToolMain.diagnostics, base: .compile)
     pipeline.dryRun = dryRun
     pipeline.pruneBelow = pruneBelow ?? ToolMain.configuration.pruneBelow
     let progress = ReleaseProgress(steps: 4)

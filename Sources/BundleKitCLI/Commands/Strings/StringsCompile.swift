@@ -59,7 +59,7 @@ struct StringsCompile: ParsableCommand {
   }
 
   func run() throws {
-    let policy = try severity.policy(.compile)
+    let policy = try severity.apply(to: ToolMain.diagnostics, base: .compile)
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))

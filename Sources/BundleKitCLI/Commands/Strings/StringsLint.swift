@@ -61,7 +61,9 @@ struct StringsLint: ParsableCommand {
   func run() throws {
     let diagnostics = ToolMain.diagnostics
     let locations = try TableDiscovery.tables(in: paths)
-    let findings = try severity.policy(SeverityPolicy(), strict: strict).apply(
+    let findings = try severity.apply(
+      to: ToolMain.diagnostics, base: SeverityPolicy(), strict: strict
+    ).apply(
       StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
     switch formatOptions.format {
     case .text:

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BundleKitDiagnostics
-import Translation
-import TranslationPostgres
+import BundleKitTranslation
+import BundleKitTranslationPostgres
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate export --tmx FILE --memory TM_FILE`.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BundleKitDiagnostics
+import BundleKitTranslation
 import Foundation
-import Translation
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate fill PACKAGE_DIR --to de,fr [--provider URL]`.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import BundleKitDiagnostics
+import BundleKitTranslation
+import BundleKitTranslationPostgres
 import Foundation
-import Translation
-import TranslationPostgres
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate keys create|revoke|list --database URL`.

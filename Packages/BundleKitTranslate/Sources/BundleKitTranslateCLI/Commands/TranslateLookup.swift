@@ -1,7 +1,7 @@
 import ArgumentParser
 import BundleKitDiagnostics
+import BundleKitTranslation
 import Foundation
-import Translation
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate lookup TEXT --to LANG [--from LANG] --memory TM_FILE`.

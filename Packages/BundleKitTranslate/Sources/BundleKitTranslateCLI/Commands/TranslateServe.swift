@@ -1,8 +1,8 @@
 import ArgumentParser
 import BundleKitDiagnostics
+import BundleKitTranslation
+import BundleKitTranslationServer
 import Foundation
-import Translation
-import TranslationServer
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate serve --memory TM_FILE [--host 127.0.0.1] [--port 5000]`.

@@ -1,7 +1,7 @@
 import ArgumentParser
+import BundleKitTranslation
+import BundleKitTranslationPostgres
 import Foundation
-import Translation
-import TranslationPostgres
 
 /// `--memory FILE` or `--database postgres://...`: where a command finds the memory.
 struct MemoryLocation: ParsableArguments {

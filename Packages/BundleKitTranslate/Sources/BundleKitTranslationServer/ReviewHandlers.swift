@@ -1,8 +1,8 @@
 import Atomics
+import BundleKitTranslation
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Translation
 
 /// The translators' endpoints: concordance search, TMX export and reviews. Reads are open;
 /// a review needs an API key with the write scope for the entry's project, checked against

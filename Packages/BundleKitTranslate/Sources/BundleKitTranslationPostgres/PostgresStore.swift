@@ -1,6 +1,6 @@
+import BundleKitTranslation
 import Foundation
 import PostgresNIO
-import Translation
 
 /// ``MemoryStore``'s questions asked of PostgreSQL: exact and normalised texts through hash
 /// indexes, fuzzy candidates through `pg_trgm`'s GIN index, each then treated exactly as the

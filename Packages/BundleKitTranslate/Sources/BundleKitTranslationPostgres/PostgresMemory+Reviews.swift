@@ -1,6 +1,6 @@
+import BundleKitTranslation
 import Foundation
 import PostgresNIO
-import Translation
 
 /// An API key as `keys list` shows it (never its secret).
 public struct StoredKey: Sendable, Hashable, Codable {

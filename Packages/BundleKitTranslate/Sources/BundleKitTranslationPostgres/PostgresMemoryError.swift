@@ -1,5 +1,5 @@
 import BundleKitDiagnostics
-import Translation
+import BundleKitTranslation
 
 /// What can go wrong with a memory in PostgreSQL.
 public enum PostgresMemoryError: TransientFailure, DiagnosticConvertible, Sendable, Hashable {

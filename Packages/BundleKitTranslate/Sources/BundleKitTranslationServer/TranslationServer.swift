@@ -1,10 +1,10 @@
 import Atomics
+import BundleKitTranslation
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import Translation
 
 /// A LibreTranslate-compatible HTTP service over a ``TranslationMemory``:
 /// `POST /translate`, `GET /languages`, `POST /detect`, plus `GET /lookup` and `GET /health`.

@@ -1,7 +1,7 @@
+import BundleKitTranslation
 import Foundation
 import Logging
 import PostgresNIO
-import Translation
 
 /// A translation memory in PostgreSQL, shared by many projects, servers and writers.
 ///
