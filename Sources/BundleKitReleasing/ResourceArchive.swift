@@ -33,8 +33,16 @@ public enum ResourceArchive {
       }
       return roots.sorted()
     }
-    let children = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return children.sorted().map { Paths.join(folder, $0) }.filter(holdsResources)
+    // One walk that follows no link: a link loop (`a -> .`) or a link out of the target is
+    // an entry, never a folder to go into.
+    var holding: Set<String> = []
+    DirectoryWalker.walk(folder) { entry in
+      let top = String(entry.relativePath.prefix { $0 != "/" })
+      if holding.contains(top) { return .skip }
+      if !entry.isFolder, isResource(entry.name) { holding.insert(top) }
+      return .descend
+    }
+    return holding.sorted().map { Paths.join(folder, $0) }
   }
 
   /// Source files a target compiles: never resources.
@@ -42,19 +50,10 @@ public enum ResourceArchive {
     "swift", "c", "h", "m", "mm", "cpp", "cc", "s", "modulemap",
   ]
 
-  /// Whether `path` is a resource file, or a folder with one somewhere inside.
-  static func holdsResources(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-      return false
-    }
-    if !isFolder.boolValue {
-      let name = Paths.lastComponent(path)
-      let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-      return !name.hasPrefix(".") && name != "Info.plist" && !sourceExtensions.contains(ext)
-    }
-    let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    return children.contains { holdsResources(Paths.join(path, $0)) }
+  /// Whether a file called `name` is a resource: not a source, not Info.plist, not hidden.
+  static func isResource(_ name: String) -> Bool {
+    let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    return !name.hasPrefix(".") && name != "Info.plist" && !sourceExtensions.contains(ext)
   }
 
   /// `name` with `-VERSION-BUILD` from `plist` put before its archive extension

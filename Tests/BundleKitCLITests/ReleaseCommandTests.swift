@@ -229,3 +229,37 @@ struct ReleaseCommandTests {
     #expect(missing.stderr.contains("it has no Package.swift"))
   }
 }
+
+/// A target whose resources SwiftPM did not list is searched by the tool itself: links are
+/// entries, never folders to go into, so a link loop ends the walk instead of growing it.
+@Suite struct ReleaseLinkLoopTests {
+  @Test("release on a target with link loops and no declared resources ends, archiving its files")
+  func linkLoops() throws {
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built")
+    let folder = try TemporaryFolder()
+    let app = folder.file("Sources/App")
+    try FileManager.default.createDirectory(
+      atPath: app + "/Assets/ü", withIntermediateDirectories: true)
+    try Data(
+      "// swift-tools-version: 6.1\nimport PackageDescription\nlet package = Package(name: \"L\")\n"
+        .utf8
+    )
+    .write(to: URL(fileURLWithPath: folder.file("Package.swift")))
+    try Data("print(1)\n".utf8).write(to: URL(fileURLWithPath: app + "/main.swift"))
+    try Data("x\n".utf8).write(to: URL(fileURLWithPath: app + "/Assets/ü/日本.txt"))
+    for name in ["a", "b"] {
+      try FileManager.default.createSymbolicLink(atPath: app + "/" + name, withDestinationPath: ".")
+    }
+    let targets = folder.file("targets.json")
+    try Data(#"[{"name": "App", "path": "\#(app)"}]"#.utf8)
+      .write(to: URL(fileURLWithPath: targets))
+    // Two links to their own folder made the old search branch twice per level, for ever.
+    let run = try Tool.run(
+      Tool.path("timeout") ?? "/usr/bin/timeout",
+      ["60", tool, "release", folder.path, "--targets", targets, "--bump", "none"])
+    #expect(run.status == 0, "exit \(run.status) (124: timed out): \(run.stderr)")
+    let listing = try BundleKitTool.run(["archive", "list", folder.file("dist/App.tar.gz")])
+    #expect(listing.stdout.contains("Assets/ü/日本.txt"), "\(listing.stdout)")
+    #expect(!listing.stdout.contains("main.swift"), "\(listing.stdout)")
+  }
+}
