@@ -255,4 +255,61 @@ struct PackageShapeTests {
       linked.resolvingSymlinksInPath().path == library.resolvingSymlinksInPath().path,
       "the plugins' TableLayout.swift is not a link to the library's")
   }
+
+  @Test("every test that reads ../shared/corpus is gated on it, so a fresh clone skips it")
+  func corpusReadsAreGated() throws {
+    var checked = 0
+    for folder in [
+      "Tests", "Packages/BundleKitTranslate/Tests", "Packages/BundleKitLocalize/Tests",
+    ] {
+      for file in try Self.swiftFiles(under: folder)
+      where file.path != "Tests/Support/TestSupport.swift" {
+        checked += 1
+        for finding in CorpusGate.ungatedReads(in: file.text) {
+          Issue.record(
+            "\(file.path):\(finding.line): reads the corpus without .enabled(if: Corpus.has(...)): \(finding.text)"
+          )
+        }
+      }
+    }
+    #expect(checked > 60)
+  }
+
+  @Test("the corpus gate check finds an ungated read and accepts each gated form")
+  func corpusGateCheck() {
+    let ungated = """
+      struct A {
+        @Test("reads \\(x) { in a string")
+        func a() throws {
+          let x = try FileIO.read(Corpus.path("cpython-plistlib/a.plist"))
+        }
+      }
+      """
+    #expect(CorpusGate.ungatedReads(in: ungated).map(\.line) == [4])
+    let member = """
+      struct B {
+        static let file = Corpus.path("x/y")
+        @Test("gated", .enabled(if: Corpus.has("x"), Corpus.reason("x")))
+        func b() { _ = Self.file }
+        @Test("not gated")
+        func c() { _ = Self.file }
+      }
+      """
+    #expect(CorpusGate.ungatedReads(in: member).map(\.line) == [2])
+    let gated = """
+      @Suite(.enabled(if: Corpus.has("x"), Corpus.reason("x")))
+      struct C {
+        static let file = Corpus.path("x/y")
+        @Test func c() { _ = Self.file; _ = Corpus.path("x/z") }
+        @Test func d() { let tables = ["x"].filter(Corpus.has).map { Corpus.path($0) } }
+      }
+      struct D {
+        @Test(.enabled(if: Corpus.isPresent, Corpus.reason(".")))
+        func e() {
+          /* { */ let a = "}"; _ = Corpus.path("x")
+        }
+      }
+      """
+    #expect(CorpusGate.ungatedReads(in: gated).isEmpty)
+  }
 }

@@ -197,6 +197,7 @@ extension PropertyListValue {
 }
 
 /// The Cocoa-written files from CPython's plistlib tests (in the repository's corpus subset).
+@Suite(.enabled(if: Corpus.has("cpython-plistlib"), Corpus.reason("cpython-plistlib")))
 struct CocoaBytesTests {
   @Test("Cocoa's own XML and binary files: read either, write the same format, get the same bytes")
   func cocoaBytes() throws {

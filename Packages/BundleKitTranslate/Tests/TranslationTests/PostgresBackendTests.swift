@@ -20,16 +20,21 @@
     static let corpus: [TranslationRecord] = {
       var builder = MemoryBuilder(developmentLanguage: "en")
       builder.project = "corpus"
-      let folders = ["icecubes-xcstrings", "home-assistant-ios", "xcstrings-tool-fixtures"]
-      var records = (try? builder.records(from: folders.map(Corpus.path)).records) ?? []
+      var records = (try? builder.records(from: corpusFolders.map(Corpus.path)).records) ?? []
       for index in records.indices where records[index].bundle.contains("home-assistant") {
         records[index].project = "home"
       }
       return records
     }()
 
+    /// Whether the corpus folders `corpus` reads are beside the clone.
+    static let corpusFolders = [
+      "icecubes-xcstrings", "home-assistant-ios", "xcstrings-tool-fixtures",
+    ]
+
     @Test(
-      "SQLite (file and preloaded) and PostgreSQL (pg_trgm and a replica's index) give the same answers to 700 queries"
+      "SQLite (file and preloaded) and PostgreSQL (pg_trgm and a replica's index) give the same answers to 700 queries",
+      .enabled(if: corpusFolders.allSatisfy(Corpus.has), Corpus.reason("home-assistant-ios"))
     )
     func sameAnswers() async throws {
       let records = Self.corpus
@@ -247,7 +252,9 @@
       #expect(result.stderr.contains("newer bundlekit-translate (schema 99"), "\(result.stderr)")
     }
 
-    @Test("import with the database killed at random moments: all or nothing, then it goes on")
+    @Test(
+      "import with the database killed at random moments: all or nothing, then it goes on",
+      .enabled(if: corpusFolders.allSatisfy(Corpus.has), Corpus.reason("home-assistant-ios")))
     func crashDuringImport() async throws {
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
