@@ -83,13 +83,24 @@ def journal_key():
 
 
 def signed_journal(folder, renames):
-    """A journal as this user's runs write it (format 2, HMAC-SHA-256 under the user's key)."""
+    """A journal as this user's runs write it (format 3, HMAC-SHA-256 under the user's key):
+    each target with its state now (device:inode:mtime:size, or - for none)."""
     import hashlib
     import hmac
-    body = b"".join(source.encode() + b"\0" + target.encode() + b"\0" for source, target in renames)
+
+    def state(target):
+        try:
+            info = os.lstat(os.path.join(folder, target))
+        except FileNotFoundError:
+            return b"-"
+        time = f"{info.st_mtime_ns // 10**9}.{info.st_mtime_ns % 10**9}"
+        return f"{info.st_dev}:{info.st_ino}:{time}:{info.st_size}".encode()
+
+    body = b"".join(source.encode() + b"\0" + target.encode() + b"\0" + state(target) + b"\0"
+                    for source, target in renames)
     message = os.path.realpath(folder).encode() + b"\0" + DEAD.encode() + b"\0" + body
     mac = hmac.new(journal_key(), message, hashlib.sha256).hexdigest().encode()
-    return b"bundlekit rename journal 2\n" + mac + b"\n" + body
+    return b"bundlekit rename journal 3\n" + mac + b"\n" + body
 
 
 def plant(h, root):

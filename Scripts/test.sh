@@ -14,21 +14,27 @@ swift format lint --strict --recursive --parallel \
   Packages/BundleKitLocalize/Tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# Corpus tests skip (with their reason) when ../shared/corpus is not beside the clone: each
+# package's count is kept, and one line at the end says what did not run.
+skipped_total=0
+skipped_detail=()
+count_skipped() {
+  local count
+  count=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
+  skipped_total=$((skipped_total + count))
+  skipped_detail+=("$1 $count")
+}
 # Every import of a module must be a dependency the manifest declares.
 swift test --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
-# One line for what did not run: corpus tests skip (with their reason) when ../shared/corpus
-# is not beside the clone.
-skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
-if [[ "$skipped" -gt 0 ]]; then
-  echo "test.sh: $skipped corpus tests or suites skipped: ../shared/corpus is not beside this clone"
+count_skipped BundleKit
+swift build --package-path Packages/BundleKitTranslate --product bundlekit
+swift test --package-path Packages/BundleKitTranslate "$@" 2>&1 | tee "$log"
+count_skipped BundleKitTranslate
+swift build --package-path Packages/BundleKitLocalize --product bundlekit
+swift test --package-path Packages/BundleKitLocalize "$@" 2>&1 | tee "$log"
+count_skipped BundleKitLocalize
+if [[ "$skipped_total" -gt 0 ]]; then
+  echo "test.sh: $skipped_total corpus tests or suites skipped (${skipped_detail[*]}): ../shared/corpus is not beside this clone"
 else
   echo "test.sh: no corpus test skipped (../shared/corpus is beside this clone)"
 fi
-swift build --package-path Packages/BundleKitTranslate --product bundlekit
-swift test --package-path Packages/BundleKitTranslate "$@" 2>&1 | tee "$log"
-skipped=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
-if [[ "$skipped" -gt 0 ]]; then
-  echo "test.sh: BundleKitTranslate: $skipped corpus tests skipped: ../shared/corpus is not beside this clone"
-fi
-swift build --package-path Packages/BundleKitLocalize --product bundlekit
-swift test --package-path Packages/BundleKitLocalize "$@"

@@ -43,10 +43,12 @@ public enum XMLElementReader {
 
     var handler = xmlSAXHandler()
     handler.initialized = UInt32(XML_SAX2_MAGIC)
-    handler.startElementNs = { context, name, prefix, _, _, _, count, _, attributes in
+    handler.startElementNs = { context, name, prefix, _, _, _, count, defaulted, attributes in
       guard let context, let name else { return }
+      // Defaulted attributes (a DTD's `<!ATTLIST ... "value">`) come last: only what the
+      // document writes counts, as no DTD is applied.
       Unmanaged<ElementBuilderBox>.fromOpaque(context).takeUnretainedValue()
-        .start(name, prefix, Int(count), attributes)
+        .start(name, prefix, Int(count) - Int(defaulted), attributes)
     }
     handler.endElementNs = { context, _, _, _ in
       guard let context else { return }
@@ -94,6 +96,10 @@ private final class ElementBuilderBox {
   var bytes: [UInt8] = []
   /// The offset of each line's first byte, built on first use.
   var lineStarts: [Int] = []
+  /// Where the last tag search ended: its line, the character column there and its byte
+  /// offset. Tags come in document order, so the next search on the same line starts here
+  /// (a one-line document of 20,000 units is read in one pass, not 20,000).
+  var cursor = (line: 0, characters: 0, offset: 0)
   var stack: [XMLElement] = []
   var root: XMLElement?
   var error: (line: Int, column: Int, message: String)?
@@ -114,12 +120,16 @@ private final class ElementBuilderBox {
     guard line <= lineStarts.count else { return (line, column) }
     var offset = lineStarts[line - 1]
     var characters = 1
+    if cursor.line == line, cursor.characters <= column {
+      (characters, offset) = (cursor.characters, cursor.offset)
+    }
     while characters < column, offset < bytes.count, bytes[offset] != 0x0A {
       offset += 1
       // Continuation bytes belong to the character before.
       while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
       characters += 1
     }
+    cursor = (line, characters, offset)
     while offset > 0, offset >= bytes.count || bytes[offset] != UInt8(ascii: "<") { offset -= 1 }
     var startLine = line
     while startLine > 1, lineStarts[startLine - 1] > offset { startLine -= 1 }
@@ -160,12 +170,11 @@ private final class ElementBuilderBox {
         var key = String(cString: local)
         if let prefix = attributes[base + 1] { key = String(cString: prefix) + ":" + key }
         let length = UnsafeRawPointer(end) - UnsafeRawPointer(start)
-        var value = String(
-          decoding: UnsafeBufferPointer(start: start, count: max(0, length)), as: UTF8.self)
+        let raw = UnsafeBufferPointer(start: start, count: max(0, length))
         // Without entity substitution libxml2 hands an attribute's `&` over as `&#38;`
-        // (and only that): undo it.
-        if value.contains("&#38;") { value = value.replacingOccurrences(of: "&#38;", with: "&") }
-        values[key] = value
+        // (and only that): undone on the bytes, since a combining mark after the `;` makes
+        // it part of another `Character`.
+        values[key] = String(decoding: Self.ampersandsRestored(raw), as: UTF8.self)
       }
     }
     _ = prefix
@@ -174,6 +183,26 @@ private final class ElementBuilderBox {
       XMLElement(
         name: String(cString: name), attributes: values, children: [], text: "", line: line,
         column: column))
+  }
+
+  /// `bytes` with each `&#38;` made `&` again.
+  static func ampersandsRestored(_ bytes: UnsafeBufferPointer<xmlChar>) -> [UInt8] {
+    let pattern = Array("&#38;".utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "&"), index + pattern.count <= bytes.count,
+        bytes[index..<index + pattern.count].elementsEqual(pattern)
+      {
+        result.append(UInt8(ascii: "&"))
+        index += pattern.count
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return result
   }
 
   func end() {

@@ -20,12 +20,21 @@ struct HostileInputTests {
     var commands: [[String]]
   }
 
-  /// Runs `bundlekit` under a time limit (60 s) and a memory limit (4 GiB of address space).
+  /// The canary every hostile run has in its environment (so in `/proc/self/environ`):
+  /// no output may show it, nor any other text with `CANARY` or `SECRET` in it.
+  static let canary = "CANARY-ENV-7f3a9c"
+
+  /// Runs `bundlekit` under a time limit (60 s) and a memory limit (4 GiB of address space),
+  /// with the canary variable set.
   func bounded(_ arguments: [String], in folder: String) throws -> Tool.Result {
     let tool = try #require(BundleKitTool.path)
     return try Tool.run(
       "/bin/bash",
-      ["-c", "ulimit -v 4194304; exec timeout 60 \"$0\" \"$@\"", tool] + arguments,
+      [
+        "-c",
+        "ulimit -v 4194304; export BUNDLEKIT_CANARY=\(Self.canary); exec timeout 60 \"$0\" \"$@\"",
+        tool,
+      ] + arguments,
       in: folder)
   }
 
@@ -63,7 +72,12 @@ struct HostileInputTests {
         }
         #expect(
           run.stderr.utf8.count < 20_000, "\(label): a message of \(run.stderr.utf8.count) bytes")
-        #expect(!run.stderr.contains("SECRET"), "\(label): a secret reached the log")
+        let output = String(decoding: run.stdout, as: UTF8.self) + run.stderr
+        for secret in ["SECRET", "CANARY"] {
+          #expect(
+            !output.contains(secret), "\(label): a secret reached the output: \(output.prefix(600))"
+          )
+        }
       }
     }
   }

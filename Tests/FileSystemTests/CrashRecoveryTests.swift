@@ -18,9 +18,14 @@ struct CrashRecoveryTests {
   static func journal(_ renames: [(String, String)], folder: String, transaction: String = dead)
     -> [UInt8]
   {
+    // Each target's state now, as a run records it when its batch begins.
     RenameJournal.encode(
-      renames.map { (source: $0.0, target: $0.1) }, folder: FileIO.realPath(folder) ?? folder,
-      transaction: transaction)
+      renames.map {
+        (
+          source: $0.0, target: $0.1,
+          state: RenameJournal.FileState.of(Paths.join(folder, $0.1))
+        )
+      }, folder: FileIO.realPath(folder) ?? folder, transaction: transaction)
   }
 
   /// A folder with `a/Info.plist` and `b/Info.plist` holding "old", a batch's temporary
@@ -75,6 +80,38 @@ struct CrashRecoveryTests {
       // The walk never shows the scratch names.
       #expect(seen == ["a", "a/Info.plist", "b", "b/Info.plist"])
     }
+  }
+
+  @Test("a committed journal is never replayed over a file changed after its batch began")
+  func neverOverNewerEdits() throws {
+    let folder = try killedBatch(committed: true, renamedFirst: false)
+    // Edited since the killed run: in place (same inode, new time and size), and replaced.
+    try Data("edited in place".utf8).write(to: URL(fileURLWithPath: folder.file("a/Info.plist")))
+    RecoveryScope.permit(under: [folder.path])
+    _ = DirectoryWalker.names(in: folder.path)
+    #expect(try contents(folder) == ["edited in place", "new"])
+    #expect(try leftovers(folder).isEmpty)
+    let real = try #require(FileIO.realPath(folder.path))
+    #expect(RecoveryScope.outcomes.contains(.kept(real + "/a/Info.plist")))
+    #expect(RecoveryScope.outcomes.contains(.replaced(real + "/b/Info.plist")))
+
+    let replaced = try killedBatch(committed: true, renamedFirst: false)
+    try FileIO.writeAtomically(Array("a later run".utf8), to: replaced.file("b/Info.plist"))
+    RecoveryScope.permit(under: [replaced.path])
+    _ = DirectoryWalker.names(in: replaced.path)
+    #expect(try contents(replaced) == ["new", "a later run"])
+  }
+
+  @Test("a writer finishes a committed journal above the files it writes before writing them")
+  func writerFinishesJournalAbove() throws {
+    let folder = try killedBatch(committed: true, renamedFirst: false)
+    RecoveryScope.permit(under: [folder.path])
+    // One file of the killed batch, written alone: its folder is a/, the journal is above.
+    try FileIO.writeAtomically([
+      FileWrite(path: folder.file("a/Info.plist"), bytes: Array("newest".utf8))
+    ])
+    #expect(try contents(folder) == ["newest", "new"])
+    #expect(try leftovers(folder).isEmpty)
   }
 
   @Test("a read-only walk leaves a killed batch as it is and reports it")

@@ -532,4 +532,59 @@ struct XLIFFExchangeTests {
       "xliff mutations (seed \(seed)): \(refused) refused with located errors, \(planned) planned")
     #expect(refused + planned == 400)
   }
+
+  @Test(
+    "XLIFF round trips with markup next to combining marks and prepended characters: our reader and Python's agree"
+  )
+  func escapingPerScalar() throws {
+    let seed = SeededGenerator.seed("xliff-escaping")
+    print("seed \(seed)")
+    var random = SeededGenerator(seed: seed)
+    // Markup bytes, and scalars that join the character before or after them.
+    let pieces = [
+      "&", "<", ">", "\u{301}", "\u{600}", "\u{200D}", "\u{308}", "e", "\u{1F469}", "\"", "'",
+      "&amp;", "]]>", " ", "\u{0E33}", "\u{094D}",
+    ]
+    var units: [XLIFFDocument.Unit] = []
+    for index in 0..<150 {
+      let text = { (count: Int) -> String in
+        (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }.joined()
+      }
+      units.append(
+        XLIFFDocument.Unit(
+          id: "k\(index)" + text(3), source: "a" + text(6), target: text(6) + "z",
+          state: "translated",
+          note: text(4) + "n"))
+    }
+    units.insert(
+      XLIFFDocument.Unit(
+        id: "fixed", source: "&\u{301}", target: "\u{600}<", state: "translated", note: "&\u{301}<"),
+      at: 0)
+    let document = XLIFFDocument(files: [
+      XLIFFDocument.File(
+        original: "App/Localizable.xcstrings", sourceLanguage: "en", targetLanguage: "de",
+        units: units)
+    ])
+    let folder = try TemporaryFolder()
+    let path = folder.file("round.xliff")
+    try FileIO.writeAtomically(document.xml(toolVersion: "test"), to: path)
+    // Ours.
+    let read = try XLIFFDocument.read(try FileIO.read(path), path: path)
+    #expect(read.files.first?.units.map(\.source) == units.map(\.source))
+    #expect(read.files.first?.units.map(\.target) == units.map(\.target))
+    #expect(read.files.first?.units.map(\.id) == units.map(\.id))
+    // Python's: the same texts.
+    let script = """
+      import sys, json, xml.etree.ElementTree as ET
+      N = '{urn:oasis:names:tc:xliff:document:1.2}'
+      units = []
+      for u in ET.parse(sys.argv[1]).getroot().iter(N + 'trans-unit'):
+          units.append([u.get('id'), u.find(N + 'source').text, u.find(N + 'target').text, u.find(N + 'note').text])
+      print(json.dumps(units))
+      """
+    let output = try Self.python(script, [path])
+    let parsed = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String]]
+    #expect(parsed == units.map { [$0.id, $0.source, $0.target ?? "", $0.note ?? ""] })
+  }
+
 }

@@ -302,7 +302,7 @@ struct RealProjectLayoutTests {
     let fixtures = try Fixtures()
     try FileManager.default.removeItem(
       atPath: fixtures.path("Configuration/Shared/Versions.xcconfig"))
-    var run = try fixtures.run(["version"], in: "Configured")
+    var run = try fixtures.run(["version", "--allow-outside"], in: "Configured")
     #expect(run.status == 1)
     #expect(run.stdout.contains("Shop.xcodeproj  Shop"))
     #expect(
@@ -313,7 +313,7 @@ struct RealProjectLayoutTests {
 
         """)
     try FileManager.default.removeItem(atPath: fixtures.path("Configuration/Shop.xcconfig"))
-    run = try fixtures.run(["version"], in: "Configured")
+    run = try fixtures.run(["version", "--allow-outside"], in: "Configured")
     #expect(
       run.stderr.hasPrefix(
         "../Configuration/Shop.xcconfig: error: cannot open: No such file or directory\n  in the settings of Shop (Debug, Release) in Shop.xcodeproj"

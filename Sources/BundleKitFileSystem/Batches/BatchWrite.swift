@@ -14,11 +14,36 @@ public struct FileWrite: Sendable, Hashable {
   public var path: String
   /// Its new contents.
   public var bytes: [UInt8]
+  /// The folder the write must stay in, links followed: a file of a checkout that is a link
+  /// (or sits in a linked folder) leading out of it is refused, not written through. Nil
+  /// for a file the user named, which is written wherever its link leads.
+  public var confinedTo: String?
 
-  /// A write of `bytes` to `path`.
-  public init(path: String, bytes: [UInt8]) {
+  /// A write of `bytes` to `path`, confined to the folder `confinedTo` when given.
+  public init(path: String, bytes: [UInt8], confinedTo: String? = nil) {
     self.path = path
     self.bytes = bytes
+    self.confinedTo = confinedTo
+  }
+
+  /// Throws when the file, its links followed, lies outside ``confinedTo``.
+  func checkConfinement() throws(FileSystemError) {
+    guard let confinedTo else { return }
+    guard let root = FileIO.realPath(confinedTo) else {
+      throw .io(path: confinedTo, message: "no such folder")
+    }
+    // The folder the file goes in, links followed, then the file itself when it is a link.
+    let folder = FileIO.realPath(Paths.parent(path))
+    var place = folder.map { Paths.join($0, Paths.lastComponent(path)) }
+    if FileIO.linkDestination(path) != nil {
+      place = FileIO.realPath(path)
+    }
+    guard let place, place.hasPrefix(root == "/" ? "/" : root + "/") else {
+      throw .io(
+        path: path,
+        message:
+          "is a link, or in a linked folder, that leads out of \(confinedTo): not written through")
+    }
   }
 }
 
@@ -30,6 +55,8 @@ extension FileIO {
   /// place. A run killed before the commit is rolled back, one killed after it rolled
   /// forward, by the next BundleKit run that meets the journal (`ScratchRecovery`).
   public static func writeAtomically(_ files: [FileWrite]) throws(FileSystemError) {
+    for file in files { try file.checkConfinement() }
+    ScratchRecovery.recover(above: files.map(\.path))
     if files.count == 1, let file = files.first {
       try writeAtomically(file.bytes, to: file.path)
       return

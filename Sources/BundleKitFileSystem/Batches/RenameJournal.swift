@@ -22,6 +22,37 @@ struct RenameJournal {
   struct Rename: Sendable {
     var source: String
     var target: String
+    /// What the target was when the batch began (``FileState``): recovery rolls the rename
+    /// forward only over that same file, never over one changed since.
+    var state: String = ""
+  }
+
+  /// A file's identity and last change, as text: `device:inode:seconds.nanoseconds:size`, or
+  /// `-` for no file. A later write replaces the inode or moves the time, so a target whose
+  /// state differs from the journal's was changed after the batch.
+  enum FileState {
+    static let absent = "-"
+
+    static func text(_ info: stat) -> String {
+      #if canImport(Darwin)
+        let time = info.st_mtimespec
+      #else
+        let time = info.st_mtim
+      #endif
+      return "\(info.st_dev):\(info.st_ino):\(time.tv_sec).\(time.tv_nsec):\(info.st_size)"
+    }
+
+    /// The state of `path` now, links not followed.
+    static func of(_ path: String) -> String {
+      var info = stat()
+      return lstat(path, &info) == 0 ? text(info) : absent
+    }
+
+    /// The state of `name` in the open folder `folder` now, links not followed.
+    static func of(_ name: String, in folder: Int32) -> String {
+      var info = stat()
+      return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? text(info) : absent
+    }
   }
 
   let transaction: String
@@ -30,10 +61,11 @@ struct RenameJournal {
   private let descriptor: Int32
   private var committed = false
 
-  /// Version 2: the header, the MAC of the body under the user's ``JournalKey`` (64 hex
-  /// digits and a newline), then the body: relative source and target paths, each ended by
-  /// a NUL byte.
-  private static let header = Array("bundlekit rename journal 2\n".utf8)
+  /// Version 3: the header, the MAC of the body under the user's ``JournalKey`` (64 hex
+  /// digits and a newline), then the body: for each rename its relative source and target
+  /// paths and the target's state when the batch began (``FileState``), each ended by a NUL
+  /// byte. Journals of other versions are not this run's to replay.
+  private static let header = Array("bundlekit rename journal 3\n".utf8)
   private static let macLength = 65
 
   /// The largest journal recovery reads (a million renames of long paths fit).
@@ -52,7 +84,10 @@ struct RenameJournal {
     folder = base
     let bytes = Self.encode(
       zip(sources, targets).map {
-        (AbsolutePath.relative($0.0, to: base), AbsolutePath.relative($0.1, to: base))
+        (
+          AbsolutePath.relative($0.0, to: base), AbsolutePath.relative($0.1, to: base),
+          FileState.of($0.1)
+        )
       }, folder: base, transaction: transaction)
     let path = Paths.join(folder, ScratchFiles.journalName(transaction, committed: false))
     descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -77,14 +112,20 @@ struct RenameJournal {
   /// A journal's bytes: the header, the MAC (zeros when the user has no key: recovery then
   /// leaves the journal to the user), then each source and target relative to `folder`.
   static func encode(
-    _ renames: [(source: String, target: String)], folder: String, transaction: String
+    _ renames: [(source: String, target: String, state: String)], folder: String,
+    transaction: String
   ) -> [UInt8] {
     var body: [UInt8] = []
-    body.reserveCapacity(renames.reduce(0) { $0 + $1.source.utf8.count + $1.target.utf8.count + 2 })
-    for (source, target) in renames {
+    body.reserveCapacity(
+      renames.reduce(0) {
+        $0 + $1.source.utf8.count + $1.target.utf8.count + $1.state.utf8.count + 3
+      })
+    for (source, target, state) in renames {
       body.append(contentsOf: source.utf8)
       body.append(0)
       body.append(contentsOf: target.utf8)
+      body.append(0)
+      body.append(contentsOf: state.utf8)
       body.append(0)
     }
     let mac = JournalKey.current.map {
@@ -140,17 +181,18 @@ struct RenameJournal {
       zip(given, expected.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
     else { return nil }
     let fields = body.split(separator: 0, omittingEmptySubsequences: false)
-    guard fields.count % 2 == 1, fields.last?.isEmpty == true else { return nil }
+    guard fields.count % 3 == 1, fields.last?.isEmpty == true else { return nil }
     var renames: [Rename] = []
     var index = fields.startIndex
-    while index + 1 < fields.endIndex {
+    while index + 2 < fields.endIndex {
       guard let source = UTF8Text.validated(fields[index]),
         let target = UTF8Text.validated(fields[index + 1]),
+        let state = UTF8Text.validated(fields[index + 2]), !state.isEmpty,
         isInside(source), isInside(target),
         scratchRoot(of: source, transaction: transaction) != nil
       else { return nil }
-      renames.append(Rename(source: source, target: target))
-      index += 2
+      renames.append(Rename(source: source, target: target, state: state))
+      index += 3
     }
     return renames
   }

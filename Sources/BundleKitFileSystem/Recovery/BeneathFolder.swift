@@ -46,6 +46,14 @@ struct BeneathFolder {
     return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0
   }
 
+  /// The state of `relative` now (``RenameJournal/FileState``), links not followed; nil when
+  /// its folder cannot be reached without a link.
+  func state(of relative: String) -> String? {
+    guard let (folder, name) = parent(of: relative) else { return nil }
+    defer { _ = closeDescriptor(folder) }
+    return RenameJournal.FileState.of(name, in: folder)
+  }
+
   /// Renames `source` over `target`, both below the folder; false when either folder cannot
   /// be reached without a link or the rename fails.
   func rename(_ source: String, _ target: String) -> Bool {

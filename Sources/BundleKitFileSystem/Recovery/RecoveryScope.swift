@@ -19,7 +19,25 @@ public enum RecoveryScope {
   private struct State {
     var roots: [String] = []
     var pending: Set<String> = []
+    var outcomes: [Outcome] = []
   }
+
+  /// What recovery did to one file of a killed run's committed batch.
+  public enum Outcome: Sendable, Hashable {
+    /// The batch's new file was put in place (rolled forward).
+    case replaced(String)
+    /// The file changed after the batch began, so the batch's version was dropped and the
+    /// newer file kept.
+    case kept(String)
+  }
+
+  /// Records what recovery did to a file.
+  static func note(_ outcome: Outcome) {
+    state.update { $0.outcomes.append(outcome) }
+  }
+
+  /// What this run's recovery did, in order.
+  public static var outcomes: [Outcome] { state.read { $0.outcomes } }
 
   /// Lets this run finish what killed runs left below each of `paths` (a folder, or the
   /// folder of a file), and in nothing above them.

@@ -65,6 +65,35 @@ public enum ScratchRecovery {
     }
   }
 
+  /// Permits recovery below each of `roots` and finishes everything killed runs left there,
+  /// walking the whole tree: what `bundlekit recover` does, and what a command that plans
+  /// its writes from many files of a tree does first, so it plans from finished files.
+  public static func recoverTree(_ roots: [String]) {
+    RecoveryScope.permit(under: roots)
+    recover(atRoots: roots)
+    for root in roots {
+      DirectoryWalker.walk(root) { entry in
+        SkippedFolders.skips(entry.name) ? .skip : .descend
+      }
+    }
+  }
+
+  /// Finishes the journals in every folder above each of `paths` (files this run is about
+  /// to write) that this run may recover (``RecoveryScope``): a killed batch's committed
+  /// journal over one of them sits in the deepest folder holding that batch, which may be
+  /// any of them. Finished first, the killed batch lands before this write, never after it.
+  public static func recover(above paths: [String]) {
+    var folders: Set<String> = []
+    for path in paths {
+      guard var folder = FileIO.realPath(Paths.parent(path)) else { continue }
+      while folders.insert(folder).inserted, RecoveryScope.permits(folder) {
+        recover(in: folder)
+        if folder == "/" { break }
+        folder = Paths.parent(folder)
+      }
+    }
+  }
+
   /// Records `folder` as pending when it holds a journal.
   static func notePendingJournals(in folder: String) {
     guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
@@ -141,7 +170,17 @@ public enum ScratchRecovery {
       var renamed = false
       if committed {
         for item in renames where base.exists(item.source) {
-          if base.rename(item.source, item.target) { renamed = true }
+          let target = Paths.join(real, item.target)
+          // Only over the file the batch began from: one written since (a later run's
+          // edit) is newer than this batch, which must not revert it.
+          guard base.state(of: item.target) == item.state else {
+            RecoveryScope.note(.kept(target))
+            continue
+          }
+          if base.rename(item.source, item.target) {
+            renamed = true
+            RecoveryScope.note(.replaced(target))
+          }
         }
       }
       // What is left of the transaction's scratch files: temporaries of a rolled-back batch,

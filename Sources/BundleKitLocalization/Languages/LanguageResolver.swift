@@ -3,13 +3,15 @@ import Foundation
 /// Language codes as users and systems write them, normalised, and the order to try tables in.
 public enum LanguageResolver {
   /// A BCP 47 tag from any common spelling: `pt_BR.UTF-8` → `pt-BR`, `zh_CN` → `zh-Hans`,
-  /// `zh_TW` and `zh_HK` → `zh-Hant`, `en_US@euro` → `en-US`. Nil for `C`, `POSIX` and empty.
+  /// `zh_TW` and `zh_HK` → `zh-Hant`, `en_US@euro` → `en-US`. Nil for `C`, `POSIX`, empty,
+  /// and anything that is not a language tag (``isLanguageTag(_:)``): `-`, `_`, `../x`.
   public static func normalize(_ code: String) -> String? {
     var tag = code
     if let cut = tag.firstIndex(where: { $0 == "." || $0 == "@" }) { tag = String(tag[..<cut]) }
     tag = tag.replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
-    if tag.isEmpty || tag == "C" || tag == "POSIX" { return nil }
+    if tag == "C" || tag == "POSIX" || !isLanguageTag(tag) { return nil }
     var parts = tag.split(separator: "-").map(String.init)
+    guard !parts.isEmpty else { return nil }
     parts[0] = parts[0].lowercased()
     for index in parts.indices.dropFirst() {
       let part = parts[index]
@@ -26,6 +28,11 @@ public enum LanguageResolver {
     }
     return parts.joined(separator: "-")
   }
+
+  /// Whether `name` is a language as tables, catalogs and `.lproj` folders name one: a BCP 47
+  /// tag, or Apple's older spellings (`pt_BR`, `English`, `Base`). Anything else (`-`, `_`,
+  /// `../x`, a space) is no language, and never a path.
+  public static func isLanguageTag(_ name: String) -> Bool { LanguageName.isValid(name) }
 
   /// The languages the environment asks for, most wanted first: `LANGUAGE` (a `:` list, as
   /// gettext reads it, unless the locale is `C`), then `LC_ALL`, `LC_MESSAGES`, `LANG`, then

@@ -97,6 +97,11 @@ public struct StringCatalog: Sendable {
     guard let source = top["sourceLanguage"]?.stringValue else {
       throw .syntax(path: path, line: 1, column: 1, message: "missing \"sourceLanguage\"")
     }
+    guard LanguageName.isValid(source) else {
+      throw .syntax(
+        path: path, line: KeyLines(json: bytes).line(of: "sourceLanguage") ?? 1, column: 1,
+        message: "\"sourceLanguage\" \(Self.quoted(source)) \(Self.notALanguage)")
+    }
     sourceLanguage = source
     version = top["version"]?.stringValue ?? "1.0"
     strings = [:]
@@ -132,6 +137,10 @@ public struct StringCatalog: Sendable {
         throw invalid(path, bytes, key, "\"localizations\" must be an object")
       }
       for (language, localization) in byLanguage {
+        guard LanguageName.isValid(language) else {
+          throw invalid(
+            path, bytes, key, "localization \(quoted(language)) \(notALanguage)")
+        }
         localizations[language] = try Self.localization(
           localization, key: key, path: path, bytes: bytes)
       }
@@ -193,6 +202,15 @@ public struct StringCatalog: Sendable {
       result.cases[name] = try Self.localization(localization, key: key, path: path, bytes: bytes)
     }
     return result
+  }
+
+  static let notALanguage =
+    "is no language (a BCP 47 tag: letters, digits, - and _), and would be a folder name"
+
+  /// `text` in quotes, cut short: a name from a stranger's file in a message.
+  static func quoted(_ text: String) -> String {
+    let shown = text.unicodeScalars.count <= 40 ? text : String(text.prefix(37)) + "..."
+    return "'\(shown)'"
   }
 
   private static func invalid(_ path: String, _ bytes: [UInt8], _ key: String, _ message: String)

@@ -113,7 +113,8 @@ public struct StringsCompiler: Sendable {
       } else if let file = loaded.stringsdicts[location] {
         try add(Self.outputPaths(for: location)[0], .dictionary(file.entries), from: location.path)
       } else if let catalog = loaded.catalogs[location] {
-        for (language, tables) in catalog.compile() {
+        // The catalog's reader refused any name that is no language; a path stays a path.
+        for (language, tables) in catalog.compile() where LanguageName.isValid(language) {
           try add(
             "\(language).lproj/\(location.table).strings", .dictionary(tables.strings),
             from: location.path)

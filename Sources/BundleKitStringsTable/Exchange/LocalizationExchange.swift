@@ -19,18 +19,25 @@ public enum LocalizationExchange {
   }
 
   /// The path a table is named by in XLIFF: relative to the current folder when it is below
-  /// it, else to the folder given (`root`); `./` dropped.
+  /// it, else to the folder given (`root`); `./` dropped. Never with a `..` component: it is
+  /// also where the table's copy goes in `Source Contents/`, which must stay in the export.
   static func original(_ path: String, root: String) -> String {
-    var relative = path
     let cwd = FileManager.default.currentDirectoryPath
-    if path.hasPrefix("/") {
-      if path.hasPrefix(cwd + "/") {
-        relative = String(path.dropFirst(cwd.count + 1))
-      } else if path.hasPrefix(root + "/") {
-        relative = String(path.dropFirst(root.count + 1))
-      }
+    let absolute = { (text: String) -> String in
+      Paths.collapsed(text.hasPrefix("/") ? text : Paths.join(cwd, text))
+    }
+    let full = absolute(path)
+    var relative = path
+    for base in [cwd, absolute(root)] where full.hasPrefix(base + "/") {
+      relative = String(full.dropFirst(base.count + 1))
+      break
     }
     while relative.hasPrefix("./") { relative.removeFirst(2) }
+    let parts = relative.split(separator: "/")
+    if relative.hasPrefix("/") || parts.contains("..") {
+      // Below neither (a link's doing): named by the part below its own folder.
+      relative = parts.filter { $0 != ".." && $0 != "." }.suffix(2).joined(separator: "/")
+    }
     return relative
   }
 
@@ -65,6 +72,14 @@ public enum LocalizationExchange {
   ) throws -> [Output] {
     let project = try project(paths, developmentLanguage: developmentLanguage)
     let chosen = languages.isEmpty ? project.languages.sorted() : languages
+    // Each language names a folder of the export: only a language may.
+    let invalid = (chosen + [developmentLanguage]).filter { !LanguageName.isValid($0) }
+    guard invalid.isEmpty else {
+      throw DiagnosticsError(
+        invalid.map {
+          .error(nil, "\(StringCatalog.quoted($0)) \(StringCatalog.notALanguage)")
+        })
+    }
     var outputs: [Output] = []
     var cache: [String: [String]] = [:]
     var sources: [Output] = []
@@ -250,6 +265,16 @@ public enum LocalizationExchange {
             fail("\(language).lproj of \"\(file.original)\" leads out of \(root) through a link")
             continue
           }
+          // The table itself may be a link: followed only when it stays in the project (a
+          // dangling one would create its target wherever it points).
+          if FileIO.linkDestination(target) != nil,
+            !(FileIO.realPath(target)?.hasPrefix(realRoot + "/") ?? false)
+          {
+            fail(
+              "the \(language) table of \"\(file.original)\" is a link that leads out of \(root): not written through"
+            )
+            continue
+          }
           let existing = try pending[target] ?? (FileIO.exists(target) ? FileIO.read(target) : nil)
           let applied: CatalogExchange.Applied
           if location.kind == .strings {
@@ -276,7 +301,7 @@ public enum LocalizationExchange {
       return plan
     }
     plan.writes = pending.keys.sorted().compactMap { path in
-      pending[path].map { Output(path: path, bytes: $0) }
+      pending[path].map { Output(path: path, bytes: $0, confinedTo: realRoot) }
     }
     return plan
   }

@@ -141,6 +141,14 @@ public struct XLIFFDocument: Sendable, Hashable {
       if target?.isEmpty ?? true {
         problem(element, "<file original=\"\(original)\"> has no target-language")
       }
+      // A language becomes a folder name (`<lang>.lproj`) and a catalog key: only a tag.
+      for (attribute, value) in [("source-language", source), ("target-language", target ?? "")]
+      where !value.isEmpty && !LanguageName.isValid(value) {
+        problem(
+          element,
+          "<file original=\"\(original)\"> \(attribute) \(StringCatalog.quoted(value)) \(StringCatalog.notALanguage)"
+        )
+      }
       var file = File(original: original, sourceLanguage: source, targetLanguage: target, units: [])
       file.line = element.line
       file.column = element.column

@@ -25,18 +25,24 @@ enum TableLayout {
       let name = "\(table).\(fileExtension)"
       return [language.map { "\($0).lproj/\(name)" } ?? name]
     }
-    return catalogLanguages.flatMap {
+    // Only languages: never a path out of the output folder.
+    return catalogLanguages.filter(LanguageName.isValid).flatMap {
       ["\($0).lproj/\(table).strings", "\($0).lproj/\(table).stringsdict"]
     }
   }
 
   /// A catalog's languages: its source language first, then every language a key has a
-  /// localization in, each once, in the order met.
+  /// localization in, each once, in the order met. A name that is no language
+  /// (`LanguageName`) is left out: it would be a path (`../../x.lproj`), and the tool refuses
+  /// such a catalog.
   static func catalogLanguages(source: String?, keyLanguages: [[String]]) -> [String] {
-    var languages: [String] = source.map { [$0] } ?? []
+    var languages: [String] = []
+    if let source, LanguageName.isValid(source) { languages.append(source) }
     var seen = Set(languages)
     for key in keyLanguages {
-      for language in key where seen.insert(language).inserted { languages.append(language) }
+      for language in key where LanguageName.isValid(language) && seen.insert(language).inserted {
+        languages.append(language)
+      }
     }
     return languages
   }

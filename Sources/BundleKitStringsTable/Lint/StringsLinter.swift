@@ -34,6 +34,13 @@ public struct StringsLinter: Sendable {
   public func lint(_ loaded: StringsTableSet) -> [Diagnostic] {
     var diagnostics = loaded.diagnostics
     for location in loaded.locations {
+      if let language = location.language, !LanguageName.isValid(language) {
+        diagnostics.append(
+          Diagnostic(
+            .error, .invalidLanguage, location.path,
+            "its folder \(StringCatalog.quoted(language + ".lproj")) names no language (a BCP 47 tag: letters, digits, - and _)"
+          ))
+      }
       if let file = loaded.strings[location] { diagnostics += check(file) }
       if let file = loaded.stringsdicts[location] {
         diagnostics += file.validate(language: location.language ?? developmentLanguage)

@@ -13,6 +13,9 @@ public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
   case conflictingDuplicate = "conflicting-duplicate"
   /// A code-generation template that failed.
   case template
+  /// A `<lang>.lproj` folder, catalog or XLIFF file naming something that is no language
+  /// (`-`, `../x`): it would become a path, so no severity lowers it.
+  case invalidLanguage = "invalid-language"
   /// A key defined twice with the same value.
   case duplicateKey = "duplicate-key"
   /// A value that is an array or dictionary where a string is expected.
@@ -44,7 +47,7 @@ public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
   /// the only kind `strings compile` (and so the build) stops for.
   public var isFatal: Bool {
     switch self {
-    case .syntax, .duplicateOutput, .template: true
+    case .syntax, .duplicateOutput, .template, .invalidLanguage: true
     default: false
     }
   }

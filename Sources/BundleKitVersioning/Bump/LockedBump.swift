@@ -37,7 +37,8 @@ extension VersionBump {
     var items = found ?? []
     if found == nil { items = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests) }
     let inventory = try VersionInventory(
-      found: items, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests)
+      found: items, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests,
+      scope: SettingsScope(paths: paths.isEmpty ? ["."] : paths, allowingOutside: allowOutside))
     guard !inventory.bundles.isEmpty else { throw .nothingFound(paths: paths) }
     return try plan(inventory)
   }

@@ -169,11 +169,16 @@ public struct VersionInventory: Sendable {
   ///   - targets: Only these targets and what they embed; nil for all.
   /// - Throws: ``VersioningError`` for a file that cannot be read; a value that cannot be
   ///   resolved is not an error here but a problem on its bundle's row.
-  public init(paths: [String], includeTests: Bool = false, targets: Set<String>? = nil)
-    throws(VersioningError)
-  {
+  ///   - allowOutside: Whether settings files outside `paths` may be read (the user trusts
+  ///     the checkout); by default nothing outside them is read as settings.
+  public init(
+    paths: [String], includeTests: Bool = false, targets: Set<String>? = nil,
+    allowOutside: Bool = false
+  ) throws(VersioningError) {
     let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
-    try self.init(found: found, targets: targets, includeTests: includeTests)
+    try self.init(
+      found: found, targets: targets, includeTests: includeTests,
+      scope: SettingsScope(paths: paths, allowingOutside: allowOutside))
   }
 
   /// Reads the Info.plists and projects already found. A project's targets are resolved as
@@ -182,10 +187,13 @@ public struct VersionInventory: Sendable {
   /// read on their own, `$(SETTING)`s resolved through an `.xcconfig` beside or above them.
   /// A value that cannot be resolved is a problem of its bundle, not an error: `version`
   /// shows it on its row, `bump` refuses. `targets` keeps those targets (by name) and what
-  /// they embed (nil: all).
+  /// they embed (nil: all). Settings are read only from the trees of `scope` (by default the
+  /// folders of what was found): nothing outside them is read as settings.
   public init(
-    found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil, includeTests: Bool = false
+    found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil, includeTests: Bool = false,
+    scope: SettingsScope? = nil
   ) throws(VersioningError) {
+    let scope = scope ?? SettingsScope(found: found)
     var projects: [String: XcodeProject] = [:]
     func project(_ path: String) throws(VersioningError) -> XcodeProject {
       if let cached = projects[path] { return cached }
@@ -200,7 +208,7 @@ public struct VersionInventory: Sendable {
       switch item {
       case .project(let path): projectPaths.append(path)
       case .workspace(let path):
-        for listed in try XcodeWorkspace.projects(in: path) {
+        for listed in try XcodeWorkspace.projects(in: path) where scope.contains(listed) {
           projectPaths.append(listed)
           if workspaceOf[listed] == nil { workspaceOf[listed] = path }
         }
@@ -224,7 +232,7 @@ public struct VersionInventory: Sendable {
     }
     var seenProjects: Set<String> = []
     projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
-    let chains = XcconfigChains()
+    let chains = XcconfigChains(scope: scope)
     var usedPlists: Set<String> = []
     for path in projectPaths {
       // A project a workspace lists but the checkout does not hold yet (CocoaPods' before
@@ -264,7 +272,7 @@ public struct VersionInventory: Sendable {
       do {
         let spec =
           path.hasSuffix("Project.swift")
-          ? try TuistManifest.spec(path: path) : try XcodeGenSpec(path: path)
+          ? try TuistManifest.spec(path: path) : try XcodeGenSpec(path: path, scope: scope)
         let result = try SpecVersions(spec: spec, chains: chains).bundles(
           includeTests: includeTests)
         bundles += result.bundles
@@ -315,7 +323,7 @@ public struct VersionInventory: Sendable {
         if let setting = buildSettingReference(in: raw) {
           do {
             value = try Self.resolve(
-              setting, key: key, for: path, targets: targets, project: project)
+              setting, key: key, for: path, targets: targets, project: project, chains: chains)
           } catch {
             bundle.problems += error.diagnostics.map { VersionProblem(key: key, diagnostic: $0) }
             continue
@@ -362,12 +370,12 @@ public struct VersionInventory: Sendable {
   /// folders above, else the nearest Xcode project above that defines it.
   static func resolve(
     _ setting: String, key: String, for plist: String, targets: Set<String>?,
-    project: (String) throws(VersioningError) -> XcodeProject
+    project: (String) throws(VersioningError) -> XcodeProject, chains: XcconfigChains
   ) throws(VersioningError) -> VersionValue {
     var folder = parentFolder(of: plist)
     let manager = FileManager.default
-    let chains = XcconfigChains()
-    for _ in 0..<6 {
+    // Up to six folders above, never out of the trees being read.
+    for _ in 0..<6 where chains.scope.contains(folder) {
       let names = ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted()
       var places: [VersionPlace] = []
       var values: [String] = []

@@ -115,6 +115,72 @@ struct XcconfigFile: Sendable {
     return Include(path: String(rest[..<end]), isOptional: isOptional, line: number)
   }
 
+  /// The largest `.xcconfig` read: real ones are a few kilobytes.
+  static let maximumSize = 4 << 20
+
+  /// Why `bytes` are not an `.xcconfig` file, with the line: a NUL byte, more than
+  /// ``maximumSize``, or a line that is neither blank, a `//` comment, an `#include` nor a
+  /// `SETTING[condition] = value` assignment (`[default]` of a credentials file, an
+  /// environment block). Nil for an `.xcconfig`. A file that is no `.xcconfig` is never read
+  /// as settings: an `#include` may name any file, and its values would be printed.
+  static func contentProblem(_ bytes: [UInt8]) -> (line: Int, message: String)? {
+    if bytes.count > maximumSize {
+      return (
+        1,
+        "is \(bytes.count) bytes, more than an .xcconfig holds (\(maximumSize >> 20) MiB): not read as settings"
+      )
+    }
+    var line = 1
+    var start = 0
+    while start <= bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != 0x0A {
+        if bytes[end] == 0 {
+          return (line, "holds a NUL byte: not an .xcconfig file, not read as settings")
+        }
+        end += 1
+      }
+      if !isSettingsLine(bytes[start..<end]) {
+        return (
+          line,
+          "line \(line) is neither a setting, an #include nor a comment: not an .xcconfig file, not read as settings"
+        )
+      }
+      start = end + 1
+      line += 1
+    }
+    return nil
+  }
+
+  /// Whether a line is blank, a comment, an `#include` or an assignment.
+  private static func isSettingsLine(_ line: ArraySlice<UInt8>) -> Bool {
+    let blank: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0C, 0x0B]
+    guard let first = line.firstIndex(where: { !blank.contains($0) }) else { return true }
+    let text = line[first...]
+    if text.starts(with: "//".utf8) || text.starts(with: "#include".utf8) { return true }
+    // SETTING, then [conditions], then `=`.
+    var index = first
+    while index < line.endIndex, isNameByte(line[index]) { index += 1 }
+    guard index > first else { return false }
+    while index < line.endIndex {
+      let byte = line[index]
+      if byte == UInt8(ascii: "=") { return true }
+      if byte == UInt8(ascii: "[") {
+        guard let close = line[index...].firstIndex(of: UInt8(ascii: "]")) else { return false }
+        index = close + 1
+        continue
+      }
+      guard blank.contains(byte) else { return false }
+      index += 1
+    }
+    return false
+  }
+
+  private static func isNameByte(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39)
+      || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+  }
+
   /// The last assignment of `setting` (the one that wins), if any.
   func assignment(of setting: String) -> Assignment? {
     assignments.last { $0.setting == setting }

@@ -56,7 +56,7 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
   public static func problem(with text: String) -> String? {
     if BundleVersion(text) != nil { return nil }
     return
-      "'\(text)' is not a version: expected 1 to 4 period-separated whole numbers, each below 4294967296"
+      "'\(ShownValue.of(text))' is not a version: expected 1 to 4 period-separated whole numbers, each below 4294967296"
   }
 
   /// The version with the last component raised by one; nil when it would reach 2^32.

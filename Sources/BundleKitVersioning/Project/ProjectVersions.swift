@@ -257,6 +257,7 @@ struct ProjectVersions {
   > {
     if let known = plists[path] { return .success(known) }
     do {
+      try chains.scope.check(path, as: "INFOPLIST_FILE")
       let bytes = try FileIO.read(path)
       let document = try PropertyListDocument(bytes: bytes)
       plists[path] = (bytes, document)
@@ -293,7 +294,7 @@ struct ProjectVersions {
         guard BundleVersion(resolved.value) != nil else {
           problems.append(
             describe(
-              "'\(resolved.value)' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)",
+              "'\(ShownValue.of(resolved.value))' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)",
               key: key, configuration: configuration, resolved.chain))
           continue
         }

@@ -20,11 +20,12 @@ extension VersionInventory {
       }
       let plain = configurations.isEmpty && ours.current != theirs.current
       guard plain || !differing.isEmpty else { continue }
+      let shown = { (text: String?) in text.map(ShownValue.of) ?? "?" }
       let detail = differing.map {
-        "\($0): \(ours.byConfiguration[$0] ?? "?") vs \(theirs.byConfiguration[$0] ?? "?")"
+        "\($0): \(shown(ours.byConfiguration[$0])) vs \(shown(theirs.byConfiguration[$0]))"
       }.joined(separator: ", ")
       result[bundle.label] =
-        "\(bundle.label): CFBundleVersion differs from the one of \(host), the app it is part of (\(plain ? "\(ours.current) vs \(theirs.current)" : detail)); the App Store refuses that: bump build on \(host) brings them together"
+        "\(bundle.label): CFBundleVersion differs from the one of \(host), the app it is part of (\(plain ? "\(shown(ours.current)) vs \(shown(theirs.current))" : detail)); the App Store refuses that: bump build on \(host) brings them together"
     }
     return result
   }
@@ -119,20 +120,22 @@ extension VersionedBundle {
       kind = bundle.kind
       embeddedIn = bundle.host
       buildNumberOf = bundle.app
-      version = bundle.version?.current
-      build = bundle.build?.current
+      version = bundle.version.map { ShownValue.of($0.current) }
+      build = bundle.build.map { ShownValue.of($0.current) }
       let values = [bundle.version, bundle.build].compactMap { $0 }
       var configurations: [String: [String: String]] = [:]
       for value in values {
         for (name, text) in value.byConfiguration {
-          configurations[name, default: [:]][value.key] = text
+          configurations[name, default: [:]][value.key] = ShownValue.of(text)
         }
       }
       self.configurations = configurations.isEmpty ? nil : configurations
       definedIn = Set(values.flatMap(\.places).map(\.file)).sorted()
       let steps = values.flatMap { value in
         value.chain.map {
-          Step(key: value.key, file: $0.file, line: $0.line, setting: $0.setting, value: $0.value)
+          Step(
+            key: value.key, file: $0.file, line: $0.line, setting: $0.setting,
+            value: ShownValue.of($0.value))
         }
       }
       resolvedThrough = steps.isEmpty ? nil : steps

@@ -14,13 +14,13 @@ public struct SettingAssignment: Sendable, Hashable {
   /// Where an edit of the value goes.
   public var place: VersionPlace
 
-  /// `file:line: SETTING = value`, for the chain a resolution followed. The value is cut to
-  /// a short excerpt, and not shown at all from a file that is not an `.xcconfig` (an
-  /// `#include` may name any file, a credentials file too, and messages end up in CI logs).
+  /// `file:line: SETTING = value`, for the chain a resolution followed. A value that is no
+  /// version is cut to a short excerpt (``ShownValue``), and not shown at all from a file
+  /// that is not an `.xcconfig`, project or property list.
   public var description: String {
     let shown =
       file.hasSuffix(".xcconfig") || file.hasSuffix(".pbxproj") || file.hasSuffix(".plist")
-      ? Self.excerpt(value) : "(value not shown: not an .xcconfig file)"
+      ? ShownValue.of(value) : "(value not shown: not an .xcconfig file)"
     return "\(file):\(line): \(Self.excerpt(setting)) = \(shown)"
   }
 

@@ -3,8 +3,17 @@ import BundleKitPropertyList
 
 /// An `.xcconfig` file read as Xcode reads it: its assignments in order, each `#include`d
 /// file's in the include's place (paths relative to the including file), `#include?` of a
-/// missing file skipped. Files are read once per run.
+/// missing file skipped. Files are read once per run, and only from the trees of `scope`;
+/// each must be an `.xcconfig` by its contents (``XcconfigFile/contentProblem``).
 final class XcconfigChains {
+  /// The trees settings may be read from.
+  let scope: SettingsScope
+
+  /// Chains read from the trees of `scope` only.
+  init(scope: SettingsScope) {
+    self.scope = scope
+  }
+
   private var files: [String: XcconfigFile] = [:]
   /// Each file's assignments with its includes in place, worked out once: a file included
   /// twice by each of forty files in a row is read and flattened once, not 2^40 times.
@@ -32,11 +41,15 @@ final class XcconfigChains {
   /// The files of the chain, in reading order: for locks and messages.
   func file(_ path: String) throws(VersioningError) -> XcconfigFile {
     if let known = files[path] { return known }
+    try scope.check(path, as: "the .xcconfig")
     let bytes: [UInt8]
     do {
       bytes = try FileIO.read(path)
     } catch {
       throw .file(error)
+    }
+    if let (line, problem) = XcconfigFile.contentProblem(bytes) {
+      throw .unreadable(path: path, line: line, message: problem)
     }
     let file = XcconfigFile(path: path, bytes: bytes)
     files[path] = file
@@ -83,6 +96,9 @@ final class XcconfigChains {
               "#include \"\(include.path)\": no such file (\(target)); #include? skips a missing file"
           )
         }
+        // Never outside the trees: a settings file of the user's, or of the system, is no
+        // part of this checkout.
+        try scope.check(target, as: "#include", from: (path, include.line))
         let included: [SettingAssignment]
         do {
           included = try flatten(target, stack: &stack, includedFrom: (path, include.line))

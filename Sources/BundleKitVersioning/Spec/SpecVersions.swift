@@ -47,12 +47,15 @@ struct SpecVersions {
       // An Info.plist the target keeps itself (not one XcodeGen generates): read once.
       var ownPlist: (path: String, document: PropertyListDocument)?
       if target.infoPath == nil, let plist, FileIO.exists(plist) {
-        do {
-          ownPlist = (plist, try PropertyListDocument(contentsOfFile: plist))
-        } catch {
-          bundle.problems += VersioningError.propertyList(error.inFile(plist)).diagnostics.map {
-            VersionProblem(key: nil, diagnostic: $0)
+        do throws(VersioningError) {
+          try chains.scope.check(plist, as: "the Info.plist")
+          do {
+            ownPlist = (plist, try PropertyListDocument(contentsOfFile: plist))
+          } catch {
+            throw VersioningError.propertyList(error.inFile(plist))
           }
+        } catch {
+          bundle.problems += error.diagnostics.map { VersionProblem(key: nil, diagnostic: $0) }
         }
       }
       for (key, setting) in [

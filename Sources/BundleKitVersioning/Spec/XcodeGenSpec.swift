@@ -75,20 +75,31 @@ struct XcodeGenSpec: Sendable {
     self.targets = targets
   }
 
-  /// Reads the spec at `path` and what it includes.
-  init(path: String) throws(VersioningError) {
+  /// The most spec files one spec may bring in through `include`, all levels together.
+  static let maximumIncludedFiles = 64
+
+  /// Reads the spec at `path` and what it includes, from the trees of `scope` only.
+  init(path: String, scope: SettingsScope? = nil) throws(VersioningError) {
     self.path = path
     var seen: Set<String> = []
-    try load(path, depth: 0, seen: &seen)
+    try load(path, depth: 0, seen: &seen, scope: scope ?? SettingsScope(paths: [path]))
   }
 
-  private mutating func load(_ file: String, depth: Int, seen: inout Set<String>)
-    throws(VersioningError)
-  {
-    guard depth <= Self.maximumIncludes, seen.insert(file).inserted else {
+  private mutating func load(
+    _ file: String, depth: Int, seen: inout Set<String>, scope: SettingsScope
+  ) throws(VersioningError) {
+    // A file is itself whatever path reaches it (`a/./x`, two links to one folder): known by
+    // its real path, so an include bomb of links ends at the first repeat.
+    let identity = FileIO.realPath(file) ?? file
+    guard depth <= Self.maximumIncludes, seen.insert(identity).inserted else {
       throw .unreadable(
         path: file, line: nil,
         message: "include goes round in a circle or deeper than \(Self.maximumIncludes)")
+    }
+    guard seen.count <= Self.maximumIncludedFiles else {
+      throw .unreadable(
+        path: file, line: nil,
+        message: "include brings in more than \(Self.maximumIncludedFiles) spec files")
     }
     let bytes: [UInt8]
     do { bytes = try FileIO.read(file) } catch { throw .file(error) }
@@ -105,7 +116,10 @@ struct XcodeGenSpec: Sendable {
       guard let relative = item.text ?? item["path"]?.text, !relative.isEmpty else { continue }
       let included = InfoPlistDiscovery.normalized(
         relative.hasPrefix("/") ? relative : Paths.join(folder, relative))
-      try load(included, depth: depth + 1, seen: &seen)
+      var line: Int?
+      if case .scalar(_, _, let at, _) = item["path"] ?? item { line = at }
+      try scope.check(included, as: "include", from: (file, line))
+      try load(included, depth: depth + 1, seen: &seen, scope: scope)
     }
     if let name = root["name"]?.text { self.name = name }
     let configs = root["configs"]?.entries.map(\.key) ?? []
@@ -204,6 +218,9 @@ struct XcodeGenSpec: Sendable {
         let path = files.first(where: { $0.key.lowercased() == configuration.lowercased() })?
           .value
       else { return nil }
+      // Named at the spec that names it: `configFiles:` (or Tuist's `xcconfig:`) may point
+      // anywhere.
+      try chains.scope.check(path, as: "the .xcconfig", from: (self.path, nil))
       guard
         let assignment = try chains.assignments(of: path).last(where: { $0.setting == setting })
       else { return nil }

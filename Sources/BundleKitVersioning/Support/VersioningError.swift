@@ -35,6 +35,9 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
   /// Files the bump would write outside the folders it was given (reached through a
   /// project's settings, an `#include`, a workspace or a link), not allowed.
   case outside(paths: [String], roots: [String])
+  /// A file outside the trees being read that a project, spec or `#include` names as
+  /// settings: not read (``SettingsScope``).
+  case readOutside(path: String, line: Int?, message: String)
   /// A check the caller asked for before writing failed (`bump --commit` finding a detached
   /// HEAD, a tag that exists, a bumped file with edits of its own); nothing was written.
   case refused(path: String?, reason: String)
@@ -52,7 +55,7 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       [
         .error(
           path,
-          "\(key) '\(value)' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)"
+          "\(key) '\(ShownValue.of(value))' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)"
         )
       ]
     case .unresolvedReference(let path, let key, let setting):
@@ -96,6 +99,8 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       }
     case .refused(let path, let reason):
       [.error(path, "\(reason); nothing was changed")]
+    case .readOutside(let path, let line, let message):
+      [Diagnostic(.error, path: path, line: line, message, rule: .refusal("read-outside"))]
     case .notRecorded(let message):
       [.error(nil, message)]
     case .wouldLower(let path, let key, let current, let new):

@@ -10,6 +10,7 @@ Every case is written by this script (no file from elsewhere); the project shape
 Xcode project with one app target whose build number comes from an .xcconfig.
 """
 import json
+import shutil
 import os
 import sys
 
@@ -98,8 +99,8 @@ def main():
     app(case("missing-include", "error", says="Nowhere.xcconfig\": no such file"), '#include "Nowhere.xcconfig"\nCURRENT_PROJECT_VERSION = 3\n')
 
     # Files that never end or never open: /dev/zero behind links, FIFOs.
-    app(case("include-dev-zero", "error", says="\"/dev/zero\": is not a regular file"), '#include "/dev/zero"\nCURRENT_PROJECT_VERSION = 3\n')
-    root = case("xcconfig-dev-zero", "error", says="App.xcconfig: error: is not a regular file")
+    app(case("include-dev-zero", "error", says="App.xcconfig:1: error: #include /dev/zero is outside the folders being read"), '#include "/dev/zero"\nCURRENT_PROJECT_VERSION = 3\n')
+    root = case("xcconfig-dev-zero", "error", says="App.xcconfig is outside the folders being read")
     app(root, None)
     os.symlink("/dev/zero", os.path.join(root, "App.xcconfig"))
     root = case("infoplist-dev-zero", "error", says="App/Info.plist cannot be read")
@@ -140,6 +141,66 @@ def main():
     root = case("secret-include", "error", says="defined nowhere")
     app(root, '#include "credentials.env"\nCURRENT_PROJECT_VERSION = $(UNDEFINED_SETTING)\n')
     write(os.path.join(root, "credentials.env"), "API_TOKEN = sk-live-0123456789abcdef-SECRET\n")
+
+    # Secrets outside the checkout: a canary credentials file and an .xcconfig-shaped file
+    # beside the cases (outside each case's tree), and the canary environment variable the
+    # test sets (BUNDLEKIT_CANARY), which /proc/self/environ holds. No output may show any.
+    outside = os.path.join(out, "outside")
+    write(os.path.join(outside, "credentials"),
+          "[default]\naws_access_key_id = AKIA-CANARY-ID\naws_secret_access_key = CANARY-CREDENTIALS-91c2\n")
+    write(os.path.join(outside, "plain.xcconfig"), "TOKEN = CANARY-PLAIN-55aa\nCURRENT_PROJECT_VERSION = $(TOKEN)\n")
+    secret = (("version",), ("version", "--format", "json"), ("bump", "build", "--dry-run"),
+              ("bump", "version", "patch", "--dry-run"), ("bump", "build", "--dry-run", "--format", "json"))
+    app(case("secret-proc-environ", "error", secret, says="is outside the folders being read"),
+        '#include "' + "../" * 24 + 'proc/self/environ"\nCURRENT_PROJECT_VERSION = $(BUNDLEKIT_CANARY)\n')
+    app(case("secret-credentials-absolute", "error", secret, says="is outside the folders being read"),
+        f'#include "{outside}/credentials"\nCURRENT_PROJECT_VERSION = $(aws_secret_access_key)\n')
+    app(case("secret-credentials-relative", "error", secret, says="is outside the folders being read"),
+        '#include "../outside/credentials"\nCURRENT_PROJECT_VERSION = $(aws_secret_access_key)\n')
+    root = case("secret-credentials-in-tree", "error", secret, says="line 1 is neither a setting")
+    app(root, '#include "credentials"\nCURRENT_PROJECT_VERSION = $(aws_secret_access_key)\n')
+    shutil.copy(os.path.join(outside, "credentials"), os.path.join(root, "credentials"))
+    root = case("secret-environ-copy", "error", secret, says="holds a NUL byte")
+    app(root, '#include "environ"\nCURRENT_PROJECT_VERSION = $(BUNDLEKIT_CANARY)\n')
+    write(os.path.join(root, "environ"), b"PATH=/bin\0BUNDLEKIT_CANARY=CANARY-COPIED\0", "wb")
+    root = case("secret-value-in-tree", "error", [c for c in secret if "patch" not in c], says="is not a version")
+    app(root, '#include "Secrets.xcconfig"\nCURRENT_PROJECT_VERSION = $(TOKEN)\n')
+    write(os.path.join(root, "Secrets.xcconfig"), "TOKEN = sk-live-CANARY-INTREE-0123456789\n")
+    root = case("secret-xcodegen-configfiles", "error", secret, says="is outside the folders being read")
+    write(os.path.join(root, "project.yml"), """name: App
+configFiles:
+  Debug: ../outside/plain.xcconfig
+  Release: ../outside/plain.xcconfig
+targets:
+  App:
+    type: application
+    platform: iOS
+    info:
+      path: App/Info.plist
+      properties:
+        CFBundleVersion: $(CURRENT_PROJECT_VERSION)
+""")
+    root = case("secret-tuist-xcconfig", "error", secret, says="is outside the folders being read")
+    write(os.path.join(root, "Project.swift"), """import ProjectDescription
+
+let project = Project(
+    name: "App",
+    settings: .settings(configurations: [
+        .debug(name: "Debug", xcconfig: "../outside/plain.xcconfig"),
+        .release(name: "Release", xcconfig: "../outside/plain.xcconfig"),
+    ]),
+    targets: [
+        .target(
+            name: "App",
+            destinations: .iOS,
+            product: .app,
+            bundleId: "com.example.app",
+            infoPlist: .extendingDefault(with: ["CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"]),
+            sources: ["App/**"]
+        ),
+    ]
+)
+""")
 
     with open(os.path.join(out, "cases.json"), "w") as file:
         json.dump(cases, file, indent=1)

@@ -290,7 +290,7 @@ struct Handlers: Sendable {
     do {
       for text in question.batch {
         let candidates = try await translations(of: text, for: question, in: current)
-        translated.append(candidates[0])
+        translated.append(candidates.first ?? text)
         others.append(Array(candidates.dropFirst()))
         if question.source == nil {
           let detection = try await current.memory.detectLanguages(of: text).first
@@ -390,7 +390,7 @@ struct Handlers: Sendable {
     var others: [[String]] = []
     for text in batch {
       guard let known = current.cache[question.lookup(of: text)] else { return .ask(question) }
-      translated.append(known[0])
+      translated.append(known.first ?? text)
       others.append(Array(known.dropFirst()))
     }
     return .answer(

@@ -61,12 +61,16 @@ struct BuildInfoCommand: ParsableCommand {
     var version: String?
     var build: String?
     if let infoPlist {
-      let inventory = try VersionInventory(found: [.infoPlist(infoPlist)])
+      // Settings from the package (or project) being built, nothing outside it.
+      let inventory = try VersionInventory(
+        found: [.infoPlist(infoPlist)], scope: SettingsScope(paths: [gitFolder, infoPlist]))
       version = inventory.bundles.first?.version?.current
       build = inventory.bundles.first?.build?.current
     }
     if let xcodeProject, let target {
-      let inventory = try VersionInventory(found: [.project(xcodeProject)], targets: [target])
+      let inventory = try VersionInventory(
+        found: [.project(xcodeProject)], targets: [target],
+        scope: SettingsScope(paths: [gitFolder, xcodeProject]))
       guard let bundle = inventory.bundles.first(where: { $0.target == target }) else {
         throw ToolError.unknownTarget(project: xcodeProject, target: target)
       }

@@ -21,12 +21,14 @@ struct RecoverCommand: ParsableCommand {
   var paths: [String] = []
 
   func run() throws {
-    let roots = paths.isEmpty ? ["."] : paths
-    RecoveryScope.permit(under: roots)
-    ScratchRecovery.recover(atRoots: roots)
-    for root in roots {
-      DirectoryWalker.walk(root) { entry in
-        SkippedFolders.skips(entry.name) ? .skip : .descend
+    ScratchRecovery.recoverTree(paths.isEmpty ? ["."] : paths)
+    for outcome in RecoveryScope.outcomes {
+      switch outcome {
+      case .replaced(let path):
+        StandardStreams.printLine("replaced: \(path) (a killed run's committed write, finished)")
+      case .kept(let path):
+        StandardStreams.printLine(
+          "kept: \(path) (changed after the killed run's batch began: its older write was dropped)")
       }
     }
   }

@@ -35,6 +35,9 @@ struct StringsImport: ParsableCommand {
       root = last
       files.removeLast()
     }
+    // A killed run's batch in the project is finished first, so the plan starts from whole
+    // tables (a dry run writes nothing: it warns of the batch instead).
+    if !dryRun { ScratchRecovery.recoverTree([root]) }
     let plan = try LocalizationExchange.planImport(files, into: root)
     if plan.diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(plan.diagnostics)

@@ -34,7 +34,7 @@ struct BumpOptions: ParsableArguments {
 
   @Flag(
     help:
-      "Write files outside the paths given, where the project's settings, an #include, a workspace or a link lead (refused otherwise: a checkout may point anywhere)."
+      "Read and write settings files outside the paths given, where the project's settings, an #include, a workspace or a link lead (refused otherwise: a checkout may point anywhere)."
   )
   var allowOutside = false
 

@@ -34,12 +34,19 @@ struct VersionCommand: ParsableCommand {
   @Option(help: "Only these targets (and what they embed; repeatable).")
   var target: [String] = []
 
+  @Flag(
+    help:
+      "Read settings files outside the paths given, where the project, a spec or an #include lead (refused otherwise: a checkout may point anywhere, ~/.aws/credentials too)."
+  )
+  var allowOutside = false
+
   @OptionGroup var formatOptions: FormatOptions
 
   func run() throws {
     let inventory = try formatOptions.reportingFailures {
       let inventory = try VersionInventory(
-        paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target))
+        paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target),
+        allowOutside: allowOutside)
       guard !inventory.bundles.isEmpty else { throw VersioningError.nothingFound(paths: paths) }
       return inventory
     }
@@ -77,11 +84,11 @@ struct VersionCommand: ParsableCommand {
       return "error (below)"
     }
     guard let value else { return "-" }
-    var text = value.current
+    var text = ShownValue.of(value.current)
     let distinct = Set(value.byConfiguration.values)
     if distinct.count > 1 {
       text = value.byConfiguration.keys.sorted().map {
-        "\(value.byConfiguration[$0] ?? "") (\($0))"
+        "\(ShownValue.of(value.byConfiguration[$0] ?? "")) (\($0))"
       }
       .joined(separator: ", ")
     }

@@ -19,14 +19,22 @@ enum TableReader {
     }
   }
 
-  private static func language(of location: TableLocation) -> String? {
-    location.language.flatMap(LanguageTag.normalize)
+  /// The language of a table's `<lang>.lproj` folder; nil outside one. A folder whose name
+  /// is no language (`-.lproj`) is an error, not a table to skip.
+  private static func language(of location: TableLocation) throws -> String? {
+    guard let name = location.language else { return nil }
+    guard let tag = LanguageTag.normalize(name) else {
+      throw TranslationError.unreadableTable(
+        path: location.path,
+        message: "'\(name).lproj' names no language (a BCP 47 tag: letters, digits, - and _)")
+    }
+    return tag
   }
 
   private static func strings(_ location: TableLocation, bundle: String) throws
     -> [TranslationRecord]
   {
-    guard let language = language(of: location) else { return [] }
+    guard let language = try language(of: location) else { return [] }
     let bytes = try FileIO.read(location.path)
     func record(_ key: String, _ value: String, _ comment: String?) -> TranslationRecord {
       TranslationRecord(
@@ -60,7 +68,7 @@ enum TableReader {
   private static func stringsdict(_ location: TableLocation, bundle: String) throws
     -> [TranslationRecord]
   {
-    guard let language = language(of: location) else { return [] }
+    guard let language = try language(of: location) else { return [] }
     let file = try StringsdictFile(contentsOfFile: location.path)
     var result: [TranslationRecord] = []
     for (key, rules) in file.entries {

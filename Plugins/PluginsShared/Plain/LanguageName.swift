@@ -1,0 +1,1 @@
+../../../Sources/BundleKitLocalization/Languages/LanguageName.swift

@@ -1,0 +1,1 @@
+../../BundleKitLocalization/Languages/LanguageName.swift

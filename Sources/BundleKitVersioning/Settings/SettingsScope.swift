@@ -1,0 +1,93 @@
+import BundleKitFileSystem
+import Foundation
+
+/// The trees a run reads build settings from: the folders it was asked about, links
+/// followed. A checkout is input from strangers, and an `.xcconfig` may `#include
+/// "../../../proc/self/environ"`, an XcodeGen `configFiles:` or a Tuist `xcconfig:` may name
+/// `~/.aws/credentials`: a file outside these trees is never read as settings (nor is
+/// anything under `/proc`, `/sys` or `/dev`, wherever the trees are), so no value of it can
+/// reach a table, a message or JSON.
+public struct SettingsScope: Sendable, Hashable {
+  /// The real paths of the trees.
+  public private(set) var roots: [String]
+  /// Whether files outside the trees may be read too (`--allow-outside`: the user trusts
+  /// the checkout). System folders stay out, and files are still checked to be settings.
+  public var allowsOutside = false
+
+  /// Folders whose files are never settings, whatever the trees.
+  static let systemFolders = ["/proc", "/sys", "/dev"]
+
+  /// The trees of `paths` as a command takes them: a folder is its own tree; a file, an
+  /// `.xcodeproj`, an `.xcworkspace` or a spec stands for the folder holding it.
+  public init(paths: [String], allowingOutside: Bool = false) {
+    roots = []
+    allowsOutside = allowingOutside
+    for path in paths {
+      let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+      let isBundle =
+        trimmed.hasSuffix(".xcodeproj") || trimmed.hasSuffix(".xcworkspace")
+        || !Self.isFolder(trimmed)
+      if let real = FileIO.realPath(isBundle ? Paths.parent(trimmed) : trimmed),
+        !roots.contains(real)
+      {
+        roots.append(real)
+      }
+    }
+  }
+
+  /// The folders of what a search found: each Info.plist's, project's or spec's folder.
+  init(found: [InfoPlistDiscovery.Found]) {
+    self.init(paths: found.map(\.path))
+  }
+
+  private static func isFolder(_ path: String) -> Bool {
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
+  /// Whether `path`, links followed, lies in one of the trees (and in no system folder). A
+  /// path that does not exist (yet) counts by the nearest folder above it that does.
+  public func contains(_ path: String) -> Bool {
+    guard let real = Self.realPath(path) else { return false }
+    if Self.systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+      return false
+    }
+    return allowsOutside
+      || roots.contains { root in
+        real == root || root == "/" || real.hasPrefix(root + "/")
+      }
+  }
+
+  /// `path` with links followed as far as it exists, the rest (no link can be there yet)
+  /// joined as written; nil when that rest holds `.` or `..`.
+  static func realPath(_ path: String) -> String? {
+    var missing: [String] = []
+    var existing = path
+    for _ in 0..<256 {
+      if let real = FileIO.realPath(existing) {
+        // Below a folder that does not exist, `..` means nothing the kernel would follow.
+        guard !missing.contains(".."), !missing.contains(".") else { return nil }
+        return missing.reversed().reduce(real) { Paths.join($0, $1) }
+      }
+      let parent = Paths.parent(existing)
+      guard parent != existing else { return nil }
+      missing.append(Paths.lastComponent(existing))
+      existing = parent
+    }
+    return nil
+  }
+
+  /// Throws, naming `path` and why, unless `path` lies in the trees: for a file about to
+  /// be read as settings (`what` says as what: "#include", "configFiles" ...).
+  func check(_ path: String, as what: String, from origin: (file: String, line: Int?)? = nil)
+    throws(VersioningError)
+  {
+    guard !contains(path) else { return }
+    let trees = roots.isEmpty ? "no folder" : roots.joined(separator: ", ")
+    throw .readOutside(
+      path: origin?.file ?? path, line: origin?.line,
+      message:
+        "\(what) \(path) is outside the folders being read (\(trees)): not read as settings")
+  }
+}
