@@ -52,6 +52,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    // XcodeGen reads its specs with Yams (libyaml): so does BundleKit, anchors and merge keys
+    // included.
+    .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
   targets: [
     // System libraries, found with pkg-config.
@@ -131,7 +134,7 @@ let package = Package(
       name: "BundleKitVersioning",
       dependencies: [
         "BundleKitDiagnostics", "BundleKitFileSystem", "BundleKitPropertyListCore",
-        "BundleKitPropertyList",
+        "BundleKitPropertyList", .product(name: "Yams", package: "Yams"),
       ]
     ),
 
@@ -369,7 +372,7 @@ let package = Package(
       name: "BundleKitCLITests",
       dependencies: [
         "bundlekit", "bundlekit-morse", "BundleKitPropertyList", "BundleKitFileSystem",
-        "BundleKitStringsTable", "BundleKitTestSupport",
+        "BundleKitStringsTable", "BundleKitLocalization", "BundleKitTestSupport",
       ],
       exclude: ["Hostile/make-hostile.py"]
     ),

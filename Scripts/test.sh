@@ -11,7 +11,7 @@ Scripts/check-availability.sh
 swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
   Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
-  Packages/BundleKitLocalize/Tests
+  Packages/BundleKitLocalize/Tests Scripts/fuzz/Sources
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Corpus tests skip (with their reason) when ../shared/corpus is not beside the clone: each

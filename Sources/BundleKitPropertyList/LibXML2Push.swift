@@ -21,7 +21,9 @@ enum LibXML2Push {
     xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue))
     attach(parser)
     defer { attach(nil) }
-    let chunk = 1 << 30
+    // Fed a MiB at a time: libxml2 copies what it is given into its own input buffer, which
+    // so stays small instead of holding a second copy of a large document.
+    let chunk = 1 << 20
     var offset = 0
     repeat {
       let length = min(chunk, bytes.count - offset)

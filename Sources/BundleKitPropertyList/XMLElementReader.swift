@@ -37,7 +37,28 @@ public enum XMLElementReader {
   /// The document's root element; a malformed document is a syntax error with its line and
   /// column in `path`.
   public static func read(_ bytes: [UInt8], path: String) throws(PropertyListError) -> XMLElement {
-    let box = ElementBuilderBox()
+    try read(bytes, path: path, streaming: []) { _ in }
+  }
+
+  /// Reads a document whose repeated elements are handed over one at a time: each element
+  /// named in `streamed` goes to `visit` as it closes, whole, and is not kept in its parent,
+  /// so a document of a million `<tu>`s is read holding one. The root is returned with the
+  /// rest. `visit` is called in document order.
+  public static func read(
+    _ bytes: [UInt8], path: String, streaming streamed: Set<String>,
+    _ visit: (XMLElement) -> Void
+  ) throws(PropertyListError) -> XMLElement {
+    try withoutActuallyEscaping(visit) { (visit) throws(PropertyListError) -> XMLElement in
+      let box = ElementBuilderBox()
+      box.streamed = streamed
+      box.visit = visit
+      return try read(bytes, path: path, box: box)
+    }
+  }
+
+  private static func read(_ bytes: [UInt8], path: String, box: ElementBuilderBox)
+    throws(PropertyListError) -> XMLElement
+  {
     let unmanaged = Unmanaged.passRetained(box)
     defer { unmanaged.release() }
 
@@ -102,6 +123,9 @@ private final class ElementBuilderBox {
   var cursor = (line: 0, characters: 0, offset: 0)
   var stack: [XMLElement] = []
   var root: XMLElement?
+  /// Names of elements handed to `visit` as they close, instead of kept in their parent.
+  var streamed: Set<String> = []
+  var visit: (XMLElement) -> Void = { _ in }
   var error: (line: Int, column: Int, message: String)?
 
   func position() -> (Int, Int) {
@@ -209,6 +233,8 @@ private final class ElementBuilderBox {
     guard error == nil, let element = stack.popLast() else { return }
     if stack.isEmpty {
       root = element
+    } else if streamed.contains(element.name) {
+      visit(element)
     } else {
       stack[stack.count - 1].children.append(element)
     }

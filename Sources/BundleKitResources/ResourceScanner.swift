@@ -195,11 +195,14 @@ public struct ResourceScan: Sendable {
       }
       let ext = (component.split(separator: ".").last.map(String.init) ?? "").lowercased()
       if InfoPlistDiscovery.isInfoPlist(component) {
-        let inventory = try? VersionInventory(found: [.infoPlist(full)])
+        // Settings from the target's folder only; values shown as `version` shows them.
+        let inventory = try? VersionInventory(
+          found: [.infoPlist(full)], scope: SettingsScope(paths: [path]))
+        let bundle = inventory?.bundles.first
         target.infoPlists.append(
           InfoPlist(
-            path: relative, version: inventory?.bundles.first?.version?.current,
-            build: inventory?.bundles.first?.build?.current))
+            path: relative, version: bundle?.version.map { ShownValue.of($0.current) },
+            build: bundle?.build.map { ShownValue.of($0.current) }))
       } else if imageExtensions.contains(ext) {
         target.images.append(File(path: relative, size: size))
       } else if ext != "swift" && ext != "h" && ext != "c" && ext != "m" {

@@ -21,6 +21,9 @@ struct DocumentationSamplesTests {
     return [
       "-typecheck", "-swift-version", "6", "-I", modules,
       "-Xcc", "-fmodule-map-file=\(products.path)/CBundleKitSystem.build/module.modulemap",
+      // Yams' libyaml, which the versioning module reads project specs with.
+      "-Xcc",
+      "-fmodule-map-file=\(root)/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitLibXML2/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitArchive/module.modulemap",
       "-Xcc", "-I/usr/include/libxml2",

@@ -48,7 +48,7 @@ struct HostileInputTests {
     try #require(made.status == 0, "\(made.stderr)")
     let cases = try JSONDecoder().decode(
       [Case].self, from: Data(contentsOf: URL(fileURLWithPath: folder.file("cases.json"))))
-    #expect(cases.count >= 19)
+    #expect(cases.count >= 34)
     for item in cases {
       for command in item.commands {
         let start = Date()
@@ -80,6 +80,10 @@ struct HostileInputTests {
         }
       }
     }
+    // A catalog language of ../../../escaped-hostile compiled into compiled/a/b: nothing
+    // was written out of it.
+    #expect(!FileManager.default.fileExists(atPath: folder.file("escaped-hostile.lproj")))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("compiled")))
   }
 
   /// A repository as the attack builds it: a committed journal (unsigned, old format, and

@@ -64,10 +64,12 @@ struct PluginTests {
     ] {
       #expect(!names.contains(heavy), "\(heavy) is in a plugin user's graph: \(names.sorted())")
     }
-    // What it does resolve: BundleKit and the tool's own three dependencies, and theirs.
+    // What it does resolve: BundleKit and the tool's own four dependencies (Yams reads
+    // XcodeGen specs as XcodeGen does), and theirs.
     #expect(
       names.isSubset(of: [
         "demoapp", bundleKit, "swift-argument-parser", "swift-collections", "swift-mustache",
+        "yams",
       ]), "\(names.sorted())")
   }
 

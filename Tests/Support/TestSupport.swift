@@ -339,3 +339,21 @@ extension PropertyListValue {
     }
   }
 }
+
+/// The inputs the fuzzing campaign found crashing, hanging or leaking a decoder
+/// (`Scripts/fuzz/Regressions/<target>/`), each kept with its fix: run as ordinary tests.
+public enum FuzzRegressions {
+  /// The folder of `target`'s inputs.
+  public static func folder(_ target: String) -> URL {
+    Corpus.packageRoot.appendingPathComponent("Scripts/fuzz/Regressions/\(target)")
+  }
+
+  /// Every input kept for `target`, by file name, sorted.
+  public static func inputs(_ target: String) throws -> [(name: String, bytes: [UInt8])] {
+    let url = folder(target)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return try names.filter { !$0.hasPrefix(".") }.sorted().map { name in
+      (name, Array(try Data(contentsOf: url.appendingPathComponent(name))))
+    }
+  }
+}

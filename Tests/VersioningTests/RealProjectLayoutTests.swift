@@ -297,6 +297,50 @@ struct RealProjectLayoutTests {
     #expect(String(decoding: tags.stdout, as: UTF8.self).split(separator: "\n").count == clones)
   }
 
+  @Test("--claim: a stray ref far above the files' number is refused without --allow-jump")
+  func claimJump() throws {
+    let git = try #require(
+      Tool.path("git"), "git is not on PATH: Scripts/bootstrap.sh --oracles installs it")
+    let folder = try TemporaryFolder()
+    let environment = XcodeResolutionTests.gitIdentity
+    func gitRun(_ arguments: [String], in place: String? = nil) throws {
+      let run = try Tool.run(git, arguments, environment: environment, in: place)
+      #expect(run.status == 0, "git \(arguments): \(run.stderr)")
+    }
+    try gitRun(["init", "-q", "--bare", "-b", "main", folder.file("remote.git")])
+    try FileIO.createFolders(for: folder.file("app/App/Info.plist"))
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>CFBundleVersion</key><string>45</string></dict></plist>
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: folder.file("app/App/Info.plist")))
+    let app = folder.file("app")
+    try gitRun(["init", "-q", "-b", "main"], in: app)
+    try gitRun(["add", "."], in: app)
+    try gitRun(["commit", "-q", "-m", "start"], in: app)
+    try gitRun(["remote", "add", "origin", folder.file("remote.git")], in: app)
+    try gitRun(["push", "-q", "origin", "main"], in: app)
+    // One stray ref, pushed by hand or by a broken script.
+    try gitRun(["push", "-q", "origin", "HEAD:refs/tags/build/4294967294"], in: app)
+    let before = try FileIO.read(folder.file("app/App/Info.plist"))
+    let refused = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin"],
+      environment: environment, in: app)
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains("refs/tags/build/4294967294, 4294967249 above"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("--allow-jump"), "\(refused.stderr)")
+    #expect(try FileIO.read(folder.file("app/App/Info.plist")) == before)
+    // Asked for, the jump is taken.
+    let taken = try Tool.run(
+      BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin", "--allow-jump"],
+      environment: environment, in: app)
+    #expect(taken.status == 0, "\(taken.stderr)")
+    #expect(taken.stderr.contains("claimed build 4294967295"), "\(taken.stderr)")
+  }
+
   @Test("a missing base or #included xcconfig names the configurations and the project, once")
   func missingXcconfig() throws {
     let fixtures = try Fixtures()
@@ -406,5 +450,102 @@ struct RealProjectLayoutTests {
     #expect(
       helper.stderr.contains("Project.swift: error: no Project(...) in it that can be read"),
       "\(helper.stderr)")
+  }
+
+  @Test(
+    "versions only from text the build sees: Tuist's nested comments and #if false, XcodeGen's merge keys"
+  )
+  func onlyWhatTheBuildSees() throws {
+    let folder = try TemporaryFolder()
+    let manifest = { (before: String, after: String) in
+      """
+      import ProjectDescription
+
+      \(before)
+      let project = Project(
+          name: "App",
+          settings: .settings(base: ["MARKETING_VERSION": "1.2.0", "CURRENT_PROJECT_VERSION": "12"]),
+          targets: [
+              .target(name: "App", destinations: .iOS, product: .app, bundleId: "a.b",
+                      infoPlist: .extendingDefault(with: [
+                          "CFBundleShortVersionString": "$(MARKETING_VERSION)",
+                          "CFBundleVersion": "$(CURRENT_PROJECT_VERSION)",
+                      ])),
+          ]
+      )
+      \(after)
+      """
+    }
+    let hidden = """
+      Project(name: "Old", settings: .settings(base: ["CURRENT_PROJECT_VERSION": "999"]), targets: [
+          .target(name: "Old", destinations: .iOS, product: .app, bundleId: "o",
+                  infoPlist: .extendingDefault(with: ["CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"])),
+      ])
+      """
+    let cases = [
+      ("nested", manifest("/* an old manifest /* nested */\nlet old = " + hidden + "\n*/", "")),
+      ("iffalse", manifest("#if false\nlet old = " + hidden + "\n#endif", "")),
+      ("ifelse", manifest("#if true\n#else\nlet old = " + hidden + "\n#endif", "")),
+    ]
+    for (name, text) in cases {
+      try FileIO.createFolders(for: folder.file("\(name)/Project.swift"))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file("\(name)/Project.swift"))
+      let run = try BundleKitTool.run(["version", "--format", "json"], in: folder.file(name))
+      #expect(run.status == 0, "\(name): \(run.stderr)")
+      #expect(!run.stdout.contains("999"), "\(name): \(run.stdout)")
+      #expect(run.stdout.contains("\"CFBundleVersion\" : \"12\""), "\(name): \(run.stdout)")
+      let bump = try BundleKitTool.run(["bump", "build"], in: folder.file(name))
+      #expect(bump.status == 0, "\(name): \(bump.stderr)")
+      let after = String(
+        decoding: try FileIO.read(folder.file("\(name)/Project.swift")), as: UTF8.self)
+      #expect(after.contains("\"CURRENT_PROJECT_VERSION\": \"13\""), "\(name)")
+      #expect(after.contains("\"999\""), "\(name): the hidden number changed")
+    }
+    // A condition only the build decides: what it guards is not read, and said.
+    let unknown = manifest("", "").replacingOccurrences(
+      of:
+        "settings: .settings(base: [\"MARKETING_VERSION\": \"1.2.0\", \"CURRENT_PROJECT_VERSION\": \"12\"]),",
+      with:
+        "#if DEBUG\n    settings: .settings(base: [\"CURRENT_PROJECT_VERSION\": \"1\"]),\n#else\n    settings: .settings(base: [\"CURRENT_PROJECT_VERSION\": \"2\"]),\n#endif"
+    )
+    try FileIO.createFolders(for: folder.file("ifdebug/Project.swift"))
+    try FileIO.writeAtomically(Array(unknown.utf8), to: folder.file("ifdebug/Project.swift"))
+    let debug = try BundleKitTool.run(["version", "--format", "json"], in: folder.file("ifdebug"))
+    #expect(debug.status == 1, "\(debug.stdout)")
+    #expect(!debug.stdout.contains("\"CFBundleVersion\" : \"1\""))
+    #expect(!debug.stdout.contains("\"CFBundleVersion\" : \"2\""))
+
+    // XcodeGen: a merge key brings the release settings in; the target's own key wins.
+    let spec = """
+      name: App
+      settingGroups: {}
+      release: &release
+        CURRENT_PROJECT_VERSION: 40
+        MARKETING_VERSION: 3.0.0
+      targets:
+        App:
+          type: application
+          platform: iOS
+          info:
+            path: App/Info.plist
+            properties:
+              CFBundleVersion: $(CURRENT_PROJECT_VERSION)
+              CFBundleShortVersionString: $(MARKETING_VERSION)
+          settings:
+            base:
+              <<: *release
+              MARKETING_VERSION: 3.1.0
+      """
+    try FileIO.createFolders(for: folder.file("merge/project.yml"))
+    try FileIO.writeAtomically(Array(spec.utf8), to: folder.file("merge/project.yml"))
+    let merged = try BundleKitTool.run(["version", "--format", "json"], in: folder.file("merge"))
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stdout.contains("\"CFBundleVersion\" : \"40\""), "\(merged.stdout)")
+    #expect(
+      merged.stdout.contains("\"CFBundleShortVersionString\" : \"3.1.0\""), "\(merged.stdout)")
+    let bumped = try BundleKitTool.run(["bump", "build"], in: folder.file("merge"))
+    #expect(bumped.status == 0, "\(bumped.stderr)")
+    let after = String(decoding: try FileIO.read(folder.file("merge/project.yml")), as: UTF8.self)
+    #expect(after.contains("CURRENT_PROJECT_VERSION: 41"), "\(after)")
   }
 }

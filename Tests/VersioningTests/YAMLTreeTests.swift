@@ -7,6 +7,7 @@ struct YAMLTreeTests {
   @Test("mappings, sequences at and below their key, flow collections, quotes, comments")
   func shapes() throws {
     let text = """
+      ---
       # A spec
       name: App   # trailing comment
       include: [base.yml, "other.yml"]
@@ -20,7 +21,6 @@ struct YAMLTreeTests {
           settings:
             MARKETING_VERSION: '1.0'
             NOTE: "say \\"hi\\" # not a comment"
-      ---
       """
     let tree = try YAMLTree(bytes: Array(text.utf8))
     #expect(tree.root["name"]?.text == "App")
@@ -38,8 +38,82 @@ struct YAMLTreeTests {
       Issue.record("no scalar")
       return
     }
-    #expect(value == "1.0" && quoted && line == 12)
+    #expect(value == "1.0" && quoted && line == 13)
     #expect(String(decoding: Array(text.utf8)[range], as: UTF8.self) == "'1.0'")
+  }
+
+  @Test(
+    "as XcodeGen reads it (Yams): anchors and aliases, merge keys, flow over lines with comments")
+  func asYamsReadsIt() throws {
+    let text = """
+      settings:
+        base:
+          CURRENT_PROJECT_VERSION: &BUILD_NUMBER 41
+          MARKETING_VERSION: &APP_VERSION "2.3.0"
+      release: &release
+        CURRENT_PROJECT_VERSION: 7
+        SWIFT_VERSION: 5.9
+      targets:
+        App:
+          settings:
+            base:
+              <<: *release
+              SWIFT_VERSION: 6.0
+          info:
+            properties:
+              CFBundleVersion: *BUILD_NUMBER
+              CFBundleShortVersionString: *APP_VERSION
+              CFBundleURLTypes:
+                - CFBundleURLSchemes: [ $(APP_SCHEME), # the scheme
+                    other ]
+      """
+    let bytes = Array(text.utf8)
+    let tree = try YAMLTree(bytes: bytes)
+    let app = try #require(tree.root["targets"]?["App"])
+    #expect(app["info"]?["properties"]?["CFBundleVersion"]?.text == "41")
+    #expect(app["info"]?["properties"]?["CFBundleShortVersionString"]?.text == "2.3.0")
+    // The alias's place is the anchor's text: editing it changes every alias.
+    guard case .scalar(_, let range, let line, _)? = app["info"]?["properties"]?["CFBundleVersion"]
+    else {
+      Issue.record("no scalar")
+      return
+    }
+    #expect(line == 3)
+    #expect(String(decoding: bytes[range], as: UTF8.self) == "41")
+    // Merged: the mapping's own key wins, the merged ones come along.
+    #expect(app["settings"]?["base"]?["CURRENT_PROJECT_VERSION"]?.text == "7")
+    #expect(app["settings"]?["base"]?["SWIFT_VERSION"]?.text == "6.0")
+    #expect(app["settings"]?["base"]?["<<"] == nil)
+    let schemes = app["info"]?["properties"]?["CFBundleURLTypes"]?.items.first?[
+      "CFBundleURLSchemes"]
+    #expect(schemes?.items.compactMap(\.text) == ["$(APP_SCHEME)", "other"])
+  }
+
+  @Test("YAML bombs: aliases of aliases, deep flow and block nesting are errors at their line")
+  func bombs() {
+    var laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+    for level in 1..<12 {
+      laughs +=
+        "a\(level): &a\(level) ["
+        + Array(repeating: "*a\(level - 1)", count: 10).joined(
+          separator: ", ") + "]\n"
+    }
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: Array(laughs.utf8)) }
+    let flow =
+      "a: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect {
+      try YAMLTree(bytes: Array(flow.utf8))
+    } throws: { ($0 as? YAMLTree.Malformed)?.line == 1 }
+    var sequences = "a:\n"
+    for level in 0..<5_000 { sequences += String(repeating: " ", count: level) + "-\n" }
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: Array(sequences.utf8)) }
+    #expect(throws: YAMLTree.Malformed.self) {
+      try YAMLTree(
+        bytes: Array(
+          "a: - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - x\n"
+            .utf8))
+    }
+    #expect(throws: YAMLTree.Malformed.self) { try YAMLTree(bytes: [0x61, 0x3A, 0x20, 0xFF]) }
   }
 
   @Test("bad and hostile input: an error at its line, bounded depth, no crash")

@@ -9,6 +9,7 @@ enum RefusalHints {
     ExtractionLimits.Limit.ratio.rawValue: "raise the limit with --max-ratio RATIO",
     ExtractionLimits.Limit.entries.rawValue: "raise the limit with --max-entries COUNT",
     "write-outside": "give --allow-outside to write there",
+    "claim-jump": "give --allow-jump to claim past it",
     "read-outside": "give --allow-outside to read settings there, if you trust this checkout",
     "lower-value": "give --allow-lower to lower it on purpose",
     "template-variable": "pass --set NAME=VALUE",

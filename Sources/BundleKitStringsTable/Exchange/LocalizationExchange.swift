@@ -19,7 +19,7 @@ public enum LocalizationExchange {
   }
 
   /// The path a table is named by in XLIFF: relative to the current folder when it is below
-  /// it, else to the folder given (`root`); `./` dropped. Never with a `..` component: it is
+  /// it and the folder given (`root`) is not above it, else to `root`; `./` dropped. Never with a `..` component: it is
   /// also where the table's copy goes in `Source Contents/`, which must stay in the export.
   static func original(_ path: String, root: String) -> String {
     let cwd = FileManager.default.currentDirectoryPath
@@ -28,7 +28,11 @@ public enum LocalizationExchange {
     }
     let full = absolute(path)
     var relative = path
-    for base in [cwd, absolute(root)] where full.hasPrefix(base + "/") {
+    // The current folder, unless the folder given reaches above it (`export ../..`): then
+    // the folder given, so every table keeps its place in the project.
+    let top = absolute(root)
+    let bases = cwd.hasPrefix(top + "/") ? [top, cwd] : [cwd, top]
+    for base in bases where full.hasPrefix(base + "/") {
       relative = String(full.dropFirst(base.count + 1))
       break
     }

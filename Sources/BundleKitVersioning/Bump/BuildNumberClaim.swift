@@ -19,6 +19,10 @@ public struct BuildNumberClaim: Sendable {
   public var folder: String
   /// How many taken numbers in a row are passed over before giving up.
   public var maximumAttempts = 200
+  /// How far above the files' next number the remote's highest claim may lead (nil: any
+  /// distance): one stray `refs/tags/build/4294967294` on the remote would otherwise make
+  /// the next claim 4294967295 and every later one fail.
+  public var maximumJump: UInt32? = 1_000
 
   /// A claim on `remote`, from the repository holding `folder`.
   public init(remote: String, pattern: String = "refs/tags/build/*", folder: String) {
@@ -56,6 +60,9 @@ public struct BuildNumberClaim: Sendable {
   /// The number a claim would start from: `start`, or one past the highest claimed.
   public func next(atLeast start: UInt32) throws(VersioningError) -> UInt32 {
     guard let highest = try highestClaimed() else { return start }
+    if let maximumJump, highest >= start, highest - start >= maximumJump {
+      throw .claimJump(remote: remote, ref: ref(highest), claimed: highest, files: start)
+    }
     guard highest < UInt32.max else {
       throw .scheme(message: "\(remote) has claimed build number \(highest), the largest there is")
     }

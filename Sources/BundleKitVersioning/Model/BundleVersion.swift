@@ -10,30 +10,47 @@ public struct BundleVersion: Sendable, Hashable, Comparable, CustomStringConvert
   public var widths: [Int]
 
   /// Parses and validates a version; nil when it is not one to four numbers below 2^32.
+  /// Read on the UTF-8 bytes: it runs once per value per configuration.
   public init?(_ text: String) {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard (1...4).contains(parts.count) else { return nil }
     var components: [UInt32] = []
     var widths: [Int] = []
-    for part in parts {
-      guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt32(part)
-      else {
-        return nil
+    components.reserveCapacity(4)
+    widths.reserveCapacity(4)
+    var value: UInt64 = 0
+    var digits = 0
+    var leadingZero = false
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: ".") {
+        guard digits > 0, components.count < 3 else { return nil }
+        components.append(UInt32(value))
+        widths.append(leadingZero ? digits : 1)
+        (value, digits, leadingZero) = (0, 0, false)
+        continue
       }
-      components.append(value)
-      widths.append(part.first == "0" ? part.count : 1)
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+      value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+      digits += 1
+      guard value <= UInt64(UInt32.max) else { return nil }
     }
+    guard digits > 0 else { return nil }
+    components.append(UInt32(value))
+    widths.append(leadingZero ? digits : 1)
     self.components = components
     self.widths = widths
   }
 
   /// The highest of `texts` as versions (text that is not a version counts as 0), or nil
-  /// when there is none: a value's current number when its places disagree.
+  /// when there is none: a value's current number when its places disagree. Each distinct
+  /// text is parsed once.
   public static func highest<Texts: Sequence<String>>(of texts: Texts) -> String? {
-    texts.max {
-      (BundleVersion($0) ?? BundleVersion(components: [0]))
-        < (BundleVersion($1) ?? BundleVersion(components: [0]))
+    var best: (text: String, version: BundleVersion)?
+    var seen: Set<String> = []
+    for text in texts where seen.insert(text).inserted {
+      let version = BundleVersion(text) ?? BundleVersion(components: [0])
+      if best.map({ $0.version < version }) ?? true { best = (text, version) }
     }
+    return best?.text
   }
 
   /// Whether it has four components, where Apple documents at most three: Xcode builds it

@@ -281,6 +281,7 @@ struct ProjectVersions {
   ) -> (VersionValue?, [Diagnostic]) {
     var problems: [Diagnostic] = []
     var places: [VersionPlace] = []
+    var placed: Set<VersionPlace> = []
     var byConfiguration: [String: String] = [:]
     var chain: [SettingAssignment] = []
     for (configuration, result) in results {
@@ -301,11 +302,11 @@ struct ProjectVersions {
         guard let site = resolved.site else {
           problems.append(
             describe(
-              "'\(resolved.value)' is built from several settings; BundleKit raises a number written in one place",
+              "'\(ShownValue.of(resolved.value))' is built from several settings; BundleKit raises a number written in one place",
               key: key, configuration: configuration, resolved.chain))
           continue
         }
-        if !places.contains(site.place) { places.append(site.place) }
+        if placed.insert(site.place).inserted { places.append(site.place) }
       }
     }
     guard !byConfiguration.isEmpty else { return (nil, problems) }

@@ -117,18 +117,32 @@ public struct XcodeProject: Sendable {
   /// Reads a project folder (or its `project.pbxproj`). Two objects with one identifier are
   /// an error: Xcode would read one of them, and which one is not defined.
   public init(path: String) throws(VersioningError) {
-    var folder = path
-    if folder.hasSuffix("/project.pbxproj") {
-      folder = String(folder.dropLast("/project.pbxproj".count))
-    }
-    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
-    self.path = folder
-    let file = folder + "/project.pbxproj"
+    let file = Self.folder(of: path) + "/project.pbxproj"
+    let bytes: [UInt8]
     do {
       bytes = try FileIO.read(file)
     } catch {
       throw .file(error)
     }
+    try self.init(path: path, bytes: bytes)
+  }
+
+  /// The project folder a path names (the folder, or its `project.pbxproj`).
+  static func folder(of path: String) -> String {
+    var folder = path
+    if folder.hasSuffix("/project.pbxproj") {
+      folder = String(folder.dropLast("/project.pbxproj".count))
+    }
+    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+    return folder
+  }
+
+  /// A project from its `project.pbxproj` bytes, as if read from `path`.
+  init(path: String, bytes: [UInt8]) throws(VersioningError) {
+    let folder = Self.folder(of: path)
+    self.path = folder
+    let file = folder + "/project.pbxproj"
+    self.bytes = bytes
     tree = try OpenStepSourceTree.parse(bytes, path: file)
     guard case .dictionary(let entries)? = tree["objects"] else {
       throw .unreadable(

@@ -32,6 +32,7 @@ struct TuistManifest {
   private static func tokens(_ bytes: [UInt8]) -> [Token] {
     var tokens: [Token] = []
     var index = 0
+    var conditions = Conditions()
     func isIdentifier(_ byte: UInt8) -> Bool {
       (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
         || byte == 0x5F || byte >= 0x80
@@ -41,11 +42,46 @@ struct TuistManifest {
       if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2F {
         while index < bytes.count, bytes[index] != 0x0A { index += 1 }
       } else if byte == 0x2F, index + 1 < bytes.count, bytes[index + 1] == 0x2A {
-        index += 2
-        while index + 1 < bytes.count, !(bytes[index] == 0x2A && bytes[index + 1] == 0x2F) {
+        // Swift's block comments nest: `/* /* */ Project(...) */` is all comment.
+        var depth = 0
+        repeat {
+          if index + 1 < bytes.count, bytes[index] == 0x2F, bytes[index + 1] == 0x2A {
+            depth += 1
+            index += 2
+          } else if index + 1 < bytes.count, bytes[index] == 0x2A, bytes[index + 1] == 0x2F {
+            depth -= 1
+            index += 2
+          } else {
+            index += 1
+          }
+        } while depth > 0 && index < bytes.count
+      } else if byte == UInt8(ascii: "#"), let directive = Self.directive(bytes, at: index) {
+        // `#if`: what the build sees. `true` and `false` are decided; any other condition
+        // (DEBUG, os(...)) is not known here, so what it guards is computed, not read.
+        index = directive.end
+        conditions.apply(directive.kind, condition: directive.condition)
+        continue
+      } else if !conditions.isActive {
+        // In a branch the build does not compile: skipped, strings and all.
+        if byte == 0x22 {
           index += 1
+          while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x0A {
+            index += bytes[index] == 0x5C ? 2 : 1
+          }
         }
-        index += 2
+        index += 1
+        continue
+      } else if conditions.isUnknown, byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+        // Guarded by a condition only the build decides: nothing here is a literal.
+        if tokens.last != .computed { tokens.append(.computed) }
+        if byte == 0x22 {
+          index += 1
+          while index < bytes.count, bytes[index] != 0x22, bytes[index] != 0x0A {
+            index += bytes[index] == 0x5C ? 2 : 1
+          }
+        }
+        index += 1
+        continue
       } else if byte == 0x22 {
         if index + 2 < bytes.count, bytes[index + 1] == 0x22, bytes[index + 2] == 0x22 {
           // A multi-line string: skipped whole.
@@ -88,6 +124,69 @@ struct TuistManifest {
       }
     }
     return tokens
+  }
+
+  /// The `#if` blocks around the current token: which branch the build compiles, where
+  /// that is known.
+  struct Conditions {
+    /// One `#if`: whether the branch being read is compiled (nil: unknown), and whether an
+    /// earlier branch was.
+    private var frames: [(active: Bool?, taken: Bool?)] = []
+
+    /// Whether every enclosing branch may be compiled.
+    var isActive: Bool { !frames.contains { $0.active == false } }
+    /// Whether some enclosing condition is one only the build decides.
+    var isUnknown: Bool { frames.contains { $0.active == nil } }
+
+    mutating func apply(_ kind: String, condition: String) {
+      let value: Bool? =
+        switch condition {
+        case "true", "!false": true
+        case "false", "!true": false
+        default: nil
+        }
+      switch kind {
+      case "if":
+        frames.append((value, value))
+      case "elseif":
+        guard let last = frames.popLast() else { return }
+        if last.taken == true {
+          frames.append((false, true))
+        } else if last.taken == nil || value == nil {
+          frames.append((nil, nil))
+        } else {
+          frames.append((value, value))
+        }
+      case "else":
+        guard let last = frames.popLast() else { return }
+        let active: Bool? = last.taken.map { !$0 }
+        frames.append((active, true))
+      case "endif":
+        _ = frames.popLast()
+      default:
+        break
+      }
+    }
+  }
+
+  /// The compiler directive (`#if`, `#elseif`, `#else`, `#endif`) at `index`, first on its
+  /// line: its kind, its condition (spaces removed) and where its line ends.
+  static func directive(_ bytes: [UInt8], at index: Int) -> (
+    kind: String, condition: String, end: Int
+  )? {
+    var start = index
+    while start > 0, bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 { start -= 1 }
+    guard start == 0 || bytes[start - 1] == 0x0A else { return nil }
+    var end = index
+    while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+    var text = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+    if let comment = text.range(of: "//") { text = String(text[..<comment.lowerBound]) }
+    let words = text.split(separator: " ", maxSplits: 1)
+    guard let kind = words.first.map(String.init),
+      ["if", "elseif", "else", "endif"].contains(kind)
+    else { return nil }
+    let condition = words.count > 1 ? words[1].filter { !$0.isWhitespace } : ""
+    return (kind, String(condition), end)
   }
 
   /// A value as read: a literal string with its place, a call (`.name(arguments)`), an
@@ -293,14 +392,29 @@ struct TuistManifest {
   static func spec(path: String) throws(VersioningError) -> XcodeGenSpec {
     let bytes: [UInt8]
     do { bytes = try FileIO.read(path) } catch { throw .file(error) }
+    return try spec(path: path, bytes: bytes)
+  }
+
+  /// The manifest `bytes` as a spec, as if read from `path`.
+  static func spec(path: String, bytes: [UInt8]) throws(VersioningError) -> XcodeGenSpec {
     let manifest = TuistManifest(bytes: bytes)
     guard let project = manifest.project else {
       throw .unreadable(
         path: path, line: nil,
         message: "no Project(...) in it that can be read without running it (built by a helper?)")
     }
+    // Line starts found once: a manifest of 80,000 literals is read in one pass, not one
+    // pass per literal.
+    var lineStarts = [0]
+    for (offset, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(offset + 1) }
     func line(_ range: Range<Int>) -> Int {
-      bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1
+      var low = 0
+      var high = lineStarts.count - 1
+      while low < high {
+        let middle = (low + high + 1) / 2
+        if lineStarts[middle] <= range.lowerBound { low = middle } else { high = middle - 1 }
+      }
+      return low + 1
     }
     let folder = Paths.parent(path)
     func settings(_ value: Value?, keyPath: [String]) -> (XcodeGenSpec.Settings, [String: String]) {
@@ -323,10 +437,11 @@ struct TuistManifest {
       if case .array(let configurations)? = value?.argument("configurations") {
         for configuration in configurations {
           guard let name = configurationName(configuration) else { continue }
-          result.configs[name] = read(
-            configuration.argument("settings"), keyPath + ["configurations", name])
+          result.set(
+            read(configuration.argument("settings"), keyPath + ["configurations", name]),
+            for: name)
           if let xcconfig = literal(configuration.argument("xcconfig")) {
-            files[name] = InfoPlistDiscovery.normalized(Paths.join(folder, xcconfig))
+            files[name.lowercased()] = InfoPlistDiscovery.normalized(Paths.join(folder, xcconfig))
           }
         }
       }

@@ -22,7 +22,19 @@ struct XcodeGenSpec: Sendable {
   /// Settings for all configurations and per configuration.
   struct Settings: Sendable {
     var base: [String: Setting] = [:]
-    var configs: [String: [String: Setting]] = [:]
+    /// Per configuration, by its name lowercased: XcodeGen matches configuration names
+    /// without regard to case, and a lookup per target and configuration must not scan them.
+    private(set) var configs: [String: [String: Setting]] = [:]
+
+    /// The settings of `configuration` (any case).
+    func settings(for configuration: String) -> [String: Setting] {
+      configs[configuration.lowercased()] ?? [:]
+    }
+
+    /// Sets the settings of configuration `name`.
+    mutating func set(_ settings: [String: Setting], for name: String) {
+      configs[name.lowercased(), default: [:]].merge(settings) { _, new in new }
+    }
 
     mutating func merge(_ other: Settings) {
       base.merge(other.base) { _, new in new }
@@ -58,6 +70,9 @@ struct XcodeGenSpec: Sendable {
   var settings = Settings()
   var configFiles: [String: String] = [:]
   var targets: [Target] = []
+  /// Each target's place in `targets`, by name: a spec of 100,000 targets is merged in one
+  /// pass.
+  private var targetIndex: [String: Int] = [:]
 
   /// How many specs `include` may chain.
   static let maximumIncludes = 32
@@ -71,8 +86,10 @@ struct XcodeGenSpec: Sendable {
     self.name = name
     self.configurations = configurations
     self.settings = settings
-    self.configFiles = configFiles
+    self.configFiles = Dictionary(
+      configFiles.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     self.targets = targets
+    for (index, target) in targets.enumerated() { targetIndex[target.name] = index }
   }
 
   /// The most spec files one spec may bring in through `include`, all levels together.
@@ -82,20 +99,26 @@ struct XcodeGenSpec: Sendable {
   init(path: String, scope: SettingsScope? = nil) throws(VersioningError) {
     self.path = path
     var seen: Set<String> = []
-    try load(path, depth: 0, seen: &seen, scope: scope ?? SettingsScope(paths: [path]))
+    try load(path, stack: [], seen: &seen, scope: scope ?? SettingsScope(paths: [path]))
   }
 
   private mutating func load(
-    _ file: String, depth: Int, seen: inout Set<String>, scope: SettingsScope
+    _ file: String, stack: [String], seen: inout Set<String>, scope: SettingsScope
   ) throws(VersioningError) {
     // A file is itself whatever path reaches it (`a/./x`, two links to one folder): known by
-    // its real path, so an include bomb of links ends at the first repeat.
+    // its real path. One included again (two specs sharing a base) is merged once; one that
+    // includes itself, through any path, is a circle.
     let identity = FileIO.realPath(file) ?? file
-    guard depth <= Self.maximumIncludes, seen.insert(identity).inserted else {
+    if stack.contains(identity) {
       throw .unreadable(
         path: file, line: nil,
-        message: "include goes round in a circle or deeper than \(Self.maximumIncludes)")
+        message: "include goes round in a circle (\(stack.count) specs deep)")
     }
+    guard stack.count <= Self.maximumIncludes else {
+      throw .unreadable(
+        path: file, line: nil, message: "include nests deeper than \(Self.maximumIncludes) specs")
+    }
+    guard seen.insert(identity).inserted else { return }
     guard seen.count <= Self.maximumIncludedFiles else {
       throw .unreadable(
         path: file, line: nil,
@@ -112,14 +135,16 @@ struct XcodeGenSpec: Sendable {
     let folder = Paths.parent(file)
     let root = tree.root
     // Included specs first: this one's values win.
-    for item in root["include"]?.items ?? [] {
+    // `include:` is a list, or one path as a string, as XcodeGen takes it.
+    let includes = root["include"].map { $0.text != nil ? [$0] : $0.items } ?? []
+    for item in includes {
       guard let relative = item.text ?? item["path"]?.text, !relative.isEmpty else { continue }
       let included = InfoPlistDiscovery.normalized(
         relative.hasPrefix("/") ? relative : Paths.join(folder, relative))
       var line: Int?
       if case .scalar(_, _, let at, _) = item["path"] ?? item { line = at }
       try scope.check(included, as: "include", from: (file, line))
-      try load(included, depth: depth + 1, seen: &seen, scope: scope)
+      try load(included, stack: stack + [identity], seen: &seen, scope: scope)
     }
     if let name = root["name"]?.text { self.name = name }
     let configs = root["configs"]?.entries.map(\.key) ?? []
@@ -145,7 +170,7 @@ struct XcodeGenSpec: Sendable {
         }
       }
       target.dependencies = (node["dependencies"]?.items ?? []).compactMap { $0["target"]?.text }
-      if let index = targets.firstIndex(where: { $0.name == name }) {
+      if let index = targetIndex[name] {
         // A target an included spec defined: this spec's values on top.
         var merged = targets[index]
         merged.type = target.type ?? merged.type
@@ -156,6 +181,7 @@ struct XcodeGenSpec: Sendable {
         if !target.dependencies.isEmpty { merged.dependencies = target.dependencies }
         targets[index] = merged
       } else {
+        targetIndex[name] = targets.count
         targets.append(target)
       }
     }
@@ -180,7 +206,7 @@ struct XcodeGenSpec: Sendable {
     if structured {
       result.base = read(node["base"], keyPath + ["base"])
       for (name, settings) in node["configs"]?.entries ?? [] {
-        result.configs[name] = read(settings, keyPath + ["configs", name])
+        result.set(read(settings, keyPath + ["configs", name]), for: name)
       }
     } else {
       result.base = read(node, keyPath)
@@ -192,10 +218,20 @@ struct XcodeGenSpec: Sendable {
     var result: [String: String] = [:]
     for (name, value) in node?.entries ?? [] {
       guard let relative = value.text, !relative.isEmpty else { continue }
-      result[name] = InfoPlistDiscovery.normalized(
+      // By the configuration's name lowercased, as `Settings` keeps them.
+      result[name.lowercased()] = InfoPlistDiscovery.normalized(
         relative.hasPrefix("/") ? relative : Paths.join(folder, relative))
     }
     return result
+  }
+
+  /// Whether `configuration` has settings or an `.xcconfig` of its own, for `target` or the
+  /// project: if not, every setting resolves for it as for any other such configuration.
+  func hasOwnSettings(_ target: Target, configuration: String) -> Bool {
+    let lowered = configuration.lowercased()
+    return !target.settings.settings(for: lowered).isEmpty
+      || !settings.settings(for: lowered).isEmpty || target.configFiles[lowered] != nil
+      || configFiles[lowered] != nil
   }
 
   /// The value of `setting` for a target and configuration, as the generated project gives
@@ -210,14 +246,12 @@ struct XcodeGenSpec: Sendable {
       throw .unreadable(
         path: path, line: nil, message: "\(setting) refers to itself through other settings")
     }
+    let lowered = configuration.lowercased()
     func configs(_ settings: Settings) -> [String: Setting] {
-      settings.configs.first { $0.key.lowercased() == configuration.lowercased() }?.value ?? [:]
+      settings.settings(for: lowered)
     }
     func file(_ files: [String: String]) throws(VersioningError) -> Setting? {
-      guard
-        let path = files.first(where: { $0.key.lowercased() == configuration.lowercased() })?
-          .value
-      else { return nil }
+      guard let path = files[lowered] else { return nil }
       // Named at the spec that names it: `configFiles:` (or Tuist's `xcconfig:`) may point
       // anywhere.
       try chains.scope.check(path, as: "the .xcconfig", from: (self.path, nil))

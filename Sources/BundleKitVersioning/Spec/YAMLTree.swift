@@ -1,18 +1,22 @@
-/// The block YAML that project specs are written in (XcodeGen's `project.yml`), read with
-/// the place of every scalar so a bump can change exactly its bytes.
+import BundleKitFileSystem
+import Yams
+
+/// A project spec's YAML (XcodeGen's `project.yml`) as XcodeGen reads it, with Yams
+/// (libyaml): anchors and aliases resolved, merge keys (`<<: *base`) merged, flow
+/// collections over several lines, quoted and block scalars. Every scalar keeps the place
+/// of its text in the file, so a bump changes exactly its bytes (a value reached through an
+/// alias is edited where its anchor defines it, which is what every alias of it reads).
 ///
-/// What specs use is read: block mappings and sequences (`- item`, `- key: value`), plain,
-/// single- and double-quoted scalars, flow sequences and mappings of scalars (`[a, b]`,
-/// `{path: a}`), comments and `---`. Anchors, aliases, tags and multi-line scalars are read
-/// as the text they are (a multi-line scalar's lines skipped): no version lives there.
-/// Depth and size are bounded: a spec is input from strangers.
+/// A spec is input from strangers: its size, how deep it nests and how many nodes its
+/// aliases expand to are bounded, so a YAML bomb is an error at its line, not a memory
+/// blow-up or a stack overflow.
 struct YAMLTree: Sendable {
   /// A node: a scalar with its place, a mapping in file order, or a sequence.
   indirect enum Node: Sendable {
-    /// A scalar: its text (quotes removed), the byte range it takes in the file (quotes
-    /// included), its line, and whether it was quoted.
+    /// A scalar: its text (quotes removed), the byte range its text takes in the file
+    /// (quotes included), its line, and whether it was quoted.
     case scalar(String, range: Range<Int>, line: Int, quoted: Bool)
-    /// A mapping, keys in file order.
+    /// A mapping, keys in file order (merged keys first, as XcodeGen's reader has them).
     case mapping([(key: String, value: Node)])
     /// A sequence.
     case sequence([Node])
@@ -40,6 +44,15 @@ struct YAMLTree: Sendable {
       guard case .sequence(let items) = self else { return [] }
       return items
     }
+
+    /// The line a node starts on: a scalar's, or its first child's.
+    var line: Int? {
+      switch self {
+      case .scalar(_, _, let line, _): line
+      case .mapping(let entries): entries.first?.value.line
+      case .sequence(let items): items.first?.line
+      }
+    }
   }
 
   /// Why a spec could not be read, at its line.
@@ -51,298 +64,282 @@ struct YAMLTree: Sendable {
   /// The document.
   var root: Node
 
-  /// How deep blocks may nest.
+  /// How deep collections may nest (Yams composes recursively).
   static let maximumDepth = 64
   /// The largest spec read (specs are a few kilobytes).
   static let maximumSize = 4 << 20
-
-  private struct Line {
-    var indent: Int
-    /// The content: from the first non-blank byte to the end, comment removed.
-    var start: Int
-    var end: Int
-    var number: Int
-  }
+  /// The most nodes the document may expand to, aliases followed: a billion laughs made of
+  /// aliases is refused here (a spec of the largest size has fewer nodes than this).
+  static let maximumNodes = 1_000_000
 
   private let bytes: [UInt8]
-  private var lines: [Line] = []
+  /// Each line's first byte offset.
+  private let lineStarts: [Int]
 
   /// Reads `bytes` (UTF-8).
   init(bytes: [UInt8]) throws(Malformed) {
     guard bytes.count <= Self.maximumSize else {
       throw Malformed(line: 1, message: "is larger than \(Self.maximumSize >> 20) MiB")
     }
+    if let line = Self.firstTooDeep(bytes, limit: Self.maximumDepth) {
+      throw Malformed(line: line, message: "nests deeper than \(Self.maximumDepth) levels")
+    }
+    guard let text = UTF8Text.validated(bytes) else {
+      let line = Self.firstInvalidLine(bytes)
+      throw Malformed(line: line, message: "is not UTF-8 text")
+    }
     self.bytes = bytes
-    self.root = .mapping([])
-    lines = Self.lines(of: bytes)
-    var index = 0
-    root = lines.isEmpty ? .mapping([]) : try block(&index, indent: lines[0].indent, depth: 0)
-    if index < lines.count {
-      throw Malformed(line: lines[index].number, message: "unexpected indentation")
+    var starts = [0]
+    for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    lineStarts = starts
+    let composed: Yams.Node?
+    do {
+      composed = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw Self.malformed(error)
+    } catch {
+      throw Malformed(line: 1, message: "\(error)")
+    }
+    root = .mapping([])
+    guard let composed else { return }
+    var budget = Self.maximumNodes
+    root = try convert(composed, depth: 0, budget: &budget)
+  }
+
+  /// A Yams error as a message at its line.
+  private static func malformed(_ error: YamlError) -> Malformed {
+    switch error {
+    case .scanner(let context, let problem, let mark, _),
+      .parser(let context, let problem, let mark, _):
+      let prefix = context.map { "\($0.text) " } ?? ""
+      return Malformed(line: mark.line, message: prefix + problem)
+    case .composer(let context, let problem, let mark, _):
+      let prefix = context.map { "\($0.text) " } ?? ""
+      return Malformed(line: mark.line, message: prefix + problem)
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      return Malformed(
+        line: context.mark.line,
+        message:
+          "a mapping has the key \(duplicates.joined(separator: ", ")) twice, which XcodeGen refuses"
+      )
+    default:
+      return Malformed(line: 1, message: "\(error)")
     }
   }
 
-  /// The lines that hold something, comments and `---` left out.
-  private static func lines(of bytes: [UInt8]) -> [Line] {
-    var result: [Line] = []
-    var number = 0
-    var position = 0
-    while position < bytes.count {
-      number += 1
-      var end = position
-      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-      var start = position
-      while start < end, bytes[start] == 0x20 { start += 1 }
-      // A comment starts at `#` at the start or after a blank, outside quotes.
-      var cut = start
-      var quote: UInt8?
-      while cut < end {
-        let byte = bytes[cut]
-        if let open = quote {
-          // A backslash escapes the next byte in double quotes (`\"`).
-          if open == 0x22, byte == 0x5C {
-            cut = min(cut + 2, end)
-            continue
-          }
-          if byte == open { quote = nil }
-        } else if byte == 0x22 || byte == 0x27 {
-          if cut == start || [0x20, 0x3A, 0x2D, 0x5B, 0x7B, 0x2C].contains(bytes[cut - 1]) {
-            quote = byte
-          }
-        } else if byte == 0x23, cut == start || bytes[cut - 1] == 0x20 || bytes[cut - 1] == 0x09 {
-          break
-        }
-        cut += 1
-      }
-      while cut > start, [0x20, 0x09, 0x0D].contains(bytes[cut - 1]) { cut -= 1 }
-      let text = bytes[start..<cut]
-      if cut > start, !text.elementsEqual("---".utf8), !text.elementsEqual("...".utf8) {
-        result.append(Line(indent: start - position, start: start, end: cut, number: number))
-      }
-      position = end + 1
-    }
-    return result
-  }
-
-  private func isItem(_ line: Line) -> Bool {
-    bytes[line.start] == 0x2D && (line.end == line.start + 1 || bytes[line.start + 1] == 0x20)
-  }
-
-  /// The block at `indent` from line `index`: a sequence or a mapping.
-  private func block(_ index: inout Int, indent: Int, depth: Int) throws(Malformed) -> Node {
-    guard depth < Self.maximumDepth else {
+  /// Yams' node as ours, with places; `budget` counts down the nodes made.
+  private func convert(_ node: Yams.Node, depth: Int, budget: inout Int) throws(Malformed)
+    -> Node
+  {
+    budget -= 1
+    guard budget >= 0 else {
       throw Malformed(
-        line: lines[index].number, message: "nests more than \(Self.maximumDepth) deep")
+        line: node.mark?.line ?? 1,
+        message: "expands to more than \(Self.maximumNodes) nodes (aliases of aliases)")
     }
-    if isItem(lines[index]) { return try sequence(&index, indent: indent, depth: depth) }
-    return try mapping(&index, indent: indent, depth: depth, first: nil)
-  }
-
-  private func sequence(_ index: inout Int, indent: Int, depth: Int) throws(Malformed) -> Node {
-    var items: [Node] = []
-    while index < lines.count, lines[index].indent == indent, isItem(lines[index]) {
-      let line = lines[index]
-      var start = line.start + 1
-      while start < line.end, bytes[start] == 0x20 { start += 1 }
-      if start == line.end {
-        // `-` alone: the item is the block below.
-        index += 1
-        guard index < lines.count, lines[index].indent > indent else {
-          items.append(.scalar("", range: start..<start, line: line.number, quoted: false))
+    guard depth <= Self.maximumDepth else {
+      throw Malformed(
+        line: node.mark?.line ?? 1, message: "nests deeper than \(Self.maximumDepth) levels")
+    }
+    switch node {
+    case .scalar(let scalar):
+      let line = scalar.mark?.line ?? 1
+      let range = scalar.mark.map { place(of: $0, style: scalar.style) } ?? 0..<0
+      return .scalar(scalar.string, range: range, line: line, quoted: scalar.style != .plain)
+    case .alias:
+      // Composed documents hold the anchored node itself, never an alias.
+      return .scalar("", range: 0..<0, line: node.mark?.line ?? 1, quoted: false)
+    case .sequence(let sequence):
+      var items: [Node] = []
+      for item in sequence {
+        items.append(try convert(item, depth: depth + 1, budget: &budget))
+      }
+      return .sequence(items)
+    case .mapping(let mapping):
+      var entries: [(key: String, value: Node)] = []
+      var merged: [(key: String, value: Node)] = []
+      for (key, value) in mapping {
+        if key.tag.rawValue == Tag.Name.merge.rawValue {
+          // `<<: *base` or `<<: [*a, *b]`: the mappings' entries under this one's, the
+          // first of several winning, as YAML's merge key says.
+          let sources: [Yams.Node]
+          switch value {
+          case .mapping: sources = [value]
+          case .sequence(let list): sources = Array(list)
+          default:
+            throw Malformed(
+              line: key.mark?.line ?? 1, message: "a merge key (<<) must name a mapping")
+          }
+          var seen = Set(merged.map(\.key))
+          for source in sources {
+            guard case .mapping = source else {
+              throw Malformed(
+                line: source.mark?.line ?? 1, message: "a merge key (<<) must name mappings")
+            }
+            let converted = try convert(source, depth: depth + 1, budget: &budget)
+            for entry in converted.entries where seen.insert(entry.key).inserted {
+              merged.append(entry)
+            }
+          }
           continue
         }
-        items.append(try block(&index, indent: lines[index].indent, depth: depth + 1))
-        continue
+        guard let name = key.scalar?.string else { continue }
+        entries.append((name, try convert(value, depth: depth + 1, budget: &budget)))
       }
-      let inner = Line(
-        indent: start - line.start + indent, start: start, end: line.end, number: line.number)
-      if keyColon(in: inner) != nil {
-        // `- key: value` and the lines below at its column: one mapping.
-        index += 1
-        items.append(try mapping(&index, indent: inner.indent, depth: depth + 1, first: inner))
-      } else {
-        index += 1
-        items.append(try value(start..<line.end, line: line.number))
-        skipMultiline(&index, deeperThan: indent, of: start..<line.end)
-      }
+      let own = Set(entries.map(\.key))
+      return .mapping(merged.filter { !own.contains($0.key) } + entries)
     }
-    return .sequence(items)
   }
 
-  /// The offset of the `:` that ends a key on `line`, outside quotes and brackets.
-  private func keyColon(in line: Line) -> Int? {
-    var position = line.start
-    if bytes[position] == 0x22 || bytes[position] == 0x27 {
-      let quote = bytes[position]
-      position += 1
-      while position < line.end, bytes[position] != quote { position += 1 }
-      position += 1
-    } else if bytes[position] == 0x5B || bytes[position] == 0x7B {
-      return nil
+  /// The byte range of a scalar's text (quotes included) that starts at `mark`: node
+  /// properties (`&anchor`, `!tag`) skipped, then a quoted scalar to its closing quote, or a
+  /// plain one to the end of its line, a comment, or (in flow) `,`, `]` or `}`.
+  private func place(of mark: Mark, style: Yams.Node.Scalar.Style) -> Range<Int> {
+    guard mark.line >= 1, mark.line <= lineStarts.count else { return 0..<0 }
+    let lineEnd = mark.line < lineStarts.count ? lineStarts[mark.line] - 1 : bytes.count
+    var offset = lineStarts[mark.line - 1]
+    // libyaml counts columns in scalars, from 1.
+    var column = 1
+    while column < mark.column, offset < lineEnd {
+      offset += 1
+      while offset < lineEnd, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+      column += 1
     }
-    while position < line.end {
-      if bytes[position] == 0x3A, position + 1 == line.end || bytes[position + 1] == 0x20 {
-        return position
+    // Properties before the text.
+    while offset < lineEnd, bytes[offset] == UInt8(ascii: "&") || bytes[offset] == UInt8(ascii: "!")
+    {
+      while offset < lineEnd, bytes[offset] != 0x20, bytes[offset] != 0x09 { offset += 1 }
+      while offset < lineEnd, bytes[offset] == 0x20 || bytes[offset] == 0x09 { offset += 1 }
+    }
+    let start = offset
+    switch style {
+    case .singleQuoted:
+      offset += 1
+      while offset < lineEnd {
+        if bytes[offset] == UInt8(ascii: "'") {
+          if offset + 1 < lineEnd, bytes[offset + 1] == UInt8(ascii: "'") {
+            offset += 2
+            continue
+          }
+          return start..<(offset + 1)
+        }
+        offset += 1
       }
-      position += 1
+      return start..<lineEnd
+    case .doubleQuoted:
+      offset += 1
+      while offset < lineEnd {
+        if bytes[offset] == UInt8(ascii: "\\") {
+          offset += 2
+          continue
+        }
+        if bytes[offset] == UInt8(ascii: "\"") { return start..<(offset + 1) }
+        offset += 1
+      }
+      return start..<lineEnd
+    default:
+      var end = offset
+      while end < lineEnd {
+        let byte = bytes[end]
+        if byte == UInt8(ascii: "#"), end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09
+        {
+          break
+        }
+        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+          break
+        }
+        end += 1
+      }
+      while end > start, [0x20, 0x09, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+      return start..<end
+    }
+  }
+
+  /// The first line at which collections nest deeper than `limit`, counting flow brackets
+  /// and block indentation, outside quotes and comments; nil when none does. A cheap bound
+  /// before Yams, whose composer recurses.
+  static func firstTooDeep(_ bytes: [UInt8], limit: Int) -> Int? {
+    var line = 1
+    var flow = 0
+    var indents: [Int] = []
+    var index = 0
+    var atLineStart = true
+    var quote: UInt8?
+    while index < bytes.count {
+      let byte = bytes[index]
+      if atLineStart {
+        atLineStart = false
+        var indent = 0
+        while index + indent < bytes.count, bytes[index + indent] == 0x20 { indent += 1 }
+        let first = index + indent < bytes.count ? bytes[index + indent] : 0x0A
+        if flow == 0, quote == nil, first != 0x0A, first != 0x0D, first != UInt8(ascii: "#") {
+          while let last = indents.last, last > indent { indents.removeLast() }
+          if indents.last != indent { indents.append(indent) }
+          // `- - - x` and `- key:` nest once more per dash.
+          var cursor = index + indent
+          while cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "-"),
+            bytes[cursor + 1] == 0x20
+          {
+            indents.append(cursor - index + 1)
+            cursor += 2
+            while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
+          }
+          if indents.count > limit { return line }
+        }
+        continue
+      }
+      if let open = quote {
+        if byte == UInt8(ascii: "\\"), open == UInt8(ascii: "\"") {
+          index += 2
+          continue
+        }
+        if byte == open { quote = nil }
+        if byte == 0x0A {
+          line += 1
+          atLineStart = true
+        }
+        index += 1
+        continue
+      }
+      switch byte {
+      case 0x0A:
+        line += 1
+        atLineStart = true
+      case UInt8(ascii: "#")
+      where index == 0 || bytes[index - 1] == 0x20 || bytes[index - 1] == 0x09:
+        while index + 1 < bytes.count, bytes[index + 1] != 0x0A { index += 1 }
+      case UInt8(ascii: "\""), UInt8(ascii: "'"):
+        // A quote starts a scalar only where a token can start; an apostrophe inside a
+        // plain word (`don't`) does not.
+        let before = index > 0 ? bytes[index - 1] : 0x20
+        if [
+          0x20, 0x09, UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ","), UInt8(ascii: ":"),
+          UInt8(ascii: "-"),
+        ].contains(before) {
+          quote = byte
+        }
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        flow += 1
+        if flow + indents.count > limit { return line }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        flow = max(0, flow - 1)
+      default:
+        break
+      }
+      index += 1
     }
     return nil
   }
 
-  private func mapping(_ index: inout Int, indent: Int, depth: Int, first: Line?) throws(Malformed)
-    -> Node
-  {
-    var entries: [(key: String, value: Node)] = []
-    var pending = first
-    while true {
-      let line: Line
-      if let first = pending {
-        line = first
-        pending = nil
-      } else {
-        guard index < lines.count, lines[index].indent == indent, !isItem(lines[index]) else {
-          break
-        }
-        line = lines[index]
-        index += 1
-      }
-      guard let colon = keyColon(in: line) else {
-        throw Malformed(line: line.number, message: "expected 'key: value'")
-      }
-      let key = unquoted(line.start..<colon)
-      var valueStart = colon + 1
-      while valueStart < line.end, bytes[valueStart] == 0x20 { valueStart += 1 }
-      if valueStart < line.end, bytes[valueStart] != 0x7C, bytes[valueStart] != 0x3E,
-        bytes[valueStart] != 0x26 || keyColonFree(valueStart..<line.end)
-      {
-        entries.append((key, try value(valueStart..<line.end, line: line.number)))
-        continue
-      }
-      if valueStart < line.end, bytes[valueStart] == 0x7C || bytes[valueStart] == 0x3E {
-        // A multi-line scalar: its lines are skipped.
-        while index < lines.count, lines[index].indent > indent { index += 1 }
-        entries.append(
-          (key, .scalar("", range: valueStart..<line.end, line: line.number, quoted: true)))
-        continue
-      }
-      // The value is the block below: deeper, or a sequence at the key's own indentation.
-      if index < lines.count,
-        lines[index].indent > indent || (lines[index].indent == indent && isItem(lines[index]))
-      {
-        entries.append((key, try block(&index, indent: lines[index].indent, depth: depth + 1)))
-      } else {
-        entries.append(
-          (key, .scalar("", range: valueStart..<valueStart, line: line.number, quoted: false)))
-      }
+  /// The line of the first byte that is not UTF-8.
+  private static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+    var line = 1
+    var start = 0
+    for (offset, byte) in bytes.enumerated() where byte == 0x0A {
+      if UTF8Text.validated(bytes[start..<offset]) == nil { return line }
+      line += 1
+      start = offset + 1
     }
-    return .mapping(entries)
-  }
-
-  /// Whether an anchor (`&name value`) is followed by a value on its line.
-  private func keyColonFree(_ range: Range<Int>) -> Bool {
-    bytes[range].contains(0x20)
-  }
-
-  private func skipMultiline(_ index: inout Int, deeperThan indent: Int, of range: Range<Int>) {
-    guard let last = range.last, bytes[last] == 0x7C || bytes[last] == 0x3E else { return }
-    while index < lines.count, lines[index].indent > indent { index += 1 }
-  }
-
-  /// A value on one line: a flow sequence, a flow mapping, or a scalar.
-  private func value(_ range: Range<Int>, line: Int) throws(Malformed) -> Node {
-    var range = range
-    // An anchor (`&name`) or a tag (`!!str`) before the value: left out.
-    while range.lowerBound < range.upperBound,
-      bytes[range.lowerBound] == 0x26 || bytes[range.lowerBound] == 0x21
-    {
-      var skip = range.lowerBound
-      while skip < range.upperBound, bytes[skip] != 0x20 { skip += 1 }
-      while skip < range.upperBound, bytes[skip] == 0x20 { skip += 1 }
-      range = skip..<range.upperBound
-    }
-    guard let first = range.first.map({ bytes[$0] }) else {
-      return .scalar("", range: range, line: line, quoted: false)
-    }
-    if first == 0x5B || first == 0x7B {
-      let close: UInt8 = first == 0x5B ? 0x5D : 0x7D
-      guard bytes[range.upperBound - 1] == close else {
-        throw Malformed(line: line, message: "an unterminated \(first == 0x5B ? "[" : "{")")
-      }
-      var parts: [Range<Int>] = []
-      var start = range.lowerBound + 1
-      var quote: UInt8?
-      var position = start
-      while position < range.upperBound - 1 {
-        let byte = bytes[position]
-        if let open = quote {
-          if byte == open { quote = nil }
-        } else if byte == 0x22 || byte == 0x27 {
-          quote = byte
-        } else if byte == 0x2C {
-          parts.append(start..<position)
-          start = position + 1
-        }
-        position += 1
-      }
-      parts.append(start..<(range.upperBound - 1))
-      let trimmed = parts.map(trim).filter { !$0.isEmpty }
-      if first == 0x5B {
-        return .sequence(trimmed.map { scalar($0, line: line) })
-      }
-      var entries: [(key: String, value: Node)] = []
-      for part in trimmed {
-        guard let colon = bytes[part].firstIndex(of: 0x3A) else {
-          throw Malformed(line: line, message: "expected 'key: value' in { }")
-        }
-        entries.append(
-          (
-            unquoted(trim(part.lowerBound..<colon)),
-            scalar(trim((colon + 1)..<part.upperBound), line: line)
-          ))
-      }
-      return .mapping(entries)
-    }
-    return scalar(range, line: line)
-  }
-
-  private func trim(_ range: Range<Int>) -> Range<Int> {
-    var (lower, upper) = (range.lowerBound, range.upperBound)
-    while lower < upper, bytes[lower] == 0x20 { lower += 1 }
-    while upper > lower, bytes[upper - 1] == 0x20 { upper -= 1 }
-    return lower..<upper
-  }
-
-  private func scalar(_ range: Range<Int>, line: Int) -> Node {
-    let quoted =
-      range.count >= 2 && (bytes[range.lowerBound] == 0x22 || bytes[range.lowerBound] == 0x27)
-      && bytes[range.upperBound - 1] == bytes[range.lowerBound]
-    return .scalar(unquoted(range), range: range, line: line, quoted: quoted)
-  }
-
-  /// The text of a scalar: quotes removed, `''` and `\"` `\\` unescaped.
-  private func unquoted(_ range: Range<Int>) -> String {
-    let text = String(decoding: bytes[range], as: UTF8.self)
-    guard text.count >= 2, let first = text.first, first == "\"" || first == "'",
-      text.last == first
-    else { return text }
-    let inner = text.dropFirst().dropLast()
-    if first == "'" { return inner.replacingOccurrences(of: "''", with: "'") }
-    var result = ""
-    var escaped = false
-    for character in inner {
-      if escaped {
-        switch character {
-        case "n": result.append("\n")
-        case "t": result.append("\t")
-        default: result.append(character)
-        }
-        escaped = false
-      } else if character == "\\" {
-        escaped = true
-      } else {
-        result.append(character)
-      }
-    }
-    return result
+    return line
   }
 }

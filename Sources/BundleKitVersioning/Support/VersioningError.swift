@@ -38,6 +38,9 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
   /// A file outside the trees being read that a project, spec or `#include` names as
   /// settings: not read (``SettingsScope``).
   case readOutside(path: String, line: Int?, message: String)
+  /// The remote's highest claimed build number is far above the files' next one: a stray
+  /// ref, most likely; not taken unless asked to.
+  case claimJump(remote: String, ref: String, claimed: UInt32, files: UInt32)
   /// A check the caller asked for before writing failed (`bump --commit` finding a detached
   /// HEAD, a tag that exists, a bumped file with edits of its own); nothing was written.
   case refused(path: String?, reason: String)
@@ -99,6 +102,13 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       }
     case .refused(let path, let reason):
       [.error(path, "\(reason); nothing was changed")]
+    case .claimJump(let remote, let ref, let claimed, let files):
+      [
+        Diagnostic(
+          .error, path: nil,
+          "\(remote) has \(ref), \(claimed - files + 1) above the files' next build number (\(files)): a stray ref? Delete it on the remote, or take the jump; nothing was claimed",
+          rule: .refusal("claim-jump"))
+      ]
     case .readOutside(let path, let line, let message):
       [Diagnostic(.error, path: path, line: line, message, rule: .refusal("read-outside"))]
     case .notRecorded(let message):

@@ -55,6 +55,18 @@ INFO = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+SPEC_TARGET = """settings:
+  CURRENT_PROJECT_VERSION: 3
+  MARKETING_VERSION: 1.0
+targets:
+  App:
+    type: application
+    platform: iOS
+    info:
+      path: App/Info.plist
+"""
+
+
 def write(path, text, mode="w"):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, mode) as file:
@@ -201,6 +213,57 @@ let project = Project(
     ]
 )
 """)
+
+    # A language is never a path: catalogs, .lproj folders.
+    tables = (("strings", "lint"), ("strings", "compile", "--output-dir", "compiled/a/b"))
+    root = case("catalog-language-path", "error", tables, says="is no language")
+    write(os.path.join(root, "Menu.xcstrings"),
+          '{"sourceLanguage":"en","strings":{"Menu":{"localizations":{"../../../escaped-hostile":'
+          '{"stringUnit":{"state":"translated","value":"x"}}}}},"version":"1.0"}\n')
+    root = case("lproj-dash", "error", tables, says="names no language")
+    write(os.path.join(root, "en.lproj", "Localizable.strings"), '"a" = "b";\n')
+    write(os.path.join(root, "-.lproj", "Localizable.strings"), '"a" = "c";\n')
+
+    # Super-linear readers: each of these must finish in well under the time limit.
+    version = (("version",),)
+    root = case("spec-include-bomb", "ok", version)
+    os.makedirs(root, exist_ok=True)
+    os.symlink(".", os.path.join(root, "a"))
+    os.symlink(".", os.path.join(root, "b"))
+    write(os.path.join(root, "project.yml"),
+          "name: App\ninclude: [a/s1.yml, b/s1.yml]\n" + SPEC_TARGET)
+    for n in range(1, 33):
+        nxt = f"include: [a/s{n + 1}.yml, b/s{n + 1}.yml]\n" if n < 32 else ""
+        write(os.path.join(root, f"s{n}.yml"), nxt + f"settings:\n  X{n}: {n}\n")
+    write(os.path.join(root, "App", "Info.plist"), INFO)
+    root = case("spec-configs-by-targets", "ok", version)
+    configs = "".join(f"  C{n}: {'debug' if n % 2 else 'release'}\n" for n in range(2000))
+    targets = "".join(
+        f"  T{n}:\n    type: framework\n    platform: iOS\n    info:\n      path: App/Info.plist\n"
+        for n in range(400))
+    write(os.path.join(root, "project.yml"),
+          "name: App\nconfigs:\n" + configs
+          + "settings:\n  base:\n    CURRENT_PROJECT_VERSION: 3\n    MARKETING_VERSION: 1.0\ntargets:\n"
+          + targets)
+    write(os.path.join(root, "App", "Info.plist"), INFO)
+    root = case("spec-many-targets", "ok", version)
+    write(os.path.join(root, "project.yml"),
+          "name: App\nsettings:\n  CURRENT_PROJECT_VERSION: 3\n  MARKETING_VERSION: 1.0\ntargets:\n"
+          + "".join(f"  T{n}: {{type: framework}}\n" for n in range(100000)))
+    root = case("tuist-many-literals", "ok", version)
+    write(os.path.join(root, "Project.swift"),
+          'import ProjectDescription\n\nlet project = Project(\n    name: "App",\n    settings: .settings(base: [\n'
+          + "".join(f'        "SETTING_{n}": "{n}",\n' for n in range(80000))
+          + '        "CURRENT_PROJECT_VERSION": "3",\n        "MARKETING_VERSION": "1.0",\n    ]),\n'
+          + '    targets: [.target(name: "App", destinations: .iOS, product: .app, bundleId: "a.b",\n'
+          + '        infoPlist: .extendingDefault(with: ["CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"]))]\n)\n')
+    units = "".join(f'<trans-unit id="k{n}"><source>s{n}</source><target>t{n}</target></trans-unit>'
+                    for n in range(20000))
+    root = case("one-line.xcloc", "error", (("strings", "import", "--dry-run"),), says="no such table")
+    write(os.path.join(root, "Localized Contents", "fr.xliff"),
+          '<?xml version="1.0" encoding="UTF-8"?><xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">'
+          '<file original="App/en.lproj/Localizable.strings" source-language="en" target-language="fr" datatype="plaintext"><body>'
+          + units + "</body></file></xliff>\n")
 
     with open(os.path.join(out, "cases.json"), "w") as file:
         json.dump(cases, file, indent=1)

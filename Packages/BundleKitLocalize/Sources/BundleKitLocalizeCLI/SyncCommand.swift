@@ -35,6 +35,12 @@ struct SyncCommand: ParsableCommand {
   func run() throws {
     let plan = try SyncPlan.make(paths: paths, language: languageOptions.developmentLanguage)
     ToolMain.diagnostics.emit(plan.diagnostics)
+    // A source that could not be read holds strings sync would take for deleted: nothing is
+    // written, and --check cannot call the tables up to date.
+    guard !plan.diagnostics.contains(where: { $0.severity == .error }) else {
+      StandardStreams.printToStandardError("nothing was written: a Swift source could not be read")
+      return
+    }
     var lines = ""
     for table in plan.tables {
       for change in table.changes { lines += "\(table.path): \(change)\n" }

@@ -252,5 +252,35 @@ import Testing
     let result = extractor.extract([("Big.swift", String(repeating: "Text(\"a\")\n", count: 50))])
     #expect(result.strings.isEmpty)
     #expect(result.diagnostics.first?.path == "Big.swift")
+    #expect(result.diagnostics.first?.severity == .error)
+  }
+
+  @Test(
+    "100,000 chained + operands, .bold() calls or nested ternaries: an error at the line, no stack overflow"
+  )
+  func deepChains() {
+    let cases = [
+      "let a = Text(\"x\")\nlet s = "
+        + Array(repeating: "x", count: 100_000).joined(separator: " + "),
+      "let a = Text(\"x\")\nlet t = Text(\"y\")" + String(repeating: ".bold()", count: 100_000),
+      "let a = Text(\"x\")\nlet c = "
+        + String(repeating: "c ? 1 : ", count: 50_000) + "0",
+    ]
+    for source in cases {
+      let result = extract(source)
+      #expect(result.strings.isEmpty)
+      #expect(result.diagnostics.count == 1, "\(result.diagnostics)")
+      #expect(result.diagnostics.first?.severity == .error)
+      #expect(result.diagnostics.first?.line == 2, "\(result.diagnostics)")
+      #expect(result.diagnostics.first?.column == 1, "\(result.diagnostics)")
+    }
+    // 5,000 nested parentheses: swift-syntax's own nesting limit stops its parser first.
+    _ = extract(
+      "let p = " + String(repeating: "(", count: 5_000) + String(repeating: ")", count: 5_000))
+    // Long but shallow code is read: 2,000 statements, a 400-operand sum.
+    let long =
+      String(repeating: "Text(\"a\")\n", count: 2_000) + "let s = "
+      + Array(repeating: "1", count: 400).joined(separator: " + ")
+    #expect(extract(long).strings.count == 2_000)
   }
 }

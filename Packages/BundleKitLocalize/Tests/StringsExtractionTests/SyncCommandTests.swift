@@ -130,6 +130,35 @@ import Testing
     #expect(try Self.contents(folder) == written)
   }
 
+  @Test("a source sync cannot read (over 8 MiB, too deep) is an error, and no key of it is deleted")
+  func unreadableSourceWritesNothing() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try Self.target()
+    let target = folder.file("Inbox")
+    // First in step with the code.
+    #expect(try Tool.run(tool, ["sync", target]).status == 0)
+    let before = try Self.contents(folder)
+    let sources = try FileManager.default.subpathsOfDirectory(atPath: target).filter {
+      $0.hasSuffix(".swift")
+    }
+    let victim = try #require(sources.first)
+    let original = try String(contentsOfFile: folder.file("Inbox/" + victim), encoding: .utf8)
+    for padding in [
+      "\n// " + String(repeating: "x", count: 9 << 20) + "\n",
+      "\nlet deep = " + Array(repeating: "1", count: 100_000).joined(separator: " + ") + "\n",
+    ] {
+      try Data((original + padding).utf8).write(
+        to: URL(fileURLWithPath: folder.file("Inbox/" + victim)))
+      for arguments in [["sync", target, "--check"], ["sync", target]] {
+        let run = try Tool.run(tool, arguments)
+        #expect(run.status == 1, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains("\(victim)"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: not read"), "\(run.stderr)")
+        #expect(try Self.contents(folder) == before, "\(arguments) wrote")
+      }
+    }
+  }
+
   @Test("bundlekit strings sync runs the helper beside it")
   func forwarded() throws {
     _ = try #require(

@@ -31,6 +31,8 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   private let handlers: Handlers
+  /// What the router's gate refuses goes there, to be refused in order.
+  private let gate: RequestGate
   private let maximumBodySize: Int
   /// The request being gathered; nil while a request goes to the application, or between
   /// requests.
@@ -41,15 +43,16 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
   private var applicationPending = 0
   private var date = HTTPDate()
 
-  init(handlers: Handlers, maximumBodySize: Int) {
+  init(handlers: Handlers, gate: RequestGate, maximumBodySize: Int) {
     self.handlers = handlers
+    self.gate = gate
     self.maximumBodySize = maximumBodySize
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
     case .head(let head):
-      if applicationPending == 0, let route = Self.route(head) {
+      if applicationPending == 0, gate.refusal(for: head) == nil, let route = Self.route(head) {
         held = Held(head: head, route: route, body: nil)
       } else {
         held = nil

@@ -20,6 +20,9 @@ extension Handlers {
       state = known
     }
     let limit = min(max(Int(parameter("limit") ?? "") ?? 50, 1), 500)
+    if let language = parameter("lang"), LanguageTag.normalize(language) == nil {
+      return Self.error("\(language) is not a language code")
+    }
     do {
       let records = try await memory.search(
         containing: parameter("q") ?? "", project: parameter("project"),
@@ -166,6 +169,9 @@ extension Handlers {
     guard memory.supportedLanguage(target) != nil else {
       return Self.error("\(target) is not supported")
     }
+    if let source = parameter("source"), LanguageTag.normalize(source) == nil {
+      return Self.error("\(source) is not a language code")
+    }
     do {
       let found = try await memory.matches(
         for: text, to: target, from: parameter("source"), fuzzy: true, limit: 10,
@@ -187,9 +193,10 @@ extension Handlers {
     }
   }
 
-  /// A query parameter; empty counts as missing.
+  /// A query parameter as a browser's form encodes it (`+` a space); empty counts as
+  /// missing.
   static func query(_ request: Request, _ name: String) -> String? {
-    request.uri.queryParameters[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    FormQuery(request.uri)[name]
   }
 
   /// A record as the page and `/lookup` show it.

@@ -74,6 +74,8 @@ public struct TranslationServer: Sendable {
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
   ) -> some ApplicationProtocol {
     let router = Router()
+    let gate = RequestGate(listeningOn: configuration.host)
+    router.add(middleware: RequestGateMiddleware(gate: gate))
     let handlers = Handlers(
       served: served, configuration: configuration, source: source, reviewer: reviewer,
       keyLimiter: RateLimiter(limit: configuration.reviewsPerMinutePerKey, window: 60))
@@ -99,7 +101,7 @@ public struct TranslationServer: Sendable {
           ] + (limiter.map { [RateLimitHandler(limiter: $0)] } ?? [])
             + [
               CachedAnswerHandler(
-                handlers: handlers, maximumBodySize: configuration.maximumBodySize)
+                handlers: handlers, gate: gate, maximumBodySize: configuration.maximumBodySize)
             ],
           // RequestDeadlineHandler times idle connections out: Hummingbird's own timer sees
           // only the requests that reach the router, and would close a connection busy with
@@ -226,7 +228,14 @@ struct Handlers: Sendable {
       response.headers[.retryAfter] = "1"
       return response
     }
-    return Self.error("\(error)", status: .internalServerError)
+    if let error = error as? TranslationError, case .invalidLanguage = error {
+      return Self.error(error.diagnostics.map(\.message).joined(separator: "; "))
+    }
+    // The reason goes to the log, not to the client: it may name the database, its address
+    // or the query.
+    FileHandle.standardError.write(Data("bundlekit-translate: internal error: \(error)\n".utf8))
+    return Self.error(
+      "Internal error; the server's log has the reason", status: .internalServerError)
   }
 
   static func json(_ body: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -482,13 +491,14 @@ struct Handlers: Sendable {
   }
 
   private func lookupPlan(_ uri: URI, in current: ServedMemory.Current) -> Plan<KeyLookup> {
-    let query = uri.queryParameters
-    guard let key = query["key"].map(String.init), !key.isEmpty else {
+    let query = FormQuery(uri)
+    if let problem = query.problem { return .answer(.error(problem)) }
+    guard let key = query["key"] else {
       return .answer(.error("Invalid request: missing key parameter"))
     }
-    let table = query["table"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-    let language = query["lang"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-    let project = query["project"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    let table = query["table"]
+    let language = query["lang"]
+    let project = query["project"]
     if let language, current.memory.supportedLanguage(language) == nil {
       return .answer(.error("\(language) is not supported"))
     }

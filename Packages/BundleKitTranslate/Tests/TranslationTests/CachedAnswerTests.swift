@@ -13,11 +13,11 @@ import Testing
 extension ServerTests {
   /// Requests as a client writes them, without the blank line that ends the head.
   static let requests: [String] = [
-    "GET /lookup?key=menu.settings&lang=de HTTP/1.1\r\nHost: x\r\n",
-    "GET /lookup?key=menu.settings&table=Localizable&lang=de-CH HTTP/1.1\r\nHost: x\r\n",
-    "GET /lookup?key=n%C3%B6pe HTTP/1.1\r\nHost: x\r\n",
-    "GET /lookup?key=menu.settings&lang=xx HTTP/1.1\r\nHost: x\r\n",
-    "GET /lookup HTTP/1.1\r\nHost: x\r\n",
+    "GET /lookup?key=menu.settings&lang=de HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "GET /lookup?key=menu.settings&table=Localizable&lang=de-CH HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "GET /lookup?key=n%C3%B6pe HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "GET /lookup?key=menu.settings&lang=xx HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    "GET /lookup HTTP/1.1\r\nHost: 127.0.0.1\r\n",
     post(#"{"q":"Cancel","source":"en","target":"de"}"#),
     post(#"{"q":["Settings","Nobody wrote this"],"source":"en","target":"pt_BR"}"#),
     post(#"{"q":"Cancel","source":"en","target":"de","alternatives":3}"#),
@@ -28,7 +28,7 @@ extension ServerTests {
   ]
 
   static func post(_ body: String, type: String = "application/json") -> String {
-    "POST /translate HTTP/1.1\r\nHost: x\r\nContent-Type: \(type)\r\n"
+    "POST /translate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(type)\r\n"
       + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
   }
 
@@ -81,7 +81,7 @@ extension ServerTests {
   func pipelinedOrder() async throws {
     let server = try await RunningServer.translation(memory: memory)
     try await server.serving {
-      let cached = "GET /lookup?key=menu.settings&lang=de HTTP/1.1\r\nHost: x\r\n"
+      let cached = "GET /lookup?key=menu.settings&lang=de HTTP/1.1\r\nHost: 127.0.0.1\r\n"
       let primer = try LoopbackSocket(port: server.port)
       defer { primer.close() }
       primer.send(Self.wire(cached, close: false))

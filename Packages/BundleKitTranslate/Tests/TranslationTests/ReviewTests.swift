@@ -1,5 +1,6 @@
 // Linux only, as PostgresBackendTests: the memory is Debian's PostgreSQL in a throwaway cluster.
 #if os(Linux)
+  import BundleKitFileSystem
   import BundleKitTestSupport
   import Foundation
   import Testing
@@ -319,6 +320,19 @@
       }
     }
 
+    @Test(
+      "PostgreSQL: a language that is no tag or a NUL byte is a 400 without the database's address, a foreign Host a 421"
+    )
+    func hostileRequests() async throws {
+      let memory = try Memory()
+      defer { memory.cluster.stop() }
+      let server = try ServerProcess(database: memory.url)
+      defer { server.stop() }
+      try await expectLanguagesRefused(at: server.url)
+      try expectForeignHostRefused(at: server.url)
+      #expect(server.process.isRunning)
+    }
+
     @Test("the page in headless Chromium: search on a phone-sized screen, approve, screenshot")
     func browser() async throws {
       let chromium = try #require(
@@ -357,6 +371,44 @@
       // The database changed: the project's entry is approved, the other project's is not.
       #expect(try memory.state("app") == "approved")
       #expect(try memory.state("other") == "needs_review")
+
+      // A key with spaces, as most catalog keys are: the page sends it form-encoded (`+` for
+      // a space), and the entry opens and is approved.
+      let tables = try TemporaryFolder()
+      for (language, value) in [("en", "Close the window"), ("de", "Schließe das Fenster")] {
+        try FileIO.createFolders(for: tables.file("Kit/\(language).lproj/Spaces.strings"))
+        try FileIO.writeAtomically(
+          Array("\"Close the window\" = \"\(value)\";\n".utf8),
+          to: tables.file("Kit/\(language).lproj/Spaces.strings"))
+      }
+      let indexed = try BundleKitTool.run([
+        "translate", "index", tables.file("Kit"), "--database", memory.url, "--project", "app",
+      ])
+      #expect(indexed.status == 0, "\(indexed.stderr)")
+      try memory.cluster.psql(
+        """
+        UPDATE bundlekit_translations SET state = 'needs_review' FROM bundlekit_units
+        WHERE bundlekit_units.id = unit AND key = 'Close the window' AND language = 'de'
+        """, database: "tm")
+      let spaced = try Tool.run(
+        "/usr/bin/env",
+        [
+          "python3", package.appendingPathComponent("Tests/Browser/drive_review_page.py").path,
+          chromium, server.url.absoluteString + "/", key, "Fenster", "de",
+          artifacts + "/review-page-spaces.png",
+        ])
+      #expect(spaced.status == 0, "\(spaced.stderr)")
+      let spacedReport = try #require(
+        try JSONSerialization.jsonObject(with: spaced.stdout) as? [String: Any],
+        "\(String(decoding: spaced.stdout, as: UTF8.self)) \(spaced.stderr)")
+      #expect(spacedReport["approveShown"] as? Bool == true, "\(spacedReport)")
+      #expect(spacedReport["saved"] as? Bool == true, "\(spacedReport)")
+      #expect(
+        try memory.cluster.psql(
+          """
+          SELECT state FROM bundlekit_translations JOIN bundlekit_units ON id = unit
+          WHERE key = 'Close the window' AND language = 'de' AND project = 'app'
+          """, database: "tm") == "approved")
       let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
       #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
       print("review page screenshot: \(screenshot)")

@@ -1,8 +1,10 @@
+import BundleKitTestSupport
 import BundleKitTranslation
 import BundleKitTranslationServer
 import Foundation
 import Hummingbird
 import Logging
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -176,4 +178,70 @@ final class Counter: @unchecked Sendable {
     }
   }
   var count: Int { lock.withLock { value } }
+}
+
+/// Requests whose language is no tag (`-`, `_`, a path), sent to a server at `base`: each
+/// gets a 4xx answer with a JSON error, and the server answers `/health` after each. Before,
+/// `LanguageResolver.normalize` trapped on `-` and `_`, and one request took the server down.
+func expectLanguagesRefused(at base: URL) async throws {
+  let requests: [(String, String, Data?)] = [
+    ("GET", "/search?q=door&lang=-", nil),
+    ("GET", "/search?q=door&lang=_", nil),
+    ("GET", "/matches?q=Open&source=en&target=-", nil),
+    ("GET", "/matches?q=Open&source=_&target=de", nil),
+    ("GET", "/lookup?key=door.open&lang=_", nil),
+    ("GET", "/lookup?key=door.open&lang=-", nil),
+    ("GET", "/lookup?key=door.open&lang=..%2F..%2Fx", nil),
+    ("POST", "/translate", try jsonBody(["q": "Open", "source": "_", "target": "de"])),
+    ("POST", "/translate", try jsonBody(["q": "Open", "source": "en", "target": "-"])),
+    // A NUL byte never reaches the memory: 400, and nothing of the database in the answer.
+    ("GET", "/search?q=do%00or&lang=de", nil),
+    ("GET", "/lookup?key=door%00open", nil),
+    ("GET", "/matches?q=Open%00&target=de", nil),
+    ("GET", "/search?q=%FF%FE", nil),
+  ]
+  for (method, path, body) in requests {
+    let url = try #require(URL(string: base.absoluteString + path))
+    let answer = try await http(method, url, body: body)
+    #expect(
+      (400..<500).contains(answer.status), "\(method) \(path): \(answer.status) \(answer.text)")
+    #expect(answer.object?["error"] != nil, "\(method) \(path): \(answer.text)")
+    for leak in ["postgres", "127.0.0.1", "5432", "sqlite", "/tmp/"] {
+      #expect(!answer.text.lowercased().contains(leak), "\(method) \(path): \(answer.text)")
+    }
+    let health = try await http("GET", base.appendingPathComponent("health"))
+    #expect(health.status == 200, "the server is down after \(method) \(path)")
+  }
+}
+
+/// A page of another site reaching a loopback server through DNS rebinding sends its own
+/// name in `Host:`: answered 421, with nothing of the memory. Its own names are answered.
+func expectForeignHostRefused(at base: URL) throws {
+  let curl = try #require(Tool.path("curl"), "curl is not on PATH")
+  let port = base.port ?? 80
+  for (host, expected) in [
+    ("evil.example", "421"), ("evil.example:\(port)", "421"), ("127.0.0.1:\(port)", "200"),
+    ("localhost:\(port)", "200"), ("[::1]:\(port)", "200"),
+  ] {
+    let run = try Tool.run(
+      curl,
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)",
+        base.absoluteString + "/search?q=door&lang=de",
+      ])
+    #expect(String(decoding: run.stdout, as: UTF8.self) == expected, "Host: \(host)")
+  }
+}
+
+/// Keys with spaces, as the translators' page sends them (`URLSearchParams`: `+` for a
+/// space): found, as with `%20`.
+func expectFormEncodingRead(at base: URL, key: String, language: String) async throws {
+  for encoded in [
+    key.replacingOccurrences(of: " ", with: "+"), key.replacingOccurrences(of: " ", with: "%20"),
+  ] {
+    let url = try #require(
+      URL(string: base.absoluteString + "/lookup?key=\(encoded)&lang=\(language)"))
+    let answer = try await http("GET", url)
+    #expect(answer.status == 200, "\(encoded): \(answer.text)")
+  }
 }

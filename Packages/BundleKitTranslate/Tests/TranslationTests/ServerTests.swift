@@ -1,3 +1,4 @@
+import BundleKitFileSystem
 import BundleKitTestSupport
 import BundleKitTranslation
 import BundleKitTranslationServer
@@ -188,6 +189,37 @@ struct ServerTests {
     }
   }
 
+  @Test(
+    "hostile requests: a language that is no tag or a NUL byte is a 400, a foreign Host a 421; never a trap"
+  )
+  func hostileRequests() async throws {
+    let server = try await RunningServer.translation(memory: memory)
+    try await server.serving {
+      try await expectLanguagesRefused(at: server.url)
+      try expectForeignHostRefused(at: server.url)
+    }
+  }
+
+  @Test("keys with spaces, form-encoded as the page sends them (+ for a space), are found")
+  func formEncodedKeys() async throws {
+    let folder = try TemporaryFolder()
+    for (language, value) in [("en", "Open the door"), ("de", "Öffne die Tür")] {
+      try FileIO.createFolders(for: folder.file("App/\(language).lproj/Localizable.strings"))
+      try FileIO.writeAtomically(
+        Array("\"Open the door\" = \"\(value)\";\n".utf8),
+        to: folder.file("App/\(language).lproj/Localizable.strings"))
+    }
+    _ = try MemoryBuilder().build(from: [folder.file("App")], to: folder.file("tm.sqlite"))
+    let spaced = try TranslationMemory(path: folder.file("tm.sqlite"), preload: true)
+    let server = try await RunningServer.translation(memory: spaced)
+    try await server.serving {
+      try await expectFormEncodingRead(at: server.url, key: "Open the door", language: "de")
+      let search = try await http(
+        "GET", try #require(URL(string: server.url.absoluteString + "/search?q=Open+the&lang=en")))
+      #expect(search.text.contains("Open the door"), "\(search.text)")
+    }
+  }
+
   @Test("The client against BundleKit's own server: batches, cache, languages")
   func clientAgainstOwnServer() async throws {
     let server = try await RunningServer.translation(memory: memory)
@@ -337,7 +369,7 @@ extension ServerTests {
     }
     try await server.serving {
       for (label, payload) in [
-        ("slow headers", Array("GET /health HTTP/1.1\r\nHost: x\r\n".utf8)), ("idle", []),
+        ("slow headers", Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)), ("idle", []),
       ] {
         let socket = try LoopbackSocket(port: server.port)
         defer { socket.close() }

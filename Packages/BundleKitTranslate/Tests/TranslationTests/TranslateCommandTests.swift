@@ -84,6 +84,43 @@ struct TranslateCommandTests {
     #expect(left == ["filler", "memory.sqlite"])
   }
 
+  @Test(
+    "a language that is no tag: index of a -.lproj folder and import of xml:lang=\"-\" are errors")
+  func languagesThatAreNoTags() throws {
+    let folder = try TemporaryFolder()
+    for language in ["en", "-"] {
+      try FileIO.createFolders(for: folder.file("App/\(language).lproj/Localizable.strings"))
+      try FileIO.writeAtomically(
+        Array("\"Open\" = \"Open\";\n".utf8),
+        to: folder.file("App/\(language).lproj/Localizable.strings"))
+    }
+    let index = try BundleKitTool.run([
+      "translate", "index", folder.file("App"), "-o", folder.file("tm.sqlite"),
+    ])
+    #expect(index.status == 1, "\(index.stderr)")
+    #expect(index.stderr.contains("-.lproj/Localizable.strings"), "\(index.stderr)")
+    #expect(index.stderr.contains("names no language"), "\(index.stderr)")
+    try FileManager.default.removeItem(atPath: folder.file("App/-.lproj"))
+    #expect(
+      try BundleKitTool.run([
+        "translate", "index", folder.file("App"), "-o", folder.file("tm.sqlite"),
+      ]).status == 0)
+    for language in ["-", "_", "../x"] {
+      let tmx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tmx version="1.4"><header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="t" creationtoolversion="1" o-tmf="t"/>
+        <body><tu><tuv xml:lang="en"><seg>Open</seg></tuv><tuv xml:lang="\(language)"><seg>Offen</seg></tuv></tu></body></tmx>
+
+        """
+      try FileIO.writeAtomically(Array(tmx.utf8), to: folder.file("in.tmx"))
+      let run = try BundleKitTool.run([
+        "translate", "import", folder.file("in.tmx"), "--memory", folder.file("tm.sqlite"),
+      ])
+      #expect(run.status == 1, "\(language): \(run.stderr)")
+      #expect(run.stderr.contains("in.tmx:3:"), "\(language): \(run.stderr)")
+    }
+  }
+
   @Test("A busy port: one line saying what to do, not NIO's text")
   func busyPort() throws {
     let fixture = try MemoryFixture()

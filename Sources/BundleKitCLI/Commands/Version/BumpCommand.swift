@@ -161,6 +161,12 @@ struct BumpBuild: ParsableCommand {
   @Option(help: "With --claim, the refs that hold claimed numbers, * for the number.")
   var claimRef = "refs/tags/build/*"
 
+  @Flag(
+    help:
+      "With --claim, take a number more than 1,000 above the files' even so (refused otherwise: a stray ref on the remote would take every later claim with it)."
+  )
+  var allowJump = false
+
   @OptionGroup var options: BumpOptions
 
   func validate() throws {
@@ -205,7 +211,8 @@ struct BumpBuild: ParsableCommand {
     let folder =
       FileManager.default.fileExists(atPath: first, isDirectory: &isFolder) && isFolder.boolValue
       ? first : Paths.parent(first)
-    let claim = BuildNumberClaim(remote: remote, pattern: claimRef, folder: folder)
+    var claim = BuildNumberClaim(remote: remote, pattern: claimRef, folder: folder)
+    if allowJump { claim.maximumJump = nil }
     let number = try options.formatOptions.reportingFailures {
       try options.dryRun ? claim.next(atLeast: local) : claim.claim(atLeast: local)
     }

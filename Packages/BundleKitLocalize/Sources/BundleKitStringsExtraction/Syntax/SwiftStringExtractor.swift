@@ -22,8 +22,14 @@ public struct SwiftStringExtractor: Sendable {
     public var diagnostics: [Diagnostic] = []
   }
 
-  /// Files larger than this are reported, not parsed.
+  /// Files larger than this are an error, not parsed: a source not read is a source whose
+  /// strings `sync` would otherwise take for deleted.
   public var maximumFileSize = 8 << 20
+  /// How deep a file's syntax may nest once operators are folded (a chain of 100,000 `+`
+  /// folds into a tree 100,000 deep, as do `.bold()` chains and nested ternaries): walking
+  /// deeper would overflow the stack, so such a file is an error at the place it gets too
+  /// deep. Real code nests a few dozen levels.
+  public var maximumNesting = 1_000
   /// The most `[` in a row (white space aside) a file may have: swift-syntax's parser takes
   /// time exponential in it (its type lookahead: 24 took 2.8 s, 40 did not end) and overflows
   /// the stack past a few thousand, so such a file is reported, not parsed. Real code nests
@@ -42,7 +48,7 @@ public struct SwiftStringExtractor: Sendable {
       guard source.utf8.count <= maximumFileSize else {
         result.diagnostics.append(
           Diagnostic(
-            .warning, path: path,
+            .error, path: path,
             "not read: \(source.utf8.count) bytes, over the \(maximumFileSize >> 20) MiB a Swift source may have here"
           ))
         continue
@@ -50,7 +56,7 @@ public struct SwiftStringExtractor: Sendable {
       if let run = Self.longestBracketRun(source), run.count > maximumBracketRun {
         result.diagnostics.append(
           Diagnostic(
-            .warning, path: path, line: run.line, column: run.column,
+            .error, path: path, line: run.line, column: run.column,
             "not read: \(run.count) '[' in a row, more than the \(maximumBracketRun) Swift's parser can take in reasonable time"
           ))
         continue
@@ -58,6 +64,23 @@ public struct SwiftStringExtractor: Sendable {
       // Folded with the standard operators, so `a as Int`, `c ? a : b` and `0..<n` are
       // expressions of their own; a custom operator stays unfolded, which only loses a type.
       let parsed = Parser.parse(source: source)
+      if let deep = Self.tooDeep(parsed, limit: maximumNesting) {
+        // Placed from the source's bytes: swift-syntax's location converter walks the tree
+        // recursively, which is what overflows here.
+        // At the statement that holds it, not 1,000 calls into its chain.
+        var statement = deep
+        while let parent = statement.parent, !parent.is(CodeBlockItemSyntax.self) {
+          statement = parent
+        }
+        let place = Self.lineAndColumn(
+          ofUTF8Offset: statement.positionAfterSkippingLeadingTrivia.utf8Offset, in: source)
+        result.diagnostics.append(
+          Diagnostic(
+            .error, path: path, line: place.line, column: place.column,
+            "not read: expressions nest more than \(maximumNesting) levels deep here (operators and calls chained), more than BundleKit walks"
+          ))
+        continue
+      }
       let tree =
         OperatorTable.standardOperators.foldAll(parsed) { _ in }.as(SourceFileSyntax.self)
         ?? parsed
@@ -73,6 +96,34 @@ public struct SwiftStringExtractor: Sendable {
     }
     result.strings.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
     return result
+  }
+
+  /// The first node at which `tree`, once its operator sequences are folded, would nest more
+  /// than `limit` deep; nil when it stays within. Walked with a stack of its own (the tree
+  /// may be too deep for recursion); a sequence of n elements folds n/2 deep, and a member
+  /// or call chain is already as deep as it is long.
+  static func tooDeep(_ tree: SourceFileSyntax, limit: Int) -> Syntax? {
+    var pending: [(node: Syntax, depth: Int)] = [(Syntax(tree), 0)]
+    while let (node, depth) = pending.popLast() {
+      var next = depth + 1
+      if let sequence = node.as(SequenceExprSyntax.self) { next += sequence.elements.count / 2 }
+      if next > limit { return node }
+      for child in node.children(viewMode: .sourceAccurate) { pending.append((child, next)) }
+    }
+    return nil
+  }
+
+  /// The 1-based line and byte column of `offset` in `source`.
+  static func lineAndColumn(ofUTF8Offset offset: Int, in source: String) -> (
+    line: Int, column: Int
+  ) {
+    var line = 1
+    var lineStart = 0
+    for (index, byte) in source.utf8.prefix(offset).enumerated() where byte == 0x0A {
+      line += 1
+      lineStart = index + 1
+    }
+    return (line, offset - lineStart + 1)
   }
 
   /// The longest run of `[` with only white space between, outside comments and string

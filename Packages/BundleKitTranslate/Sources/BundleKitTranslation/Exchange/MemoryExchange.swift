@@ -154,18 +154,39 @@ public enum MemoryExchange {
     if FileIO.exists(memory) {
       (existing, language) = try records(inMemory: memory)
     }
-    var merged: [String: TranslationRecord] = [:]
-    var order: [String] = []
-    for record in existing + imported.records {
-      let identity = [
-        record.project, record.bundle, record.table, record.key, record.variant,
-        record.language,
-      ].joined(separator: "\u{0}")
-      if merged[identity] == nil { order.append(identity) }
-      merged[identity] = record
+    // One array in first-seen order, a later record replacing an earlier one of the same
+    // entry and language: no second copy of the records, no joined key strings (a large
+    // import held several of each).
+    var merged: [TranslationRecord] = []
+    merged.reserveCapacity(existing.count + imported.records.count)
+    var places: [RecordIdentity: Int] = [:]
+    places.reserveCapacity(existing.count + imported.records.count)
+    func add(_ record: TranslationRecord) {
+      let identity = RecordIdentity(record)
+      if let index = places[identity] {
+        merged[index] = record
+      } else {
+        places[identity] = merged.count
+        merged.append(record)
+      }
     }
+    existing.forEach(add)
+    existing = []
+    imported.records.forEach(add)
+    places = [:]
     return try MemoryBuilder(developmentLanguage: language).build(
-      records: order.compactMap { merged[$0] }, files: paths.count, to: memory)
+      records: merged, files: paths.count, to: memory)
+  }
+
+  /// What makes two records the same entry in the same language.
+  struct RecordIdentity: Hashable {
+    var unit: UnitIdentity
+    var language: String
+
+    init(_ record: TranslationRecord) {
+      unit = UnitIdentity(record)
+      language = record.language
+    }
   }
 
   /// An XLIFF file's units as records: the source text in the source language, the target

@@ -91,15 +91,33 @@ public enum TMXDocument {
   public static func read(_ bytes: [UInt8], path: String) throws -> (
     records: [TranslationRecord], sourceLanguage: String?
   ) {
-    let root: XMLElement
-    do {
-      root = try XMLElementReader.read(bytes, path: path)
-    } catch {
-      throw TranslationError.table(error.diagnostics)
-    }
     var problems: [Diagnostic] = []
     func problem(_ element: XMLElement, _ message: String) {
       problems.append(.error(path, line: element.line, column: element.column, message))
+    }
+    var header: XMLElement?
+    var headerSource: String?
+    let fileName = path.split(separator: "/").last.map(String.init) ?? path
+    var records: [TranslationRecord] = []
+    var seen: Set<String> = []
+    // Streamed: each <tu> is read into records as it closes and let go, so a large memory
+    // is read holding one unit's elements at a time, not the whole document's.
+    let root: XMLElement
+    do {
+      root = try XMLElementReader.read(bytes, path: path, streaming: ["tu", "header"]) {
+        element in
+        if element.name == "header" {
+          header = element
+          let declared = element.attributes["srclang"]
+          headerSource = declared.flatMap {
+            $0.lowercased() == "*all*" ? nil : LanguageTag.normalize($0)
+          }
+          return
+        }
+        unit(element)
+      }
+    } catch {
+      throw TranslationError.table(error.diagnostics)
     }
     guard root.name == "tmx" else {
       throw TranslationError.table([
@@ -108,17 +126,10 @@ public enum TMXDocument {
           "not a TMX document: the root element is <\(root.name)>, not <tmx>")
       ])
     }
-    let header = root.child(named: "header")
     if header == nil { problem(root, "<tmx> has no <header>") }
-    let declared = header?.attributes["srclang"]
-    let headerSource =
-      declared.flatMap { $0.lowercased() == "*all*" ? nil : LanguageTag.normalize($0) }
-    let fileName = path.split(separator: "/").last.map(String.init) ?? path
-    var records: [TranslationRecord] = []
-    var seen: Set<String> = []
-    let units = root.child(named: "body")?.children(named: "tu") ?? []
     if root.child(named: "body") == nil { problem(root, "<tmx> has no <body>") }
-    for tu in units {
+
+    func unit(_ tu: XMLElement) {
       var properties: [String: String] = [:]
       for prop in tu.children(named: "prop") {
         if let type = prop.attributes["type"] { properties[type] = prop.text }
@@ -160,14 +171,14 @@ public enum TMXDocument {
       }
       if values.isEmpty {
         if tu.children(named: "tuv").isEmpty { problem(tu, "<tu> has no <tuv>") }
-        continue
+        return
       }
       let unitSource = tu.attributes["srclang"].flatMap(LanguageTag.normalize) ?? headerSource
       let sourceText = values.first { $0.language == unitSource }?.value
       guard
         let key = properties[Property.key] ?? tu.attributes["tuid"] ?? sourceText
           ?? values.first?.value
-      else { continue }
+      else { return }
       let record = TranslationRecord(
         bundle: properties[Property.bundle] ?? "tmx:\(fileName)",
         table: properties[Property.table] ?? "TMX", key: key,
@@ -177,7 +188,7 @@ public enum TMXDocument {
         .joined(separator: "\u{0}")
       guard seen.insert(identity).inserted else {
         problem(tu, "a second <tu> for \"\(key)\" in table \(record.table)")
-        continue
+        return
       }
       for (language, value, comment, state) in values {
         var copy = record

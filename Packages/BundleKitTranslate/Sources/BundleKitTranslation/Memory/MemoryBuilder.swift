@@ -180,10 +180,11 @@ public struct MemoryBuilder: Sendable {
             INSERT OR REPLACE INTO translations (unit, language, value, normalized, comment, state)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
-        var units: [String: Int64] = [:]
+        // Keyed by the record's own strings (shared, not copied), not by a joined string
+        // per record.
+        var units: [UnitIdentity: Int64] = [:]
         for record in records {
-          let unitKey =
-            "\(record.project)\u{0}\(record.bundle)\u{0}\(record.table)\u{0}\(record.key)\u{0}\(record.variant)"
+          let unitKey = UnitIdentity(record)
           let unit: Int64
           if let known = units[unitKey] {
             unit = known
@@ -223,6 +224,21 @@ public struct MemoryBuilder: Sendable {
     return Summary(
       files: files, translations: translationCount, units: unitCount,
       languages: languages.sorted())
+  }
+}
+
+/// What makes two records one unit: everything but the language and the text.
+struct UnitIdentity: Hashable {
+  var project: String
+  var bundle: String
+  var table: String
+  var key: String
+  var variant: String
+
+  init(_ record: TranslationRecord) {
+    (project, bundle, table, key, variant) = (
+      record.project, record.bundle, record.table, record.key, record.variant
+    )
   }
 }
 

@@ -1,0 +1,2 @@
+/* /* */ let old = Project(name: "Old") */
+let project = Project(name: "A")
