@@ -1,6 +1,6 @@
 /// libFuzzer's driver, linked in by `-sanitize=fuzzer`.
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
+func llvmFuzzerRunDriver(
   _ argc: UnsafeMutablePointer<Int32>,
   _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
   _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
@@ -15,5 +15,5 @@ public func runFuzzer(
 ) -> Int32 {
   var count = argc
   var arguments = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, callback)
+  return llvmFuzzerRunDriver(&count, &arguments, callback)
 }
