@@ -173,6 +173,15 @@ public struct VersionBump: Sendable {
         break
       }
       guard let new, new != current else { continue }
+      // Shown, but written nowhere a bump can edit: XcodeGen's generated Info.plist default,
+      // a value a template builds. Refused, never "bumped" in memory only.
+      guard !value.places.isEmpty else {
+        throw .refused(
+          path: nil,
+          reason:
+            "\(group.bundles.joined(separator: ", ")): \(value.key) \(current) is not written in any file BundleKit can edit (XcodeGen's generated Info.plist default, or a value a template builds); write it in the spec (info.properties or a setting) to bump it"
+        )
+      }
       // Resetting the build number to 1 is asking to lower it.
       let resetting = value.key == "CFBundleVersion" && resetBuild
       if !allowLower, !resetting, let old = BundleVersion(current), let raised = BundleVersion(new),

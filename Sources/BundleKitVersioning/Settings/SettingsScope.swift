@@ -17,8 +17,11 @@ public struct SettingsScope: Sendable, Hashable {
   /// Folders whose files are never settings, whatever the trees.
   static let systemFolders = ["/proc", "/sys", "/dev"]
 
-  /// The trees of `paths` as a command takes them: a folder is its own tree; a file, an
-  /// `.xcodeproj`, an `.xcworkspace` or a spec stands for the folder holding it.
+  /// The trees of `paths` as a command takes them: the git checkout a path is in (the
+  /// nearest folder at or above it holding `.git`), else the path itself: a folder is its own
+  /// tree; a file, an `.xcodeproj`, an `.xcworkspace` or a spec stands for the folder holding
+  /// it. A checkout is one tree (an XcodeGen spec may include `../shared.yml` of it); what
+  /// lies outside it (the user's home, `/proc`) is never its settings.
   public init(paths: [String], allowingOutside: Bool = false) {
     roots = []
     allowsOutside = allowingOutside
@@ -27,12 +30,24 @@ public struct SettingsScope: Sendable, Hashable {
       let isBundle =
         trimmed.hasSuffix(".xcodeproj") || trimmed.hasSuffix(".xcworkspace")
         || !Self.isFolder(trimmed)
-      if let real = FileIO.realPath(isBundle ? Paths.parent(trimmed) : trimmed),
-        !roots.contains(real)
-      {
-        roots.append(real)
+      guard let real = FileIO.realPath(isBundle ? Paths.parent(trimmed) : trimmed) else {
+        continue
       }
+      let root = Self.checkout(containing: real) ?? real
+      if !roots.contains(root) { roots.append(root) }
     }
+  }
+
+  /// The nearest folder at or above `folder` (a real path) that holds `.git`.
+  static func checkout(containing folder: String) -> String? {
+    var current = folder
+    for _ in 0..<256 {
+      if FileIO.exists(Paths.join(current, ".git")) { return current }
+      let parent = Paths.parent(current)
+      guard parent != current else { return nil }
+      current = parent
+    }
+    return nil
   }
 
   /// The folders of what a search found: each Info.plist's, project's or spec's folder.

@@ -77,17 +77,36 @@ struct SpecVersions {
     return (bundles, used)
   }
 
-  /// The Info.plist file a target names: `info.path`, its own file, or `INFOPLIST_FILE`.
+  /// The Info.plist file a target names: `info.path`, its own file, `INFOPLIST_FILE`, or
+  /// (as XcodeGen does for a target with none of these) the first `Info.plist` among its
+  /// sources.
   private func infoPlist(of target: XcodeGenSpec.Target) throws(VersioningError) -> String? {
     if let path = target.infoPath ?? target.infoPlistFile { return path }
-    guard
-      let file = try spec.resolve(
-        "INFOPLIST_FILE", target: target, configuration: spec.configurations.last ?? "Release",
-        chains: chains)?.value, !file.isEmpty
-    else { return nil }
     let folder = Paths.parent(spec.path)
-    return InfoPlistDiscovery.normalized(file.hasPrefix("/") ? file : Paths.join(folder, file))
+    if let file = try spec.resolve(
+      "INFOPLIST_FILE", target: target, configuration: spec.configurations.last ?? "Release",
+      chains: chains)?.value, !file.isEmpty
+    {
+      return InfoPlistDiscovery.normalized(file.hasPrefix("/") ? file : Paths.join(folder, file))
+    }
+    for source in target.sources {
+      if Paths.lastComponent(source) == "Info.plist", FileIO.exists(source) { return source }
+      var found: String?
+      DirectoryWalker.walk(source) { entry in
+        guard found == nil else { return .skip }
+        if !entry.isFolder, entry.name == "Info.plist" {
+          found = Paths.join(source, entry.relativePath)
+          return .skip
+        }
+        return SkippedFolders.skips(entry.name) ? .skip : .descend
+      }
+      if let found { return InfoPlistDiscovery.normalized(found) }
+    }
+    return nil
   }
+
+  /// The defaults of the Info.plist XcodeGen generates for a target with `info:`.
+  static let generatedDefaults = ["CFBundleShortVersionString": "1.0", "CFBundleVersion": "1"]
 
   /// One key's value in every configuration: `info.properties` (a literal, or the setting it
   /// names), else an Info.plist the target keeps itself (`INFOPLIST_FILE` without `info`),
@@ -110,6 +129,10 @@ struct SpecVersions {
         } else {
           found = property
         }
+      } else if target.generatesInfoPlist, let literal = Self.generatedDefaults[key] {
+        // XcodeGen writes its default into the Info.plist it generates: that is the value,
+        // whatever the build settings say, and it is written in no file to bump.
+        found = XcodeGenSpec.Setting(value: literal, place: nil, line: 1, file: spec.path)
       } else if let (plist, document) = ownPlist {
         guard let raw = document.value[key]?.stringValue else { continue }
         if let reference = buildSettingReference(in: raw) {
@@ -139,16 +162,17 @@ struct SpecVersions {
         throw .invalidVersion(path: found.file, key: key, value: found.value)
       }
       byConfiguration[configuration] = found.value
-      if placed.insert(found.place).inserted { places.append(found.place) }
-      if chain.isEmpty {
+      if let place = found.place, placed.insert(place).inserted { places.append(place) }
+      if chain.isEmpty, let place = found.place {
         chain = [
           SettingAssignment(
             setting: name, value: found.value, file: found.file, line: found.line,
-            place: found.place)
+            place: place)
         ]
       }
     }
-    guard !places.isEmpty else { return nil }
+    // A value of XcodeGen's own making has no place: shown, and refused by a bump.
+    guard !byConfiguration.isEmpty else { return nil }
     let current =
       BundleVersion.highest(of: byConfiguration.values) ?? ""
     var value = VersionValue(key: key, current: current, places: places)

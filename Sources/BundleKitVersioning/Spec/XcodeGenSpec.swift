@@ -6,15 +6,21 @@ import BundleKitPropertyList
 /// them, and a bump edits the spec (or the `.xcconfig` it names), never the generated
 /// project.
 ///
-/// Read: `name`, `include` (specs merged under this one), `configs`, `settings` and
-/// `configFiles` of the project and of each target (`base` and per-configuration `configs`,
-/// or a flat map of settings), each target's `type`, `info` (`path`, `properties`) and
-/// `dependencies` (what an app embeds).
+/// Read as XcodeGen reads it (``SpecNode``): `include` (a path or a list, merged under this
+/// spec, paths relative to each file unless `relativePaths: false`), `targetTemplates`,
+/// multi-platform targets, `settingGroups`; `name`, `configs`, `settings` and `configFiles`
+/// of the project and of each target (configuration settings matched by part of the
+/// configuration's name, as XcodeGen does), each target's `type`, `info` (the Info.plist
+/// XcodeGen generates: its defaults, `properties` over them), `sources` (where XcodeGen finds
+/// an Info.plist for a target without `info`), `dependencies` (what an app embeds), and the
+/// settings XcodeGen's presets give frameworks.
 struct XcodeGenSpec: Sendable {
-  /// A setting's value and where it is written.
+  /// A setting's value and where it is written: nil for a value XcodeGen makes itself (its
+  /// generated Info.plist's defaults, its presets, a template's substitution), which a bump
+  /// cannot edit in place.
   struct Setting: Sendable {
     var value: String
-    var place: VersionPlace
+    var place: VersionPlace?
     var line: Int
     var file: String
   }
@@ -22,13 +28,28 @@ struct XcodeGenSpec: Sendable {
   /// Settings for all configurations and per configuration.
   struct Settings: Sendable {
     var base: [String: Setting] = [:]
-    /// Per configuration, by its name lowercased: XcodeGen matches configuration names
-    /// without regard to case, and a lookup per target and configuration must not scan them.
+    /// Per configuration variant, by its name lowercased.
     private(set) var configs: [String: [String: Setting]] = [:]
+    /// Whether a variant applies to every configuration whose name contains it (XcodeGen:
+    /// `debug` applies to `Staging Debug`), or only to the one it names (Tuist).
+    var matchesByPart = false
 
-    /// The settings of `configuration` (any case).
-    func settings(for configuration: String) -> [String: Setting] {
-      configs[configuration.lowercased()] ?? [:]
+    /// The settings of `configuration` (any case), among the project's `configurations`.
+    func settings(for configuration: String, among configurations: [String] = []) -> [String:
+      Setting]
+    {
+      let lowered = configuration.lowercased()
+      guard matchesByPart else { return configs[lowered] ?? [:] }
+      var result: [String: Setting] = [:]
+      for (variant, settings) in configs.sorted(by: { $0.key < $1.key })
+      where lowered.contains(variant) {
+        // A variant that is the exact name of another configuration is that one's alone.
+        if variant != lowered, configurations.contains(where: { $0.lowercased() == variant }) {
+          continue
+        }
+        result.merge(settings) { _, new in new }
+      }
+      return result
     }
 
     /// Sets the settings of configuration `name`.
@@ -41,6 +62,14 @@ struct XcodeGenSpec: Sendable {
       for (name, settings) in other.configs {
         configs[name, default: [:]].merge(settings) { _, new in new }
       }
+    }
+
+    /// These settings over `under` (a setting group's): theirs first, these winning.
+    func over(_ under: Settings) -> Settings {
+      var result = under
+      result.matchesByPart = matchesByPart
+      result.merge(self)
+      return result
     }
   }
 
@@ -56,6 +85,15 @@ struct XcodeGenSpec: Sendable {
     var infoPlistFile: String?
     var properties: [String: Setting] = [:]
     var dependencies: [String] = []
+    /// Whether XcodeGen generates its Info.plist (`info:`), whose defaults
+    /// (`CFBundleShortVersionString` 1.0, `CFBundleVersion` 1) `properties` override.
+    var generatesInfoPlist = false
+    /// The settings XcodeGen's presets give the target (frameworks: `CURRENT_PROJECT_VERSION`
+    /// 1), under its own and left out where an `.xcconfig` of its configuration sets them.
+    var presets: [String: Setting] = [:]
+    /// The folders of its `sources`, where XcodeGen looks for an Info.plist when the target
+    /// has neither `info` nor `INFOPLIST_FILE`.
+    var sources: [String] = []
 
     /// `com.apple.product-type.<type>`, as the generated project says.
     var productType: String? { type.map { "com.apple.product-type." + $0 } }
@@ -105,6 +143,19 @@ struct XcodeGenSpec: Sendable {
   private mutating func load(
     _ file: String, stack: [String], seen: inout Set<String>, scope: SettingsScope
   ) throws(VersioningError) {
+    let root = try Self.merged(
+      file, base: Paths.parent(file), stack: stack, seen: &seen, scope: scope)
+    read(SpecResolution.resolve(root))
+  }
+
+  /// The spec at `file` with what it includes merged under it, as XcodeGen merges them
+  /// (`SpecFile.resolvedDictionary`): the includes in order (a later one over an earlier),
+  /// then this file over them. Paths of an included spec stay relative to its own folder,
+  /// or to `base` with `relativePaths: false`.
+  private static func merged(
+    _ file: String, base: String, stack: [String], seen: inout Set<String>,
+    scope: SettingsScope
+  ) throws(VersioningError) -> SpecNode {
     // A file is itself whatever path reaches it (`a/./x`, two links to one folder): known by
     // its real path. One included again (two specs sharing a base) is merged once; one that
     // includes itself, through any path, is a circle.
@@ -118,7 +169,7 @@ struct XcodeGenSpec: Sendable {
       throw .unreadable(
         path: file, line: nil, message: "include nests deeper than \(Self.maximumIncludes) specs")
     }
-    guard seen.insert(identity).inserted else { return }
+    guard seen.insert(identity).inserted else { return .mapping([]) }
     guard seen.count <= Self.maximumIncludedFiles else {
       throw .unreadable(
         path: file, line: nil,
@@ -132,54 +183,70 @@ struct XcodeGenSpec: Sendable {
     } catch {
       throw .unreadable(path: file, line: error.line, message: error.message)
     }
+    let own = SpecNode(tree.root, file: file, base: base)
     let folder = Paths.parent(file)
-    let root = tree.root
-    // Included specs first: this one's values win.
-    // `include:` is a list, or one path as a string, as XcodeGen takes it.
-    let includes = root["include"].map { $0.text != nil ? [$0] : $0.items } ?? []
+    // `include:` is a list, or one path as a string, as XcodeGen takes it; an item may be
+    // `{path:, relativePaths:, enable:}`.
+    let includes = own["include"].map { $0.text != nil ? [$0] : $0.items } ?? []
+    var under = SpecNode.mapping([])
     for item in includes {
       guard let relative = item.text ?? item["path"]?.text, !relative.isEmpty else { continue }
+      if item["enable"]?.text.map(Self.isFalse) == true { continue }
+      let relativePaths = !(item["relativePaths"]?.text.map(Self.isFalse) ?? false)
       let included = InfoPlistDiscovery.normalized(
         relative.hasPrefix("/") ? relative : Paths.join(folder, relative))
-      var line: Int?
-      if case .scalar(_, _, let at, _) = item["path"] ?? item { line = at }
-      try scope.check(included, as: "include", from: (file, line))
-      try load(included, stack: stack + [identity], seen: &seen, scope: scope)
+      try scope.check(included, as: "include", from: (file, (item["path"] ?? item).origin?.line))
+      let node = try merged(
+        included, base: relativePaths ? Paths.parent(included) : base, stack: stack + [identity],
+        seen: &seen, scope: scope)
+      under = node.merged(onto: under)
     }
+    return own.merged(onto: under)
+  }
+
+  private static func isFalse(_ text: String) -> Bool {
+    ["false", "no", "off", "0"].contains(text.lowercased())
+  }
+
+  /// The project and its targets from the resolved spec.
+  private mutating func read(_ root: SpecNode) {
     if let name = root["name"]?.text { self.name = name }
     let configs = root["configs"]?.entries.map(\.key) ?? []
     if !configs.isEmpty { configurations = configs }
-    settings.merge(Self.settings(root["settings"], file: file, keyPath: ["settings"]))
-    configFiles.merge(Self.configFiles(root["configFiles"], folder: folder)) { _, new in new }
+    var groups: [String: SpecNode] = [:]
+    for (name, node) in root["settingGroups"]?.entries ?? root["settingPresets"]?.entries ?? [] {
+      groups[name] = node
+    }
+    settings = Self.settings(root["settings"], groups: groups)
+    configFiles = Self.configFiles(root["configFiles"])
+    // XcodeGen's presets apply to targets unless `options.settingPresets` says otherwise.
+    let presets = root["options"]?["settingPresets"]?.text?.lowercased() ?? "all"
+    let applyPresets = presets == "all" || presets == "targets"
     for (name, node) in root["targets"]?.entries ?? [] {
       var target = Target(name: name)
-      let keyPath = ["targets", name]
       target.type = node["type"]?.text
-      target.settings = Self.settings(node["settings"], file: file, keyPath: keyPath + ["settings"])
-      target.configFiles = Self.configFiles(node["configFiles"], folder: folder)
+      target.settings = Self.settings(node["settings"], groups: groups)
+      target.configFiles = Self.configFiles(node["configFiles"])
       if let info = node["info"] {
-        target.infoPath = info["path"]?.text.map {
-          InfoPlistDiscovery.normalized($0.hasPrefix("/") ? $0 : Paths.join(folder, $0))
-        }
+        target.generatesInfoPlist = true
+        target.infoPath = info["path"].flatMap(Self.path)
         for (key, value) in info["properties"]?.entries ?? [] {
-          guard case .scalar(let text, _, let line, _) = value else { continue }
-          target.properties[key] = Setting(
-            value: text,
-            place: .spec(path: file, keyPath: keyPath + ["info", "properties", key]),
-            line: line, file: file)
+          guard let setting = Self.setting(value) else { continue }
+          target.properties[key] = setting
         }
+      }
+      if applyPresets, target.type == "framework" || target.type == "framework.static" {
+        target.presets["CURRENT_PROJECT_VERSION"] = Setting(
+          value: "1", place: nil, line: 1, file: path)
+      }
+      let sources = node["sources"].map { $0.text != nil ? [$0] : $0.items } ?? []
+      target.sources = sources.compactMap { item -> String? in
+        let path: SpecNode = item["path"] ?? item
+        return Self.path(path)
       }
       target.dependencies = (node["dependencies"]?.items ?? []).compactMap { $0["target"]?.text }
       if let index = targetIndex[name] {
-        // A target an included spec defined: this spec's values on top.
-        var merged = targets[index]
-        merged.type = target.type ?? merged.type
-        merged.settings.merge(target.settings)
-        merged.configFiles.merge(target.configFiles) { _, new in new }
-        merged.infoPath = target.infoPath ?? merged.infoPath
-        merged.properties.merge(target.properties) { _, new in new }
-        if !target.dependencies.isEmpty { merged.dependencies = target.dependencies }
-        targets[index] = merged
+        targets[index] = target
       } else {
         targetIndex[name] = targets.count
         targets.append(target)
@@ -187,40 +254,64 @@ struct XcodeGenSpec: Sendable {
     }
   }
 
-  /// `settings:` as XcodeGen reads it: `base` and `configs`, or a flat map of settings.
-  private static func settings(_ node: YAMLTree.Node?, file: String, keyPath: [String])
-    -> Settings
-  {
+  /// A scalar as a setting, placed where it is written (nil place for one XcodeGen made).
+  private static func setting(_ node: SpecNode) -> Setting? {
+    guard let text = node.text else { return nil }
+    guard let origin = node.origin else {
+      return Setting(value: text, place: nil, line: 1, file: "")
+    }
+    return Setting(
+      value: text, place: .spec(path: origin.file, keyPath: origin.keyPath), line: origin.line,
+      file: origin.file)
+  }
+
+  /// A path scalar made relative to the folder its file reads paths from.
+  private static func path(_ node: SpecNode) -> String? {
+    guard let text = node.text, !text.isEmpty else { return nil }
+    let base = node.origin?.base ?? "."
+    return InfoPlistDiscovery.normalized(text.hasPrefix("/") ? text : Paths.join(base, text))
+  }
+
+  /// `settings:` as XcodeGen reads it: `groups`, `base` and `configs`, or a flat map of
+  /// settings; the groups' settings (`settingGroups`, recursively) under its own.
+  private static func settings(
+    _ node: SpecNode?, groups: [String: SpecNode], depth: Int = 0
+  ) -> Settings {
     var result = Settings()
-    guard let node else { return result }
-    func read(_ node: YAMLTree.Node?, _ path: [String]) -> [String: Setting] {
+    result.matchesByPart = true
+    guard let node, depth < 16 else { return result }
+    func read(_ node: SpecNode?) -> [String: Setting] {
       var settings: [String: Setting] = [:]
       for (key, value) in node?.entries ?? [] {
-        guard case .scalar(let text, _, let line, _) = value else { continue }
-        settings[key] = Setting(
-          value: text, place: .spec(path: file, keyPath: path + [key]), line: line, file: file)
+        if let setting = setting(value) { settings[key] = setting }
       }
       return settings
     }
-    let structured = node["base"] != nil || node["configs"] != nil || node["groups"] != nil
-    if structured {
-      result.base = read(node["base"], keyPath + ["base"])
-      for (name, settings) in node["configs"]?.entries ?? [] {
-        result.set(read(settings, keyPath + ["configs", name]), for: name)
-      }
-    } else {
-      result.base = read(node, keyPath)
+    let structured =
+      node["base"] != nil || node["configs"] != nil || node["groups"] != nil
+      || node["presets"] != nil
+    guard structured else {
+      result.base = read(node)
+      return result
     }
-    return result
+    var under = Settings()
+    under.matchesByPart = true
+    for name in (node["groups"] ?? node["presets"])?.texts ?? [] {
+      guard let group = groups[name] else { continue }
+      under = settings(group, groups: groups, depth: depth + 1).over(under)
+    }
+    result.base = read(node["base"])
+    for (name, settings) in node["configs"]?.entries ?? [] {
+      result.set(read(settings), for: name)
+    }
+    return result.over(under)
   }
 
-  private static func configFiles(_ node: YAMLTree.Node?, folder: String) -> [String: String] {
+  private static func configFiles(_ node: SpecNode?) -> [String: String] {
     var result: [String: String] = [:]
     for (name, value) in node?.entries ?? [] {
-      guard let relative = value.text, !relative.isEmpty else { continue }
       // By the configuration's name lowercased, as `Settings` keeps them.
-      result[name.lowercased()] = InfoPlistDiscovery.normalized(
-        relative.hasPrefix("/") ? relative : Paths.join(folder, relative))
+      if let path = path(value) { result[name.lowercased()] = path }
     }
     return result
   }
@@ -229,15 +320,16 @@ struct XcodeGenSpec: Sendable {
   /// project: if not, every setting resolves for it as for any other such configuration.
   func hasOwnSettings(_ target: Target, configuration: String) -> Bool {
     let lowered = configuration.lowercased()
-    return !target.settings.settings(for: lowered).isEmpty
-      || !settings.settings(for: lowered).isEmpty || target.configFiles[lowered] != nil
-      || configFiles[lowered] != nil
+    return !target.settings.settings(for: configuration, among: configurations).isEmpty
+      || !settings.settings(for: configuration, among: configurations).isEmpty
+      || target.configFiles[lowered] != nil || configFiles[lowered] != nil
   }
 
   /// The value of `setting` for a target and configuration, as the generated project gives
-  /// it: the target's settings (the configuration's, then `base`), the target's `.xcconfig`,
-  /// the project's settings, the project's `.xcconfig`; `$(inherited)` goes on down, a value
-  /// that is only `$(OTHER)` is followed. Nil when nothing defines it.
+  /// it: the target's settings (the configuration's, then `base`, then XcodeGen's presets
+  /// unless the configuration's `.xcconfig` sets it), the target's `.xcconfig`, the project's
+  /// settings, the project's `.xcconfig`; `$(inherited)` goes on down, a value that is only
+  /// `$(OTHER)` is followed. Nil when nothing defines it.
   func resolve(
     _ setting: String, target: Target, configuration: String, chains: XcconfigChains,
     depth: Int = 0
@@ -248,7 +340,7 @@ struct XcodeGenSpec: Sendable {
     }
     let lowered = configuration.lowercased()
     func configs(_ settings: Settings) -> [String: Setting] {
-      settings.settings(for: lowered)
+      settings.settings(for: configuration, among: configurations)
     }
     func file(_ files: [String: String]) throws(VersioningError) -> Setting? {
       guard let path = files[lowered] else { return nil }
@@ -264,14 +356,23 @@ struct XcodeGenSpec: Sendable {
     }
     // In the order Xcode weighs them, strongest first; an .xcconfig is read only when the
     // levels above it do not decide.
-    for level in 0..<6 {
+    for level in 0..<7 {
       let candidate: Setting?
       switch level {
       case 0: candidate = configs(target.settings)[setting]
       case 1: candidate = target.settings.base[setting]
-      case 2: candidate = try file(target.configFiles)
-      case 3: candidate = configs(self.settings)[setting]
-      case 4: candidate = self.settings.base[setting]
+      case 2:
+        // XcodeGen leaves a preset out of the project where an .xcconfig sets it.
+        if let preset = target.presets[setting], try file(target.configFiles) == nil,
+          try file(configFiles) == nil
+        {
+          candidate = preset
+        } else {
+          candidate = nil
+        }
+      case 3: candidate = try file(target.configFiles)
+      case 4: candidate = configs(self.settings)[setting]
+      case 5: candidate = self.settings.base[setting]
       default: candidate = try file(self.configFiles)
       }
       guard let found = candidate else { continue }

@@ -191,6 +191,7 @@ targets:
       path: App/Info.plist
       properties:
         CFBundleVersion: $(CURRENT_PROJECT_VERSION)
+        CFBundleShortVersionString: $(CURRENT_PROJECT_VERSION)
 """)
     root = case("secret-tuist-xcconfig", "error", secret, says="is outside the folders being read")
     write(os.path.join(root, "Project.swift"), """import ProjectDescription

@@ -1,0 +1,498 @@
+#!/usr/bin/env python3
+"""The ecosystem check: every BundleKit command run on real repositories, each judged by
+something that is not BundleKit's own code.
+
+    run.py SNAPSHOTS [--repos Scripts/ecosystem/repos.txt] [--tools DIR] [--jobs 2]
+           [--only OWNER/NAME ...] [--report Benchmarks/ecosystem.md] [--timeout 120]
+           [--memory-gb 4] [--scratch DIR]
+
+SNAPSHOTS holds what `fetch github:OWNER/NAME` brought: OWNER+NAME/repo, a git directory.
+Each repository is checked out at its pinned commit into a scratch tree outside this one
+(git archive), and these run there, each under a time limit and a memory cap:
+
+  version            -- and, where a spec (XcodeGen, Tuist) sits beside the .xcodeproj it
+                        generates, the versions read from each agree, target for target
+  bump build / bump version patch, with --dry-run
+                     -- the diff passes `git apply --check` and touches no generated or
+                        vendored file (Derived/, Pods/, *.xcframework)
+  strings lint       -- exits 0 or 1 (a finding), never anything else
+  strings compile    -- every output is a property list CoreFoundation reads (plutil -lint)
+  strings extract    -- against the keys Xcode extracted into each catalog (no
+                        extractionState, or extracted / extracted_with_value): recall and
+                        precision
+  strings sync --check
+                     -- clean wherever the catalog was committed after the code last changed
+  strings export, then strings import --dry-run of that export
+                     -- imports nothing: an unedited export changes no byte
+  scan               -- exits 0 or 1
+
+A crash is any exit status but 0 and 1 (2 is a usage error, which these commands never
+are); a hang is the time limit reached. The report (figures only, no third-party text) goes
+to --report with the date and BundleKit's commit; an earlier report there is compared with,
+and what changed is listed.
+"""
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GENERATED = re.compile(r"(^|/)(Derived|Pods|DerivedData|\.build|Carthage)/|\.xcframework/")
+XCODE_EXTRACTED = {None, "extracted", "extracted_with_value"}
+
+
+def read_repos(path):
+    repos = []
+    with open(path) as file:
+        for line in file:
+            text = line.split("#", 1)
+            fields = text[0].split()
+            if len(fields) < 2:
+                continue
+            groups = text[1].strip() if len(text) > 1 else ""
+            repos.append({"name": fields[0], "commit": fields[1], "groups": groups})
+    return repos
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.tools = os.path.abspath(args.tools) if args.tools else None
+        tool = os.path.join(self.tools, "bundlekit") if self.tools else shutil.which("bundlekit")
+        if not tool or not os.path.exists(tool):
+            sys.exit("run.py: no bundlekit: give --tools DIR (a release build: bundlekit and bundlekit-localize)")
+        self.tool = tool
+        self.plutil = shutil.which("plutil")
+
+    def run(self, arguments, cwd, stdin=None):
+        """Runs bundlekit under the time limit and memory cap: (status, stdout, stderr, seconds)."""
+        limit = self.args.memory_gb * 1024 * 1024
+        env = dict(os.environ)
+        if self.tools:
+            env["PATH"] = self.tools + os.pathsep + env.get("PATH", "")
+        # A home of its own: journal keys and caches stay out of the user's.
+        env["HOME"] = os.path.join(self.args.scratch, "home")
+        env["BUNDLEKIT_STATE_DIR"] = os.path.join(self.args.scratch, "home", "state")
+        command = ["bash", "-c", f'ulimit -v {limit}; exec timeout {self.args.timeout} "$0" "$@"',
+                   self.tool] + arguments
+        start = time.time()
+        done = subprocess.run(command, cwd=cwd, capture_output=True, env=env, input=stdin)
+        return done.returncode, done.stdout, done.stderr.decode(errors="replace"), time.time() - start
+
+    def check(self, repo):
+        name, commit = repo["name"], repo["commit"]
+        gitdir = os.path.join(self.args.snapshots, name.replace("/", "+"), "repo")
+        row = {"repo": name, "groups": repo["groups"], "crashes": [], "hangs": []}
+        if not os.path.isdir(gitdir):
+            row["missing"] = "no snapshot: fetch github:" + name
+            return row
+        tree = os.path.join(self.args.scratch, "trees", name.replace("/", "+"))
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(tree)
+        if not self.checkout(gitdir, commit, tree):
+            row["missing"] = f"commit {commit[:12]} is not in the snapshot"
+            return row
+        # A repository of its own, so `git apply --check` judges the dry runs against it.
+        subprocess.run(["git", "init", "-q"], cwd=tree)
+        row["seconds"] = 0.0
+
+        def bundlekit(label, arguments, cwd=tree):
+            status, out, err, seconds = self.run(arguments, cwd)
+            row["seconds"] += seconds
+            if status == 124:
+                row["hangs"].append(label)
+            elif status not in (0, 1):
+                row["crashes"].append(f"{label} ({status})")
+            return status, out, err
+
+        self.versions(row, tree, bundlekit)
+        self.bumps(row, tree, bundlekit)
+        self.tables(row, tree, gitdir, commit, bundlekit)
+        status, _, _ = bundlekit("scan", ["scan", "."])
+        row["scan"] = "ok" if status in (0, 1) else "crash"
+        if not self.args.keep:
+            shutil.rmtree(tree, ignore_errors=True)
+        return row
+
+    @staticmethod
+    def checkout(gitdir, commit, tree):
+        """Writes the files of `commit` into `tree`. A snapshot may lack its largest files
+        (and LFS content): those are left out, the rest written."""
+        archive = subprocess.run(["git", "--git-dir", gitdir, "archive", commit], capture_output=True)
+        if archive.returncode == 0:
+            subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+            return True
+        listing = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "-z", commit],
+                                 capture_output=True)
+        if listing.returncode != 0:
+            return False
+        entries = []
+        for item in listing.stdout.split(b"\0"):
+            if not item:
+                continue
+            meta, path = item.split(b"\t", 1)
+            mode, kind, oid = meta.split()
+            if kind == b"blob":
+                entries.append((mode, oid, path.decode(errors="surrogateescape")))
+        batch = subprocess.Popen(["git", "--git-dir", gitdir, "cat-file", "--batch"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for mode, oid, path in entries:
+            batch.stdin.write(oid + b"\n")
+            batch.stdin.flush()
+            header = batch.stdout.readline().split()
+            if len(header) < 3 or header[1] == b"missing":
+                continue
+            data = batch.stdout.read(int(header[2]))
+            batch.stdout.read(1)
+            target = os.path.join(tree, path)
+            if os.path.commonpath([os.path.abspath(target), tree]) != tree:
+                continue
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            if mode == b"120000":
+                os.symlink(data.decode(errors="surrogateescape"), target)
+            else:
+                with open(target, "wb") as file:
+                    file.write(data)
+                if mode == b"100755":
+                    os.chmod(target, 0o755)
+        batch.stdin.close()
+        batch.wait()
+        return True
+
+    # -- versions -------------------------------------------------------------------------
+
+    @staticmethod
+    def rows(out):
+        try:
+            value = json.loads(out or b"[]")
+        except ValueError:
+            return None
+        return value if isinstance(value, list) else []
+
+    def versions(self, row, tree, bundlekit):
+        status, out, err = bundlekit("version", ["version", ".", "--format", "json"])
+        rows = self.rows(out) or []
+        row["targets"] = len(rows)
+        row["version_problems"] = sum(1 for r in rows if r.get("problems"))
+        row["version_status"] = status
+        # A spec beside the project it generates: both read alone must agree.
+        agree = disagree = 0
+        for folder, _, files in os.walk(tree):
+            if "/." in folder[len(tree):] or GENERATED.search(folder[len(tree):] + "/"):
+                continue
+            specs = [f for f in files if f == "project.yml" or f == "Project.swift"]
+            projects = [d for d in os.listdir(folder) if d.endswith(".xcodeproj")]
+            if not specs or not projects:
+                continue
+            relative = os.path.relpath(folder, tree)
+            _, spec_out, _ = bundlekit("version spec", ["version", os.path.join(relative, specs[0]), "--format", "json"])
+            spec_rows = {r.get("target"): r for r in self.rows(spec_out) or []}
+            for project in projects:
+                _, project_out, _ = bundlekit(
+                    "version project", ["version", os.path.join(relative, project), "--format", "json"])
+                for target in self.rows(project_out) or []:
+                    # A target the project has and the spec reading lacks is a miss too
+                    # (a template, a multi-platform target the spec expands).
+                    spec = spec_rows.get(target.get("target"), {})
+                    same = all(spec.get(k) == target.get(k)
+                               for k in ("CFBundleVersion", "CFBundleShortVersionString"))
+                    agree += same
+                    disagree += not same
+        row["spec_vs_project"] = f"{agree}/{agree + disagree}" if agree + disagree else "-"
+        row["spec_agree"], row["spec_pairs"] = agree, agree + disagree
+
+    # -- bumps ----------------------------------------------------------------------------
+
+    def bumps(self, row, tree, bundlekit):
+        for label, arguments in (("bump build", ["bump", "build", "--dry-run"]),
+                                 ("bump patch", ["bump", "version", "patch", "--dry-run"])):
+            status, out, err = bundlekit(label, arguments)
+            key = label.replace(" ", "_")
+            if status != 0:
+                row[key] = "refused" if status == 1 else "crash"
+                continue
+            if not out.strip():
+                row[key] = "no change"
+                continue
+            touched = re.findall(rb"^\+\+\+ b/(.*)$", out, re.M)
+            if any(GENERATED.search(t.decode(errors="replace")) for t in touched):
+                row[key] = "touches generated"
+                continue
+            applies = subprocess.run(["git", "apply", "--check", "-"], cwd=tree, input=out,
+                                     capture_output=True)
+            row[key] = "applies" if applies.returncode == 0 else "not a patch"
+
+    # -- tables ---------------------------------------------------------------------------
+
+    def tables(self, row, tree, gitdir, commit, bundlekit):
+        status, out, err = bundlekit("strings lint", ["strings", "lint", ".", "--format", "json"])
+        row["lint"] = {0: "clean", 1: "findings"}.get(status, "crash")
+        output = os.path.join(self.args.scratch, "compiled", row["repo"].replace("/", "+"))
+        shutil.rmtree(output, ignore_errors=True)
+        status, out, err = bundlekit("strings compile", ["strings", "compile", ".", "--output-dir", output])
+        compiled = failed = 0
+        if status == 0 and os.path.isdir(output):
+            for folder, _, files in os.walk(output):
+                for name in files:
+                    compiled += 1
+                    if self.plutil:
+                        lint = subprocess.run([self.plutil, "-lint", os.path.join(folder, name)],
+                                              capture_output=True)
+                        failed += lint.returncode != 0
+        row["compile"] = (f"{compiled - failed}/{compiled}" if status == 0
+                          else ("refused" if status == 1 else "crash"))
+        row["compile_ok"], row["compile_total"] = compiled - failed, compiled
+        shutil.rmtree(output, ignore_errors=True)
+        self.extraction(row, tree, gitdir, commit, bundlekit)
+        self.exchange(row, tree, bundlekit)
+
+    @staticmethod
+    def catalogs(tree):
+        found = []
+        for folder, folders, files in os.walk(tree):
+            relative = os.path.relpath(folder, tree)
+            folders[:] = [f for f in folders if not f.startswith(".") and not f.endswith(".xcloc")
+                          and not GENERATED.search(os.path.join(relative, f) + "/")]
+            found += [os.path.join(relative, f) for f in files if f.endswith(".xcstrings")]
+        return sorted(found)
+
+    @staticmethod
+    def target_folder(tree, catalog):
+        """The folder a catalog's strings come from: the nearest one above it holding Swift."""
+        folder = os.path.dirname(catalog)
+        while True:
+            full = os.path.join(tree, folder)
+            for _, _, files in os.walk(full):
+                if any(f.endswith(".swift") for f in files):
+                    return folder or "."
+            if folder in ("", "."):
+                return "."
+            folder = os.path.dirname(folder)
+
+    def extraction(self, row, tree, gitdir, commit, bundlekit):
+        found = self.catalogs(tree)
+        expected_total = matched_total = extracted_total = 0
+        clean = eligible = 0
+        apps = []
+        for catalog in found:
+            try:
+                with open(os.path.join(tree, catalog), encoding="utf-8") as file:
+                    strings = json.load(file).get("strings", {})
+            except (ValueError, OSError):
+                continue
+            xcode = {k for k, v in strings.items()
+                     if isinstance(v, dict) and v.get("extractionState") in XCODE_EXTRACTED and k}
+            if not xcode:
+                continue
+            table = os.path.basename(catalog)[: -len(".xcstrings")]
+            folder = self.target_folder(tree, catalog)
+            status, out, err = bundlekit("strings extract", ["strings", "extract", folder, "--format", "json"])
+            if status == 127 or "bundlekit-localize" in err and status != 0:
+                row["extraction"] = "no helper"
+                return
+            try:
+                ours = {s["key"] for s in json.loads(out or b"[]") if s.get("table") == table}
+            except ValueError:
+                ours = set()
+            matched = len(ours & xcode)
+            expected_total += len(xcode)
+            extracted_total += len(ours)
+            matched_total += matched
+            apps.append((catalog, len(xcode), matched, len(ours)))
+            # Sync: judged where the catalog was committed after the code last changed.
+            swift_time = self.last_change(gitdir, commit, [os.path.join(folder, "*.swift")])
+            catalog_time = self.last_change(gitdir, commit, [catalog])
+            if catalog_time and swift_time and catalog_time >= swift_time:
+                eligible += 1
+                status, out, err = bundlekit("strings sync --check", ["strings", "sync", folder, "--check"])
+                clean += status == 0
+        if expected_total:
+            row["recall"] = matched_total / expected_total
+            row["precision"] = matched_total / extracted_total if extracted_total else 0.0
+            row["extraction"] = (f"{100 * row['recall']:.1f}% / {100 * row['precision']:.1f}% "
+                                 f"({matched_total} of {expected_total})")
+            row["catalogs_judged"] = len(apps)
+        else:
+            row["extraction"] = "-"
+        row["sync"] = f"{clean}/{eligible}" if eligible else "-"
+        row["sync_clean"], row["sync_eligible"] = clean, eligible
+
+    @staticmethod
+    def last_change(gitdir, commit, paths):
+        done = subprocess.run(["git", "--git-dir", gitdir, "log", "-1", "--format=%ct", commit, "--"] + paths,
+                              capture_output=True, text=True)
+        text = done.stdout.strip()
+        return int(text) if text.isdigit() else None
+
+    def exchange(self, row, tree, bundlekit):
+        exported = os.path.join(self.args.scratch, "xcloc", row["repo"].replace("/", "+"))
+        shutil.rmtree(exported, ignore_errors=True)
+        status, out, err = bundlekit("strings export", ["strings", "export", ".", "--xcloc", exported])
+        if status != 0:
+            row["import"] = "nothing to export" if "nothing to export" in err else "export refused"
+            return
+        bundles = sorted(os.path.join(exported, b) for b in os.listdir(exported) if b.endswith(".xcloc"))
+        status, out, err = bundlekit("strings import", ["strings", "import", *bundles, ".", "--dry-run"])
+        row["import"] = ("no-op" if status == 0 and not out.strip() else
+                         ("changes" if status == 0 else "refused"))
+        shutil.rmtree(exported, ignore_errors=True)
+
+
+COLUMNS = [("repo", "repository"), ("targets", "targets"), ("spec_vs_project", "spec = project"),
+           ("bump_build", "bump build"), ("bump_patch", "bump patch"), ("lint", "lint"),
+           ("compile", "compile (plutil)"), ("extraction", "extract recall / precision"),
+           ("sync", "sync clean"), ("import", "import of export"), ("problems", "crashes, hangs")]
+
+
+def cells(row):
+    """A row's cells as the report writes them."""
+    if "missing" in row:
+        return [row["repo"], row["missing"]] + ["-"] * (len(COLUMNS) - 2)
+    return [cell(row, key).replace("|", "/") for key, _ in COLUMNS]
+
+
+def cell(row, key):
+    if key == "problems":
+        found = [f"crash: {c}" for c in row.get("crashes", [])] + [f"hang: {h}" for h in row.get("hangs", [])]
+        return "; ".join(found) or "-"
+    value = row.get(key, "-")
+    return str(value)
+
+
+def summary(rows):
+    def count(key, value):
+        return sum(1 for r in rows if r.get(key) == value)
+
+    judged = [r for r in rows if "missing" not in r]
+    agree = sum(r.get("spec_agree", 0) for r in judged)
+    pairs = sum(r.get("spec_pairs", 0) for r in judged)
+    recalls = [r["recall"] for r in judged if "recall" in r]
+    precisions = [r["precision"] for r in judged if "precision" in r]
+    clean = sum(r.get("sync_clean", 0) for r in judged)
+    eligible = sum(r.get("sync_eligible", 0) for r in judged)
+    compiled = sum(r.get("compile_ok", 0) for r in judged)
+    compiled_total = sum(r.get("compile_total", 0) for r in judged)
+    crashes = sum(len(r.get("crashes", [])) for r in judged)
+    hangs = sum(len(r.get("hangs", [])) for r in judged)
+    bumps = sum(1 for r in judged for k in ("bump_build", "bump_patch") if r.get(k) == "applies")
+    bump_runs = sum(1 for r in judged for k in ("bump_build", "bump_patch")
+                    if r.get(k) in ("applies", "not a patch", "touches generated"))
+    imports = sum(1 for r in judged if r.get("import") == "no-op")
+    import_runs = sum(1 for r in judged if r.get("import") in ("no-op", "changes", "refused"))
+    return {
+        "repositories": len(judged), "missing": len(rows) - len(judged),
+        "targets": sum(r.get("targets", 0) for r in judged),
+        "versions consistent": f"{agree}/{pairs}",
+        "bumps that apply": f"{bumps}/{bump_runs}",
+        "compiled files plutil reads": f"{compiled}/{compiled_total}",
+        "extraction recall (median, min)": (f"{100 * sorted(recalls)[len(recalls) // 2]:.1f}%, {100 * min(recalls):.1f}%"
+                                            if recalls else "-"),
+        "extraction precision (median, min)": (f"{100 * sorted(precisions)[len(precisions) // 2]:.1f}%, {100 * min(precisions):.1f}%"
+                                               if precisions else "-"),
+        "apps at 98% recall and precision": f"{sum(1 for r in judged if r.get('recall', 0) >= 0.98 and r.get('precision', 0) >= 0.98)}/{len(recalls)}",
+        "sync clean": f"{clean}/{eligible}",
+        "import no-op": f"{imports}/{import_runs}",
+        "crashes": crashes, "hangs": hangs,
+    }
+
+
+def previous_rows(path):
+    """The rows of an earlier report, by repository, as their cells."""
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    with open(path) as file:
+        for line in file:
+            if not line.startswith("| ") or line.startswith("| repository") or line.startswith("| ---"):
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == len(COLUMNS):
+                rows[cells[0]] = cells
+    return rows
+
+
+def report(rows, path, started, seconds):
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    before = previous_rows(path)
+    lines = [
+        "# Ecosystem check",
+        "",
+        f"`Scripts/ecosystem/run.py` on {started:%Y-%m-%d %H:%M} UTC, BundleKit {commit}, "
+        f"{len(rows)} repositories pinned in `Scripts/ecosystem/repos.txt`, {seconds / 60:.1f} minutes "
+        "on 2 cores. Figures only: no file of these repositories is kept here.",
+        "",
+        "## Summary",
+        "",
+    ]
+    for key, value in summary(rows).items():
+        lines.append(f"- {key}: {value}")
+    changes = []
+    for row in rows:
+        now_cells = cells(row)
+        old = before.get(row["repo"])
+        if old and old != now_cells:
+            for (key, title), was, now in zip(COLUMNS, old, now_cells):
+                if was != now:
+                    changes.append(f"- {row['repo']}: {title} {was} -> {now}")
+    lines += ["", "## Changes since the last report", ""]
+    lines += changes or (["- none"] if before else ["- no earlier report"])
+    lines += ["", "## Repositories", "",
+              "| " + " | ".join(title for _, title in COLUMNS) + " |",
+              "| " + " | ".join("---" for _ in COLUMNS) + " |"]
+    for row in rows:
+        lines.append("| " + " | ".join(cells(row)) + " |")
+    text = "\n".join(lines) + "\n"
+    with open(path, "w") as file:
+        file.write(text)
+    return changes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("snapshots")
+    parser.add_argument("--repos", default=os.path.join(HERE, "repos.txt"))
+    parser.add_argument("--tools", help="the folder holding bundlekit and bundlekit-localize")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--report", default=os.path.join(ROOT, "Benchmarks", "ecosystem.md"))
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--memory-gb", type=int, default=4)
+    parser.add_argument("--scratch", default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch trees")
+    args = parser.parse_args()
+    args.snapshots = os.path.abspath(args.snapshots)
+    args.scratch = os.path.abspath(args.scratch or tempfile.mkdtemp(prefix="bundlekit-ecosystem-"))
+    if os.path.commonpath([args.scratch, ROOT]) == ROOT:
+        sys.exit("run.py: the scratch folder must be outside the repository")
+    os.makedirs(os.path.join(args.scratch, "home", "state"), exist_ok=True)
+    repos = read_repos(args.repos)
+    if args.only:
+        repos = [r for r in repos if r["name"] in args.only]
+    runner = Runner(args)
+    started = datetime.datetime.utcnow()
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        rows = list(pool.map(runner.check, repos))
+    for row in rows:
+        print(" | ".join(cell(row, key) for key, _ in COLUMNS) if "missing" not in row
+              else f"{row['repo']} | {row['missing']}", flush=True)
+    changes = report(rows, args.report, started, time.time() - start)
+    total = summary(rows)
+    print("summary: " + "; ".join(f"{k} {v}" for k, v in total.items()))
+    for change in changes:
+        print("changed:", change[2:])
+    if not args.keep:
+        shutil.rmtree(args.scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
