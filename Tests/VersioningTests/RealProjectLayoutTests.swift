@@ -1,4 +1,5 @@
 import BundleKitFileSystem
+import BundleKitPropertyList
 import BundleKitTestSupport
 import Foundation
 import Testing
@@ -297,6 +298,44 @@ struct RealProjectLayoutTests {
     #expect(String(decoding: tags.stdout, as: UTF8.self).split(separator: "\n").count == clones)
   }
 
+  @Test("bump build --target App moves a single-target watch app's widget too, two levels down")
+  func modernWatchApp() throws {
+    let fixtures = try Fixtures()
+    #expect(
+      try fixtures.run(["bump", "build", "--target", "Trail"], in: "WatchModern").status == 0)
+    let versions = try fixtures.versions(in: "WatchModern")
+    #expect(versions["Trail"]?["CFBundleVersion"] as? String == "51")
+    #expect(versions["TrailWatch"]?["CFBundleVersion"] as? String == "51")
+    #expect(versions["TrailWatchWidget"]?["CFBundleVersion"] as? String == "51")
+    #expect(versions["TrailWatchWidget"]?["buildNumberOf"] as? String == "Trail")
+  }
+
+  @Test("--dry-run of a binary Info.plist prints a GIT binary patch that git apply takes")
+  func binaryDryRun() throws {
+    let git = try #require(Tool.path("git"), "git is not on PATH")
+    let plutil = try #require(Tool.path("plutil"), "plutil is not on PATH")
+    let folder = try TemporaryFolder()
+    try FileIO.createFolders(for: folder.file("App/Info.plist"))
+    let value = PropertyListValue.dictionary([
+      "CFBundleShortVersionString": .string("2.0"), "CFBundleVersion": .string("41"),
+    ])
+    try FileIO.writeAtomically(try value.encoded(as: .binary1), to: folder.file("App/Info.plist"))
+    #expect(try Tool.run(git, ["init", "-q"], in: folder.path).status == 0)
+    let before = try FileIO.read(folder.file("App/Info.plist"))
+    let dry = try BundleKitTool.run(["bump", "build", "--dry-run"], in: folder.path)
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(dry.stdout.hasPrefix("diff --git a/App/Info.plist b/App/Info.plist\nindex "))
+    #expect(dry.stdout.contains("GIT binary patch\nliteral "))
+    #expect(
+      dry.stderr.contains("App/Info.plist is a binary property list: CFBundleVersion 41 -> 42"))
+    #expect(try FileIO.read(folder.file("App/Info.plist")) == before, "a dry run wrote")
+    try FileIO.writeAtomically(Array(dry.stdout.utf8), to: folder.file("bump.patch"))
+    #expect(try Tool.run(git, ["apply", "--check", "bump.patch"], in: folder.path).status == 0)
+    #expect(try Tool.run(git, ["apply", "bump.patch"], in: folder.path).status == 0)
+    let read = try Tool.run(plutil, ["-p", folder.file("App/Info.plist")])
+    #expect(String(decoding: read.stdout, as: UTF8.self).contains("\"CFBundleVersion\" => \"42\""))
+  }
+
   @Test("--claim: a stray ref far above the files' number is refused without --allow-jump")
   func claimJump() throws {
     let git = try #require(
@@ -446,10 +485,15 @@ struct RealProjectLayoutTests {
     let project = Project.app(name: "Weather", platform: .iOS)
     """.write(toFile: fixtures.path("Tuist/Project.swift"), atomically: true, encoding: .utf8)
     let helper = try fixtures.run(["version"], in: "Tuist")
-    #expect(helper.status == 1)
+    #expect(helper.status == 0)
+    #expect(helper.stdout.contains("missing (below)"), "\(helper.stdout)")
     #expect(
-      helper.stderr.contains("Project.swift: error: no Project(...) in it that can be read"),
+      helper.stderr.contains(
+        "Project.swift: the Project is built by code: not read without running the manifest"),
       "\(helper.stderr)")
+    // A bump has nothing it can read to raise: said, nothing written.
+    let bumpHelper = try fixtures.run(["bump", "build"], in: "Tuist")
+    #expect(bumpHelper.status == 1, "\(bumpHelper.stdout)")
   }
 
   @Test(

@@ -40,6 +40,15 @@ extension VersionBump {
       found: items, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests,
       scope: SettingsScope(paths: paths.isEmpty ? ["."] : paths, allowingOutside: allowOutside))
     guard !inventory.bundles.isEmpty else { throw .nothingFound(paths: paths) }
+    // Rows that could not be read at all (built by code, not yet generated) leave nothing to
+    // raise: said, rather than a success that changed nothing.
+    if inventory.bundles.allSatisfy({ $0.missing != nil }) {
+      throw .refused(
+        path: nil,
+        reason:
+          "nothing that can be read to bump: \(inventory.bundles.compactMap(\.missing).joined(separator: "; "))"
+      )
+    }
     return try plan(inventory)
   }
 

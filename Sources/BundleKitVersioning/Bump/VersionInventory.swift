@@ -208,6 +208,9 @@ public struct VersionInventory: Sendable {
       switch item {
       case .project(let path): projectPaths.append(path)
       case .workspace(let path):
+        // A folder named .xcworkspace that holds no workspace (many repositories commit
+        // only its xcshareddata/swiftpm/Package.resolved) lists nothing, and stops nothing.
+        guard FileIO.exists(Paths.join(path, "contents.xcworkspacedata")) else { continue }
         for listed in try XcodeWorkspace.projects(in: path) where scope.contains(listed) {
           projectPaths.append(listed)
           if workspaceOf[listed] == nil { workspaceOf[listed] = path }
@@ -233,6 +236,7 @@ public struct VersionInventory: Sendable {
     var seenProjects: Set<String> = []
     projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
     let chains = XcconfigChains(scope: scope)
+    var unreferenced: [String] = []
     var usedPlists: Set<String> = []
     for path in projectPaths {
       // A project a workspace lists but the checkout does not hold yet (CocoaPods' before
@@ -283,9 +287,21 @@ public struct VersionInventory: Sendable {
         bundles.append(row)
       }
     }
+    // Below a spec, the spec's targets are the project: an Info.plist none of them uses
+    // (Tuist's generated Derived/InfoPlists, a template, an old file) is built by nothing.
+    let specFolders = specs.map { Paths.parent($0) }
     let plists = found.compactMap { item -> String? in
       guard case .infoPlist(let path) = item, !usedPlists.contains(path) else { return nil }
+      if specFolders.contains(where: { $0 == "." || path.hasPrefix($0 + "/") }) {
+        unreferenced.append(path)
+        return nil
+      }
       return path
+    }
+    if !unreferenced.isEmpty {
+      notes.append(
+        "\(unreferenced.count) Info.plist\(unreferenced.count == 1 ? "" : "s") below a project spec that no target of it uses (\(unreferenced.prefix(3).joined(separator: ", "))\(unreferenced.count > 3 ? " ..." : "")): not read"
+      )
     }
     // Each file is read and parsed on its own, so large inventories use every core.
     let loaded = WorkerThreads.map(plists.count) {

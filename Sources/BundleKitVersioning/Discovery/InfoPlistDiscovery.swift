@@ -23,6 +23,51 @@ public enum InfoPlistDiscovery {
     name.hasSuffix("Info.plist")
   }
 
+  /// Whether a file name is a project spec: XcodeGen's `project.yml` (or `project-*.yml`,
+  /// as teams with several specs name them), Tuist's `Project.swift`.
+  public static func isSpec(_ name: String) -> Bool {
+    if name == "Project.swift" { return true }
+    guard name.hasPrefix("project"), name.hasSuffix(".yml") || name.hasSuffix(".yaml") else {
+      return false
+    }
+    let stem = name.dropFirst("project".count).dropLast(name.hasSuffix(".yml") ? 4 : 5)
+    return stem.isEmpty || stem.hasPrefix("-") || stem.hasPrefix("_") || stem.hasPrefix(".")
+  }
+
+  /// Whether a file may hold the command that runs XcodeGen.
+  static func mayRunXcodeGen(_ name: String) -> Bool {
+    ["Makefile", "makefile", "GNUmakefile", "Rakefile", "Fastfile", "justfile", "Justfile"]
+      .contains(name) || name.hasSuffix(".sh") || name.hasSuffix(".mk")
+  }
+
+  /// The specs `xcodegen ... --spec FILE` names in `script` (at most 1 MiB read), relative
+  /// to the folder searched (where such commands run), that exist.
+  static func specsNamed(in script: String, root: String) -> [String] {
+    guard let bytes = try? FileIO.read(script), bytes.count <= 1 << 20 else { return [] }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard text.contains("xcodegen") else { return [] }
+    var specs: [String] = []
+    for line in text.split(separator: "\n") where line.contains("xcodegen") {
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "=" })
+      for (index, word) in words.enumerated()
+      where (word == "--spec" || word == "-s") && index + 1 < words.count {
+        var name = String(words[index + 1])
+        name = name.trimmingCharacters(in: ["\"", "'", ";"])
+        guard !name.isEmpty, !name.contains("$"), !name.hasPrefix("/"),
+          !name.split(separator: "/").contains("..")
+        else { continue }
+        for base in [root, Paths.parent(script)] {
+          let candidate = normalized(Paths.join(base, name))
+          if FileIO.exists(candidate), !specs.contains(candidate) {
+            specs.append(candidate)
+            break
+          }
+        }
+      }
+    }
+    return specs
+  }
+
   /// Folder and file names that mark a test bundle ("UITests" ends with "Tests").
   private static let testSuffixes = ["Tests", "Tests-Info.plist"]
 
@@ -66,11 +111,20 @@ public enum InfoPlistDiscovery {
         continue
       }
       var undecodable: String?
+      var scripts: [String] = []
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
         let relative = entry.relativePath
         let full = normalized(path == "." ? relative : path + "/" + relative)
         if SkippedFolders.skips(name) {
+          return .skip
+        }
+        // Built products someone else made (a vendored .xcframework, a prebuilt .framework
+        // or .bundle): their Info.plists are theirs, never bumped here.
+        if entry.isFolder,
+          name.hasSuffix(".xcframework") || name.hasSuffix(".framework")
+            || name.hasSuffix(".bundle")
+        {
           return .skip
         }
         // An Info.plist there could not be read or written: refuse rather than leave the
@@ -89,16 +143,20 @@ public enum InfoPlistDiscovery {
           found.insert(.workspace(full))
           return .skip
         }
-        if name == "project.yml" || name == "project.yaml" || name == "Project.swift",
-          !entry.isFolder
-        {
+        if Self.isSpec(name), !entry.isFolder {
           found.insert(.spec(full))
           return .skip
         }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
           found.insert(.infoPlist(full))
         }
+        if !entry.isFolder, Self.mayRunXcodeGen(name) { scripts.append(full) }
         return .descend
+      }
+      // A spec named only where the build runs XcodeGen (`xcodegen generate --spec App.yml`
+      // in a Makefile or script) is a spec too.
+      for script in scripts {
+        for spec in Self.specsNamed(in: script, root: path) { found.insert(.spec(spec)) }
       }
       if let undecodable {
         throw .file(.io(path: undecodable, message: DirectoryWalker.undecodableMessage))

@@ -26,6 +26,17 @@ struct ProjectVersions {
     self.chains = chains
   }
 
+  /// Whether `target` is a watch app of the single-target kind (an `application` built for
+  /// watchOS): embedded in an iPhone app, it carries that app's build number, and so do the
+  /// extensions and widgets it embeds, at any depth.
+  static func isWatchApp(_ target: XcodeProject.Target) -> Bool {
+    guard target.productType == productTypePrefix + "application" else { return false }
+    return target.configurations.contains { configuration in
+      guard case .dictionary(let entries) = configuration.settings else { return false }
+      return entries.contains { $0.key == "SDKROOT" && $0.value.string == "watchos" }
+    }
+  }
+
   /// One bundle per target that has a version (tests only with `includeTests`), and the
   /// Info.plists the targets use.
   mutating func bundles(includeTests: Bool) -> (bundles: [VersionedBundle], infoPlists: Set<String>)
@@ -55,7 +66,7 @@ struct ProjectVersions {
       // The app whose number it carries: up through hosts while each moves with its own.
       var climber = target
       var seen: Set<String> = [target.name]
-      while climber.versioning == .withHost,
+      while climber.versioning == .withHost || Self.isWatchApp(climber),
         let host = climber.productReference.flatMap({ hostOfProduct[$0] }),
         let next = byName[host], seen.insert(host).inserted
       {
@@ -176,7 +187,8 @@ struct ProjectVersions {
         )
       }
       let path = InfoPlistDiscovery.normalized(Paths.join(folder, anchor.relativePath))
-      return SettingsStack.Level(label: path, assignments: try chains.assignments(of: path))
+      return SettingsStack.Level(
+        label: path, assignments: try chains.assignments(of: path, sourceRoot: project.sourceRoot))
     }
     guard let reference = configuration.baseConfigurationReference else {
       return SettingsStack.Level(label: label + " .xcconfig", assignments: [])
@@ -188,7 +200,8 @@ struct ProjectVersions {
           "the base configuration \(reference) of \(configuration.target ?? "the project") (\(configuration.name)) is not a file in the project"
       )
     }
-    return SettingsStack.Level(label: path, assignments: try chains.assignments(of: path))
+    return SettingsStack.Level(
+      label: path, assignments: try chains.assignments(of: path, sourceRoot: project.sourceRoot))
   }
 
   /// The unconditional build settings of a configuration, in file order.
@@ -232,6 +245,19 @@ struct ProjectVersions {
           if FileIO.exists(plistPath) { throw problem }
         }
       }
+      // Generating the Info.plist, Xcode (swift-build) writes an assigned
+      // CURRENT_PROJECT_VERSION / MARKETING_VERSION (or INFOPLIST_KEY_...) over what the
+      // INFOPLIST_FILE it starts from says: a literal there is not what the app gets.
+      let generated = try stack.resolve("GENERATE_INFOPLIST_FILE")?.value == "YES"
+      if generated, let setting = Self.generatedFrom[key] {
+        let explicit = "INFOPLIST_KEY_" + key
+        if let resolved = try stack.resolve(explicit) {
+          return .success(resolved)
+        }
+        if let resolved = try stack.resolve(setting) {
+          return .success(resolved)
+        }
+      }
       if let plistPath, let plist = readPlist, let text = plist.document.value[key]?.stringValue {
         let line = XMLValueLocator.line(of: key, in: plist.bytes) ?? 1
         let origin = SettingAssignment(
@@ -239,7 +265,6 @@ struct ProjectVersions {
           place: .plist(path: plistPath, key: key))
         return .success(try stack.evaluate(origin))
       }
-      let generated = try stack.resolve("GENERATE_INFOPLIST_FILE")?.value == "YES"
       guard generated || plistPath == nil, let setting = Self.generatedFrom[key] else {
         return nil
       }

@@ -22,19 +22,26 @@ final class XcconfigChains {
   /// The most assignments one chain may expand to, includes repeated included.
   static let maximumAssignments = 100_000
 
-  /// Every unconditional assignment of `path` and what it includes, in order.
-  func assignments(of path: String) throws(VersioningError) -> [SettingAssignment] {
+  /// Every unconditional assignment of `path` and what it includes, in order. An
+  /// `#include` is looked up beside the including file, then (as swift-build does) in the
+  /// project's `sourceRoot` when one is given.
+  func assignments(of path: String, sourceRoot: String? = nil) throws(VersioningError)
+    -> [SettingAssignment]
+  {
     var stack: [String] = []
-    return try flatten(path, stack: &stack, includedFrom: nil)
+    return try flatten(path, sourceRoot: sourceRoot, stack: &stack, includedFrom: nil)
   }
 
   private func flatten(
-    _ path: String, stack: inout [String], includedFrom: (file: String, line: Int)?
+    _ path: String, sourceRoot: String?, stack: inout [String],
+    includedFrom: (file: String, line: Int)?
   ) throws(VersioningError) -> [SettingAssignment] {
-    if let known = flattened[path] { return known }
+    let key = (sourceRoot ?? "") + "\u{0}" + path
+    if let known = flattened[key] { return known }
     var result: [SettingAssignment] = []
-    try collect(path, into: &result, stack: &stack, includedFrom: includedFrom)
-    flattened[path] = result
+    try collect(
+      path, sourceRoot: sourceRoot, into: &result, stack: &stack, includedFrom: includedFrom)
+    flattened[key] = result
     return result
   }
 
@@ -57,8 +64,8 @@ final class XcconfigChains {
   }
 
   private func collect(
-    _ path: String, into result: inout [SettingAssignment], stack: inout [String],
-    includedFrom: (file: String, line: Int)?
+    _ path: String, sourceRoot: String?, into result: inout [SettingAssignment],
+    stack: inout [String], includedFrom: (file: String, line: Int)?
   ) throws(VersioningError) {
     if stack.contains(path) {
       throw .unreadable(
@@ -86,8 +93,13 @@ final class XcconfigChains {
       case .include(let include):
         // `App/../Shared/Versions.xcconfig` is `Shared/Versions.xcconfig`: one file, one
         // name, so a bump edits it once and its diff names it as git does.
-        let target = Paths.collapsed(
+        var target = Paths.collapsed(
           include.path.hasPrefix("/") ? include.path : Paths.join(Paths.parent(path), include.path))
+        if !FileIO.exists(target), !include.path.hasPrefix("/"), let sourceRoot {
+          // Not beside the including file: the project's folder, as swift-build looks.
+          let fromRoot = Paths.collapsed(Paths.join(sourceRoot, include.path))
+          if FileIO.exists(fromRoot) { target = fromRoot }
+        }
         if !FileIO.exists(target) {
           if include.isOptional { continue }
           throw .unreadable(
@@ -101,7 +113,8 @@ final class XcconfigChains {
         try scope.check(target, as: "#include", from: (path, include.line))
         let included: [SettingAssignment]
         do {
-          included = try flatten(target, stack: &stack, includedFrom: (path, include.line))
+          included = try flatten(
+            target, sourceRoot: sourceRoot, stack: &stack, includedFrom: (path, include.line))
         } catch .file(let error) {
           // Named at the #include: the file may be anywhere (/dev/zero, a FIFO).
           throw .unreadable(

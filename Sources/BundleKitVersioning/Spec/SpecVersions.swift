@@ -74,6 +74,16 @@ struct SpecVersions {
         bundles.append(bundle)
       }
     }
+    // What code builds is named on a row of its own: not read, not guessed, and no reason
+    // to stop reading the rest.
+    for part in spec.builtByCode {
+      var row = VersionedBundle(
+        path: spec.path, target: part == "Project" ? "-" : part, format: .spec, version: nil,
+        build: nil)
+      row.missing =
+        "\(spec.path): \(part == "Project" ? "the Project" : part) is built by code: not read without running the manifest"
+      bundles.append(row)
+    }
     return (bundles, used)
   }
 

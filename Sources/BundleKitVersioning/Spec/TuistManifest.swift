@@ -399,9 +399,12 @@ struct TuistManifest {
   static func spec(path: String, bytes: [UInt8]) throws(VersioningError) -> XcodeGenSpec {
     let manifest = TuistManifest(bytes: bytes)
     guard let project = manifest.project else {
-      throw .unreadable(
-        path: path, line: nil,
-        message: "no Project(...) in it that can be read without running it (built by a helper?)")
+      // Built by a helper (`Project.app(...)`): named on its own row, not guessed.
+      var spec = XcodeGenSpec(
+        path: path, name: nil, configurations: ["Debug", "Release"],
+        settings: XcodeGenSpec.Settings(), configFiles: [:], targets: [])
+      spec.builtByCode = ["Project"]
+      return spec
     }
     // Line starts found once: a manifest of 80,000 literals is read in one pass, not one
     // pass per literal.
@@ -450,6 +453,23 @@ struct TuistManifest {
     let (projectSettings, projectFiles) = settings(
       project.argument("settings"), keyPath: ["settings"])
     var targets: [XcodeGenSpec.Target] = []
+    var builtByCode: [String] = []
+    switch project.argument("targets") {
+    case .array(let items)?:
+      for (index, item) in items.enumerated() {
+        let isTarget: Bool
+        if case .call(let kind, _) = item {
+          isTarget = kind == ".target" || kind == "Target" || kind == "Target.target"
+        } else {
+          isTarget = false
+        }
+        if !isTarget || literal(item.argument("name")) == nil {
+          builtByCode.append("targets[\(index)]")
+        }
+      }
+    case nil: break
+    default: builtByCode.append("targets")
+    }
     for call in targetCalls(project) {
       guard let name = literal(call.argument("name")) else { continue }
       var target = XcodeGenSpec.Target(name: name)
@@ -463,7 +483,15 @@ struct TuistManifest {
       switch call.argument("infoPlist") {
       case .string(let file, _)?:
         target.infoPlistFile = InfoPlistDiscovery.normalized(Paths.join(folder, file))
+      case .call(let kind, let arguments)? where kind.hasSuffix("file"):
+        if case .string(let file, _)? = arguments.first?.value {
+          target.infoPlistFile = InfoPlistDiscovery.normalized(Paths.join(folder, file))
+        }
+      case nil, .member(".default")?:
+        // Tuist's default Info.plist: 1.0 and 1, whatever the settings say.
+        target.generatesInfoPlist = true
       case .call(let kind, _)? where kind.hasSuffix("extendingDefault"):
+        target.generatesInfoPlist = true
         if case .dictionary(let pairs)? = call.argument("infoPlist")?.argument("with") {
           for (key, value) in pairs {
             guard let (text, range) = placedLiteral(value) else { continue }
@@ -483,8 +511,10 @@ struct TuistManifest {
       }
       targets.append(target)
     }
-    return XcodeGenSpec(
+    var spec = XcodeGenSpec(
       path: path, name: literal(project.argument("name")), configurations: ["Debug", "Release"],
       settings: projectSettings, configFiles: projectFiles, targets: targets)
+    spec.builtByCode = builtByCode
+    return spec
   }
 }

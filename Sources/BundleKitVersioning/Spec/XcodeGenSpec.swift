@@ -108,6 +108,8 @@ struct XcodeGenSpec: Sendable {
   var settings = Settings()
   var configFiles: [String: String] = [:]
   var targets: [Target] = []
+  /// What a Tuist manifest builds by code (a helper, a variable): named, not read.
+  var builtByCode: [String] = []
   /// Each target's place in `targets`, by name: a spec of 100,000 targets is merged in one
   /// pass.
   private var targetIndex: [String: Int] = [:]

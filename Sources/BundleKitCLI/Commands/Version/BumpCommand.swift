@@ -102,15 +102,20 @@ struct BumpOptions: ParsableArguments {
     }
   }
 
-  /// The diff of every text file (paths relative to the working folder, `a/` and `b/` as
-  /// git writes them), a summary for binary property lists.
+  /// The diff of every file (paths relative to the working folder, `a/` and `b/` as git
+  /// writes them): a binary property list as a `GIT binary patch`, which `git apply` takes
+  /// too; what changes in it goes to standard error, which is no part of the patch.
   private func printDiff(_ files: [VersionBump.FileChange], _ values: [VersionBump.ValueChange]) {
     for file in files {
       if file.isBinary {
-        StandardStreams.printLine("binary \(file.path):")
-        for value in values where value.places.contains(where: { $0.file == file.path }) {
-          StandardStreams.printLine("  \(value.key): \(value.old) -> \(value.new)")
-        }
+        let changes = values.filter { $0.places.contains(where: { $0.file == file.path }) }
+          .map { "\($0.key) \($0.old) -> \($0.new)" }
+        StandardStreams.printToStandardError(
+          "\(Self.relative(file.path)) is a binary property list: \(changes.joined(separator: ", "))"
+        )
+        StandardStreams.writeToStandardOutput(
+          Array(
+            GitBinaryPatch.make(old: file.old, new: file.new, path: Self.relative(file.path)).utf8))
       } else {
         StandardStreams.writeToStandardOutput(
           Array(UnifiedDiff.make(old: file.old, new: file.new, path: Self.relative(file.path)).utf8)

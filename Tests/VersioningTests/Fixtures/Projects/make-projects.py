@@ -331,6 +331,18 @@ project("Watch", "Hike",
           "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="49", MARKETING_VERSION="2.0")}],
         both(SDKROOT="iphoneos"))
 
+# 9b. The same with a watch app of the single-target kind (an application built for watchOS,
+#     as Xcode 14 and later create them): its widget still carries the iPhone app's number.
+project("WatchModern", "Trail",
+        [{"name": "Trail", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="50", MARKETING_VERSION="2.0"),
+          "embeds": [("Embed Watch Content", 16, "$(CONTENTS_FOLDER_PATH)/Watch", ["TrailWatch"])]},
+         {"name": "TrailWatch", "type": APP,
+          "configs": both(GENERATE_INFOPLIST_FILE="YES", SDKROOT="watchos", CURRENT_PROJECT_VERSION="50", MARKETING_VERSION="2.0"),
+          "embeds": [("Embed Foundation Extensions", 13, "", ["TrailWatchWidget"])]},
+         {"name": "TrailWatchWidget", "type": EXTENSION,
+          "configs": both(GENERATE_INFOPLIST_FILE="YES", SDKROOT="watchos", CURRENT_PROJECT_VERSION="49", MARKETING_VERSION="2.0")}],
+        both(SDKROOT="iphoneos"))
+
 # 10. A test target with an Info.plist of its own, as Xcode names a duplicated one.
 project("TestCopy", "Ledger",
         [{"name": "Ledger", "type": APP, "configs": both(INFOPLIST_FILE="Ledger/Info.plist")},

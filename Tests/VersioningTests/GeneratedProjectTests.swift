@@ -1,0 +1,258 @@
+import BundleKitFileSystem
+import BundleKitTestSupport
+import Foundation
+import Testing
+
+/// Versions on generated and modern projects, each item a layout seen on a real repository:
+/// XcodeGen as XcodeGen reads its spec, Tuist's defaults and code, and the settings Xcode
+/// really uses.
+@Suite("Generated and modern projects")
+struct GeneratedProjectTests {
+  /// A folder of `files`, each written as given.
+  static func folder(_ files: [String: String]) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    return folder
+  }
+
+  static func plist(version: String, build: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>CFBundleShortVersionString</key><string>\(version)</string><key>CFBundleVersion</key><string>\(build)</string></dict></plist>
+
+    """
+  }
+
+  /// A project with one app target whose configurations (`Release` only) hold `settings`,
+  /// based on `App.xcconfig` when `xcconfig` is true.
+  static func project(_ settings: String, xcconfig: Bool = false) -> String {
+    let base = xcconfig ? "baseConfigurationReference = F0000001; " : ""
+    return """
+      // !$*UTF8*$!
+      {
+      	archiveVersion = 1;
+      	classes = {
+      	};
+      	objectVersion = 56;
+      	objects = {
+      		F0000001 = {isa = PBXFileReference; path = Config/App.xcconfig; sourceTree = "<group>"; };
+      		F0000002 = {isa = PBXGroup; children = (F0000001,); sourceTree = "<group>"; };
+      		T0000001 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; name = App; productType = "com.apple.product-type.application"; };
+      		L0000001 = {isa = XCConfigurationList; buildConfigurations = (C0000001,); };
+      		C0000001 = {isa = XCBuildConfiguration; \(base)buildSettings = { \(settings) }; name = Release; };
+      		P0000001 = {isa = PBXProject; buildConfigurationList = P0000002; mainGroup = F0000002; targets = (T0000001); };
+      		P0000002 = {isa = XCConfigurationList; buildConfigurations = (P0000003,); };
+      		P0000003 = {isa = XCBuildConfiguration; buildSettings = {}; name = Release; };
+      	};
+      	rootObject = P0000001;
+      }
+
+      """
+  }
+
+  /// `version --format json` in `folder`, by target.
+  static func versions(_ folder: String, _ extra: [String] = []) throws -> (
+    rows: [String: [String: Any]], result: CommandResult
+  ) {
+    let result = try BundleKitTool.run(["version", "--format", "json"] + extra, in: folder)
+    let rows =
+      (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[String: Any]]
+    var byTarget: [String: [String: Any]] = [:]
+    for row in rows ?? [] { byTarget[row["target"] as? String ?? "?"] = row }
+    return (byTarget, result)
+  }
+
+  @Test(
+    "XcodeGen: templates with attributes, setting groups, multi-platform targets, generated defaults"
+  )
+  func xcodeGenModel() throws {
+    let folder = try Self.folder([
+      "project.yml": """
+      name: Kit
+      include: Shared/base.yml
+      settingGroups:
+        versions:
+          CURRENT_PROJECT_VERSION: 23
+          MARKETING_VERSION: 4.1.0
+      targetTemplates:
+        Module:
+          type: framework
+          platform: iOS
+          settings:
+            groups: [versions]
+            PRODUCT_NAME: ${target_name}${suffix}
+          info:
+            path: ${target_name}/Info.plist
+            properties:
+              CFBundleVersion: $(CURRENT_PROJECT_VERSION)
+              CFBundleShortVersionString: $(MARKETING_VERSION)
+      targets:
+        Core:
+          templates: [Module]
+          templateAttributes:
+            suffix: Kit
+        Network:
+          templates: [Module]
+        Player:
+          type: application
+          platform: [iOS, tvOS]
+          info:
+            path: Player/Info-${platform}.plist
+        Legacy:
+          type: application
+          platform: iOS
+          sources: [Legacy]
+      """,
+      "Shared/base.yml": "options:\n  bundleIdPrefix: com.example\n",
+      "Legacy/Sources/Info.plist": Self.plist(version: "0.9", build: "77"),
+    ])
+    let (rows, result) = try Self.versions(folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    // Templates: both frameworks, versions from the setting group.
+    for name in ["Core", "Network"] {
+      #expect(rows[name]?["CFBundleVersion"] as? String == "23", "\(name): \(rows)")
+      #expect(rows[name]?["CFBundleShortVersionString"] as? String == "4.1.0")
+    }
+    // Multi-platform: one target per platform, XcodeGen's generated defaults.
+    #expect(rows["Player_iOS"]?["CFBundleVersion"] as? String == "1", "\(rows.keys.sorted())")
+    #expect(rows["Player_tvOS"]?["CFBundleShortVersionString"] as? String == "1.0")
+    // No info: the Info.plist of its sources.
+    #expect(rows["Legacy"]?["CFBundleVersion"] as? String == "77")
+    // A bump raises the setting group in the spec; the defaults are refused by name.
+    let bump = try BundleKitTool.run(["bump", "build", "--target", "Core"], in: folder.path)
+    #expect(bump.status == 0, "\(bump.stderr)")
+    let spec = String(decoding: try FileIO.read(folder.file("project.yml")), as: UTF8.self)
+    #expect(spec.contains("CURRENT_PROJECT_VERSION: 24"), "\(spec)")
+    let refused = try BundleKitTool.run(
+      ["bump", "build", "--target", "Player_iOS"], in: folder.path)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("XcodeGen's generated Info.plist default"), "\(refused.stderr)")
+  }
+
+  @Test("XcodeGen: a spec named project-app.yml, and one only a Makefile names with --spec")
+  func specNames() throws {
+    let spec = """
+      name: App
+      targets:
+        App:
+          type: application
+          platform: iOS
+          info:
+            path: App/Info.plist
+            properties:
+              CFBundleVersion: "8"
+
+      """
+    let folder = try Self.folder([
+      "project-app.yml": spec,
+      "specs/mobile.yml": spec.replacingOccurrences(of: "\"8\"", with: "\"9\""),
+      "Makefile": "generate:\n\tmint run xcodegen generate --spec specs/mobile.yml\n",
+    ])
+    let result = try BundleKitTool.run(["version"], in: folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("project-app.yml"), "\(result.stdout)")
+    #expect(result.stdout.contains("specs/mobile.yml"), "\(result.stdout)")
+  }
+
+  @Test(
+    "Tuist: .default and no infoPlist are 1.0 and 1; code is named on its own row; Derived is left out"
+  )
+  func tuistDefaults() throws {
+    let folder = try Self.folder([
+      "Project.swift": """
+      import ProjectDescription
+      import ProjectDescriptionHelpers
+
+      let project = Project(
+          name: "App",
+          settings: .settings(base: ["CURRENT_PROJECT_VERSION": "31", "MARKETING_VERSION": "5.0"]),
+          targets: [
+              .target(name: "App", destinations: .iOS, product: .app, bundleId: "a.b",
+                      infoPlist: .extendingDefault(with: ["CFBundleVersion": "$(CURRENT_PROJECT_VERSION)"])),
+              .target(name: "AppTests", destinations: .iOS, product: .unitTests, bundleId: "a.b.t",
+                      infoPlist: .default),
+              .target(name: "Kit", destinations: .iOS, product: .framework, bundleId: "a.k"),
+              Target.feature(name: "Search"),
+          ]
+      )
+      """,
+      "Derived/InfoPlists/App-Info.plist": Self.plist(version: "5.0", build: "31"),
+    ])
+    let (rows, result) = try Self.versions(folder.path, ["--include-tests"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(rows["App"]?["CFBundleVersion"] as? String == "31")
+    // Tuist's default Info.plist: the app's version key is its default, not the setting.
+    #expect(rows["App"]?["CFBundleShortVersionString"] as? String == "1.0")
+    #expect(rows["AppTests"]?["CFBundleVersion"] as? String == "1", "\(rows)")
+    #expect(rows["Kit"]?["CFBundleVersion"] as? String == "1")
+    #expect(rows["targets[3]"]?["missing"] as? String != nil, "\(rows.keys.sorted())")
+    #expect(
+      result.stderr.contains("targets[3] is built by code: not read without running the manifest"))
+    // The generated plist is no target of its own, and not bumped.
+    #expect(!result.stdout.contains("Derived/InfoPlists"))
+    let bump = try BundleKitTool.run(["bump", "build", "--dry-run"], in: folder.path)
+    #expect(!bump.stdout.contains("Derived"), "\(bump.stdout)")
+  }
+
+  @Test(
+    "Xcode: GENERATE_INFOPLIST_FILE takes an assigned CURRENT_PROJECT_VERSION over the file's literal"
+  )
+  func generatedInfoPlistWins() throws {
+    let folder = try Self.folder([
+      "App.xcodeproj/project.pbxproj": Self.project(
+        "GENERATE_INFOPLIST_FILE = YES; INFOPLIST_FILE = App/Info.plist; CURRENT_PROJECT_VERSION = 12; MARKETING_VERSION = 3.0;"
+      ),
+      "App/Info.plist": Self.plist(version: "1.0", build: "1"),
+    ])
+    let (rows, _) = try Self.versions(folder.path)
+    #expect(rows["App"]?["CFBundleVersion"] as? String == "12", "\(rows)")
+    #expect(rows["App"]?["CFBundleShortVersionString"] as? String == "3.0")
+    let bump = try BundleKitTool.run(["bump", "build"], in: folder.path)
+    #expect(bump.status == 0, "\(bump.stderr)")
+    let project = String(
+      decoding: try FileIO.read(folder.file("App.xcodeproj/project.pbxproj")), as: UTF8.self)
+    #expect(project.contains("CURRENT_PROJECT_VERSION = 13;"))
+    // The literal Xcode ignores is left as it was.
+    #expect(
+      try FileIO.read(folder.file("App/Info.plist"))
+        == Array(Self.plist(version: "1.0", build: "1").utf8))
+  }
+
+  @Test("Xcode: an #include found in the project's folder, not beside the including file")
+  func includeFromSourceRoot() throws {
+    let folder = try Self.folder([
+      "App.xcodeproj/project.pbxproj": Self.project(
+        "INFOPLIST_FILE = App/Info.plist;", xcconfig: true),
+      "Config/App.xcconfig": "#include \"Config/AppVersion.xcconfig\"\n",
+      "Config/AppVersion.xcconfig": "CURRENT_PROJECT_VERSION = 88\nMARKETING_VERSION = 2.2\n",
+      "App/Info.plist": Self.plist(
+        version: "$(MARKETING_VERSION)", build: "$(CURRENT_PROJECT_VERSION)"),
+    ])
+    let (rows, result) = try Self.versions(folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(rows["App"]?["CFBundleVersion"] as? String == "88")
+  }
+
+  @Test(
+    "discovery: a .xcworkspace without contents.xcworkspacedata, and vendored binaries, are no one's"
+  )
+  func workspacesAndVendoredBinaries() throws {
+    let folder = try Self.folder([
+      "App.xcodeproj/project.pbxproj": Self.project("INFOPLIST_FILE = App/Info.plist;"),
+      "App/Info.plist": Self.plist(version: "1.0", build: "5"),
+      "App.xcworkspace/xcshareddata/swiftpm/Package.resolved": "{}\n",
+      "Vendor/Crash.xcframework/ios-arm64/Crash.framework/Info.plist": Self.plist(
+        version: "9.9", build: "999"),
+      "Vendor/Maps.bundle/Info.plist": Self.plist(version: "7.0", build: "70"),
+    ])
+    let (rows, result) = try Self.versions(folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(rows.keys.sorted() == ["App"], "\(rows.keys.sorted())")
+    let dry = try BundleKitTool.run(["bump", "build", "--dry-run"], in: folder.path)
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(!dry.stdout.contains("Vendor"), "\(dry.stdout)")
+  }
+}
