@@ -113,7 +113,7 @@ class Runner:
                 row["crashes"].append(f"{label} ({status})")
             return status, out, err
 
-        self.versions(row, tree, bundlekit)
+        self.versions(row, tree, gitdir, commit, bundlekit)
         self.bumps(row, tree, bundlekit)
         self.tables(row, tree, gitdir, commit, bundlekit)
         status, _, _ = bundlekit("scan", ["scan", "."])
@@ -177,14 +177,14 @@ class Runner:
             return None
         return value if isinstance(value, list) else []
 
-    def versions(self, row, tree, bundlekit):
+    def versions(self, row, tree, gitdir, commit, bundlekit):
         status, out, err = bundlekit("version", ["version", ".", "--format", "json"])
         rows = self.rows(out) or []
         row["targets"] = len(rows)
         row["version_problems"] = sum(1 for r in rows if r.get("problems"))
         row["version_status"] = status
         # A spec beside the project it generates: both read alone must agree.
-        agree = disagree = 0
+        agree = disagree = stale = 0
         for folder, _, files in os.walk(tree):
             if "/." in folder[len(tree):] or GENERATED.search(folder[len(tree):] + "/"):
                 continue
@@ -195,7 +195,15 @@ class Runner:
             relative = os.path.relpath(folder, tree)
             _, spec_out, _ = bundlekit("version spec", ["version", os.path.join(relative, specs[0]), "--format", "json"])
             spec_rows = {r.get("target"): r for r in self.rows(spec_out) or []}
+            spec_time = self.last_change(gitdir, commit, [os.path.join(relative, specs[0])])
             for project in projects:
+                # A project committed before its spec last changed was not generated from
+                # this spec: it says nothing of how the spec reads.
+                project_time = self.last_change(
+                    gitdir, commit, [os.path.join(relative, project, "project.pbxproj")])
+                if spec_time and project_time and project_time < spec_time:
+                    stale += 1
+                    continue
                 _, project_out, _ = bundlekit(
                     "version project", ["version", os.path.join(relative, project), "--format", "json"])
                 for target in self.rows(project_out) or []:
@@ -206,7 +214,8 @@ class Runner:
                                for k in ("CFBundleVersion", "CFBundleShortVersionString"))
                     agree += same
                     disagree += not same
-        row["spec_vs_project"] = f"{agree}/{agree + disagree}" if agree + disagree else "-"
+        row["spec_vs_project"] = (f"{agree}/{agree + disagree}" if agree + disagree else "-") + (
+            f" ({stale} stale)" if stale else "")
         row["spec_agree"], row["spec_pairs"] = agree, agree + disagree
 
     # -- bumps ----------------------------------------------------------------------------
@@ -235,11 +244,16 @@ class Runner:
     def tables(self, row, tree, gitdir, commit, bundlekit):
         status, out, err = bundlekit("strings lint", ["strings", "lint", ".", "--format", "json"])
         row["lint"] = {0: "clean", 1: "findings"}.get(status, "crash")
-        output = os.path.join(self.args.scratch, "compiled", row["repo"].replace("/", "+"))
-        shutil.rmtree(output, ignore_errors=True)
-        status, out, err = bundlekit("strings compile", ["strings", "compile", ".", "--output-dir", output])
-        compiled = failed = 0
-        if status == 0 and os.path.isdir(output):
+        # Each bundle's tables compile on their own, as each target's build compiles them:
+        # two targets' Localizable.strings are two outputs, not one.
+        compiled = failed = refused = 0
+        for index, bundle in enumerate(self.bundles(tree)):
+            output = os.path.join(self.args.scratch, "compiled", row["repo"].replace("/", "+"), str(index))
+            shutil.rmtree(output, ignore_errors=True)
+            status, out, err = bundlekit("strings compile", ["strings", "compile", bundle, "--output-dir", output])
+            if status != 0:
+                refused += 1
+                continue
             for folder, _, files in os.walk(output):
                 for name in files:
                     compiled += 1
@@ -247,12 +261,28 @@ class Runner:
                         lint = subprocess.run([self.plutil, "-lint", os.path.join(folder, name)],
                                               capture_output=True)
                         failed += lint.returncode != 0
-        row["compile"] = (f"{compiled - failed}/{compiled}" if status == 0
-                          else ("refused" if status == 1 else "crash"))
-        row["compile_ok"], row["compile_total"] = compiled - failed, compiled
-        shutil.rmtree(output, ignore_errors=True)
+            shutil.rmtree(output, ignore_errors=True)
+        row["compile"] = f"{compiled - failed}/{compiled}" + (f", {refused} refused" if refused else "")
+        row["compile_ok"], row["compile_total"], row["compile_refused"] = compiled - failed, compiled, refused
         self.extraction(row, tree, gitdir, commit, bundlekit)
         self.exchange(row, tree, bundlekit)
+
+    @staticmethod
+    def bundles(tree):
+        """The folders whose tables one target compiles: the one holding `<lang>.lproj`
+        folders, or a catalog's own folder; vendored and generated folders left out."""
+        found = set()
+        for folder, folders, files in os.walk(tree):
+            relative = os.path.relpath(folder, tree)
+            folders[:] = [f for f in folders if not f.startswith(".") and not f.endswith(".xcloc")
+                          and not GENERATED.search(os.path.join(relative, f) + "/")]
+            if relative.endswith(".lproj") and any(f.endswith((".strings", ".stringsdict")) for f in files):
+                found.add(os.path.dirname(relative) or ".")
+            if any(f.endswith(".xcstrings") for f in files):
+                found.add(relative)
+        # A folder inside another found one is compiled with it only when it is its own
+        # bundle: keep every one, but each as its own run.
+        return sorted(found)
 
     @staticmethod
     def catalogs(tree):
@@ -385,14 +415,16 @@ def summary(rows):
     bumps = sum(1 for r in judged for k in ("bump_build", "bump_patch") if r.get(k) == "applies")
     bump_runs = sum(1 for r in judged for k in ("bump_build", "bump_patch")
                     if r.get(k) in ("applies", "not a patch", "touches generated"))
+    refused = sum(1 for r in judged for k in ("bump_build", "bump_patch") if r.get(k) == "refused")
+    compile_refused = sum(r.get("compile_refused", 0) for r in judged)
     imports = sum(1 for r in judged if r.get("import") == "no-op")
     import_runs = sum(1 for r in judged if r.get("import") in ("no-op", "changes", "refused"))
     return {
         "repositories": len(judged), "missing": len(rows) - len(judged),
         "targets": sum(r.get("targets", 0) for r in judged),
         "versions consistent": f"{agree}/{pairs}",
-        "bumps that apply": f"{bumps}/{bump_runs}",
-        "compiled files plutil reads": f"{compiled}/{compiled_total}",
+        "bumps that apply": f"{bumps}/{bump_runs} ({refused} runs refused)",
+        "compiled files plutil reads": f"{compiled}/{compiled_total} ({compile_refused} bundles refused)",
         "extraction recall (median, min)": (f"{100 * sorted(recalls)[len(recalls) // 2]:.1f}%, {100 * min(recalls):.1f}%"
                                             if recalls else "-"),
         "extraction precision (median, min)": (f"{100 * sorted(precisions)[len(precisions) // 2]:.1f}%, {100 * min(precisions):.1f}%"

@@ -249,6 +249,12 @@ public struct VersionInventory: Sendable {
         bundles.append(row)
         continue
       }
+      // An .xcodeproj folder with no project.pbxproj (only xcuserdata committed) is no
+      // project: said, and passed over.
+      if FileIO.exists(path), !FileIO.exists(Paths.join(path, "project.pbxproj")) {
+        notes.append("\(path) holds no project.pbxproj (only user data): not a project")
+        continue
+      }
       // CocoaPods' project is generated from the Podfile, its numbers the pods' own: left
       // alone, as the walk leaves the Pods folder.
       if workspaceOf[path] != nil, Paths.parent(path).split(separator: "/").last == "Pods" {
@@ -271,6 +277,11 @@ public struct VersionInventory: Sendable {
       bundles += result.bundles
       usedPlists.formUnion(result.infoPlists)
       for (plist, read) in versions.plists { contents[plist] = read.bytes }
+    }
+    if !chains.missingBaseFiles.isEmpty {
+      notes.append(
+        "base configuration files the projects name do not exist, and are read as empty, as Xcode builds without them: \(chains.missingBaseFiles.sorted().joined(separator: ", "))"
+      )
     }
     for path in specs {
       do {

@@ -200,6 +200,12 @@ struct ProjectVersions {
           "the base configuration \(reference) of \(configuration.target ?? "the project") (\(configuration.name)) is not a file in the project"
       )
     }
+    // Xcode builds without a base configuration file it cannot open (a warning: "Unable to
+    // open base configuration reference file"): so does this, and says so.
+    if !FileIO.exists(path) {
+      chains.missingBaseFiles.insert(path)
+      return SettingsStack.Level(label: path + " (missing)", assignments: [])
+    }
     return SettingsStack.Level(
       label: path, assignments: try chains.assignments(of: path, sourceRoot: project.sourceRoot))
   }

@@ -8,6 +8,9 @@ import BundleKitPropertyList
 final class XcconfigChains {
   /// The trees settings may be read from.
   let scope: SettingsScope
+  /// Base configuration files a project names that do not exist (Xcode warns and builds
+  /// without them).
+  var missingBaseFiles: Set<String> = []
 
   /// Chains read from the trees of `scope` only.
   init(scope: SettingsScope) {
@@ -48,6 +51,13 @@ final class XcconfigChains {
   /// The files of the chain, in reading order: for locks and messages.
   func file(_ path: String) throws(VersioningError) -> XcconfigFile {
     if let known = files[path] { return known }
+    // CocoaPods writes its xcconfigs at `pod install`: before it they do not exist (Xcode
+    // would not build either), and they never set a version. Read as empty, not an error.
+    if path.contains("Pods/Target Support Files/"), !FileIO.exists(path) {
+      let empty = XcconfigFile(path: path, bytes: [])
+      files[path] = empty
+      return empty
+    }
     try scope.check(path, as: "the .xcconfig")
     let bytes: [UInt8]
     do {
@@ -101,7 +111,7 @@ final class XcconfigChains {
           if FileIO.exists(fromRoot) { target = fromRoot }
         }
         if !FileIO.exists(target) {
-          if include.isOptional { continue }
+          if include.isOptional || target.contains("Pods/Target Support Files/") { continue }
           throw .unreadable(
             path: path, line: include.line,
             message:

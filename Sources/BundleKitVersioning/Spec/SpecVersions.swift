@@ -144,12 +144,25 @@ struct SpecVersions {
         // whatever the build settings say, and it is written in no file to bump.
         found = XcodeGenSpec.Setting(value: literal, place: nil, line: 1, file: spec.path)
       } else if let (plist, document) = ownPlist {
-        guard let raw = document.value[key]?.stringValue else { continue }
-        if let reference = buildSettingReference(in: raw) {
-          name = reference
-        } else {
-          found = XcodeGenSpec.Setting(
-            value: raw, place: .plist(path: plist, key: key), line: 1, file: plist)
+        // Generating the Info.plist, Xcode writes an assigned setting over the file's value,
+        // and takes the setting where the file has none (as for a project).
+        let generates =
+          try spec.resolve(
+            "GENERATE_INFOPLIST_FILE", target: target, configuration: configuration,
+            chains: chains)?.value == "YES"
+        let assigned =
+          generates
+          ? try spec.resolve(setting, target: target, configuration: configuration, chains: chains)
+          : nil
+        if assigned == nil, let raw = document.value[key]?.stringValue {
+          if let reference = buildSettingReference(in: raw) {
+            name = reference
+          } else {
+            found = XcodeGenSpec.Setting(
+              value: raw, place: .plist(path: plist, key: key), line: 1, file: plist)
+          }
+        } else if !generates {
+          continue
         }
       }
       if found == nil {

@@ -10,10 +10,24 @@ public enum ShownValue {
 
   /// `text` as it may be printed.
   public static func of(_ text: String) -> String {
-    if isVersionLike(text) { return text }
+    if isVersionLike(text) || isPrerelease(text) { return text }
     let count = text.count
     guard count > excerptLength else { return text }
     return String(text.prefix(excerptLength)) + "… (\(count) characters)"
+  }
+
+  /// Whether `text` reads as a version with a pre-release or build part (`2.7.0-beta.1`,
+  /// `1.0b3`): at most 24 characters, a digit first, a period in it, only letters, digits,
+  /// `.`, `-` and `+`.
+  static func isPrerelease(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count <= 24, let first = bytes.first, first >= 0x30, first <= 0x39,
+      bytes.contains(UInt8(ascii: "."))
+    else { return false }
+    return bytes.allSatisfy {
+      ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+        || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
+    }
   }
 
   /// Whether `text` is version text around setting references, each part at most 64
