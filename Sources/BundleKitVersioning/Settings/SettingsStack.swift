@@ -66,12 +66,34 @@ struct SettingsStack: Sendable {
     /// What the level is, for messages.
     public var label: String
     /// The assignments, in order.
-    var assignments: [SettingAssignment]
+    let assignments: [SettingAssignment]
+    /// Each setting's indices in `assignments`, ascending: a lookup costs the assignments of
+    /// that name, not of the level (a hostile file chaining 10,000 settings made every step
+    /// of a resolution scan all of them).
+    private let indices: [String: [Int]]
 
     /// A level.
     public init(label: String, assignments: [SettingAssignment]) {
       self.label = label
       self.assignments = assignments
+      var indices: [String: [Int]] = [:]
+      for (index, assignment) in assignments.enumerated() {
+        indices[assignment.setting, default: []].append(index)
+      }
+      self.indices = indices
+    }
+
+    /// The index of the last assignment of `setting` before `end`.
+    func lastIndex(of setting: String, before end: Int) -> Int? {
+      guard let list = indices[setting] else { return nil }
+      // Binary search: the first position whose index is at or past `end`.
+      var low = 0
+      var high = list.count
+      while low < high {
+        let middle = (low + high) / 2
+        if list[middle] < end { low = middle + 1 } else { high = middle }
+      }
+      return low == 0 ? nil : list[low - 1]
     }
   }
 
@@ -129,11 +151,10 @@ struct SettingsStack: Sendable {
     var level = max(position.level, 0)
     var limit = position.level < 0 ? Int.max : position.index
     while level < levels.count {
-      let assignments = levels[level].assignments
-      let end = min(limit, assignments.count)
-      if let index = assignments[..<end].lastIndex(where: { $0.setting == setting }) {
+      if let index = levels[level].lastIndex(of: setting, before: limit) {
         return try evaluate(
-          assignments[index], at: Position(level: level, index: index), visiting: &visiting)
+          levels[level].assignments[index], at: Position(level: level, index: index),
+          visiting: &visiting)
       }
       level += 1
       limit = .max

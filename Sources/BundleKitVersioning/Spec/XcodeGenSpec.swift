@@ -334,11 +334,19 @@ struct XcodeGenSpec: Sendable {
   /// `$(OTHER)` is followed. Nil when nothing defines it.
   func resolve(
     _ setting: String, target: Target, configuration: String, chains: XcconfigChains,
-    depth: Int = 0
+    followed: [String] = []
   ) throws(VersioningError) -> Setting? {
-    guard depth < 16 else {
+    if followed.contains(setting) {
       throw .unreadable(
-        path: path, line: nil, message: "\(setting) refers to itself through other settings")
+        path: path, line: nil,
+        message: "\(SettingAssignment.excerpt(setting)) refers to itself through other settings")
+    }
+    guard followed.count < SettingsStack.maximumDepth else {
+      throw .unreadable(
+        path: path, line: nil,
+        message:
+          "\(SettingAssignment.excerpt(setting)): references chain more than \(SettingsStack.maximumDepth) settings deep"
+      )
     }
     let lowered = configuration.lowercased()
     func configs(_ settings: Settings) -> [String: Setting] {
@@ -382,7 +390,8 @@ struct XcodeGenSpec: Sendable {
       if trimmed == "$(inherited)" || trimmed == "${inherited}" { continue }
       if let other = buildSettingReference(in: trimmed) {
         return try resolve(
-          other, target: target, configuration: configuration, chains: chains, depth: depth + 1)
+          other, target: target, configuration: configuration, chains: chains,
+          followed: followed + [setting])
       }
       return found
     }
