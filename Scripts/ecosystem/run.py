@@ -307,12 +307,65 @@ class Runner:
                 return "."
             folder = os.path.dirname(folder)
 
+    @staticmethod
+    def package_folders(tree):
+        """The folders below the root that are Swift packages (hold a Package.swift)."""
+        found = []
+        for folder, folders, files in os.walk(tree):
+            relative = os.path.relpath(folder, tree)
+            folders[:] = [f for f in folders if not f.startswith(".")
+                          and not GENERATED.search(os.path.join(relative, f) + "/")]
+            if relative != "." and "Package.swift" in files:
+                found.append(relative)
+                folders[:] = []
+        return sorted(found)
+
+    @staticmethod
+    def app_folders(tree, packages):
+        """The top folders of the app's own code: every folder of the root but the Swift
+        packages (a folder that holds packages is entered, its other folders taken)."""
+        result = []
+
+        def visit(relative):
+            full = os.path.join(tree, relative)
+            for name in sorted(os.listdir(full)):
+                child = os.path.normpath(os.path.join(relative, name))
+                if name.startswith(".") or not os.path.isdir(os.path.join(tree, child)):
+                    continue
+                if GENERATED.search(child + "/") or child in packages:
+                    continue
+                if any(p.startswith(child + "/") for p in packages):
+                    visit(child)
+                else:
+                    result.append(child)
+
+        visit(".")
+        return result
+
+    @staticmethod
+    def interface_files(tree):
+        """The names (without extension) of the storyboards and xibs of the tree: a catalog
+        named after one holds Interface Builder's strings, which Xcode extracts from it, not
+        from Swift."""
+        names = set()
+        for folder, folders, files in os.walk(tree):
+            folders[:] = [f for f in folders if not f.startswith(".")]
+            for name in files:
+                if name.endswith((".storyboard", ".xib")):
+                    names.add(name.rsplit(".", 1)[0])
+        return names
+
     def extraction(self, row, tree, gitdir, commit, bundlekit):
         found = self.catalogs(tree)
-        expected_total = matched_total = extracted_total = 0
-        clean = eligible = 0
-        apps = []
+        interface = self.interface_files(tree)
+        # Xcode's keys by table: every catalog of one name is one table (a shared catalog
+        # collects the strings of several targets' sources).
+        expected = {}
+        places = {}
         for catalog in found:
+            table = os.path.basename(catalog)[: -len(".xcstrings")]
+            if table in interface:
+                continue
             try:
                 with open(os.path.join(tree, catalog), encoding="utf-8") as file:
                     strings = json.load(file).get("strings", {})
@@ -322,36 +375,59 @@ class Runner:
                      if isinstance(v, dict) and v.get("extractionState") in XCODE_EXTRACTED and k}
             if not xcode:
                 continue
-            table = os.path.basename(catalog)[: -len(".xcstrings")]
-            folder = self.target_folder(tree, catalog)
-            status, out, err = bundlekit("strings extract", ["strings", "extract", folder, "--format", "json"])
-            if status == 127 or "bundlekit-localize" in err and status != 0:
+            expected.setdefault(table, set()).update(xcode)
+            places.setdefault(table, []).append(catalog)
+        if not expected:
+            row["extraction"] = "-"
+            row["sync"] = "-"
+            return
+        # What Xcode extracts into a catalog is the code of the targets that hold it: an
+        # app's folders (not the Swift packages beside it, whose strings go to their own
+        # bundles), or the package a module catalog is in.
+        packages = self.package_folders(tree)
+        ours = {}
+        for table, catalogs in places.items():
+            folders = set()
+            for catalog in catalogs:
+                owner = next((p for p in packages if catalog.startswith(p + "/")), None)
+                folders.update([owner] if owner else self.app_folders(tree, packages))
+            if not folders:
+                continue
+            status, out, err = bundlekit(
+                "strings extract", ["strings", "extract", *sorted(folders), "--format", "json"])
+            if status != 0 and "bundlekit-localize" in err:
                 row["extraction"] = "no helper"
                 return
             try:
-                ours = {s["key"] for s in json.loads(out or b"[]") if s.get("table") == table}
+                extracted = json.loads(out or b"[]")
             except ValueError:
-                ours = set()
-            matched = len(ours & xcode)
+                extracted = []
+            ours[table] = {s.get("key") for s in extracted if s.get("table") == table}
+        expected_total = matched_total = extracted_total = 0
+        for table, xcode in expected.items():
+            mine = ours.get(table, set())
             expected_total += len(xcode)
-            extracted_total += len(ours)
-            matched_total += matched
-            apps.append((catalog, len(xcode), matched, len(ours)))
-            # Sync: judged where the catalog was committed after the code last changed.
-            swift_time = self.last_change(gitdir, commit, [os.path.join(folder, "*.swift")])
-            catalog_time = self.last_change(gitdir, commit, [catalog])
-            if catalog_time and swift_time and catalog_time >= swift_time:
+            extracted_total += len(mine)
+            matched_total += len(mine & xcode)
+        row["recall"] = matched_total / expected_total
+        row["precision"] = matched_total / extracted_total if extracted_total else 0.0
+        row["extraction"] = (f"{100 * row['recall']:.1f}% / {100 * row['precision']:.1f}% "
+                             f"({matched_total} of {expected_total})")
+        row["catalogs_judged"] = sum(len(v) for v in places.values())
+        # Sync: judged where the catalog was committed after the code last changed, on the
+        # tree the catalog's strings come from (the whole repository for a table one catalog
+        # holds alone).
+        clean = eligible = 0
+        for table, catalogs in places.items():
+            for catalog in catalogs:
+                folder = "." if len(catalogs) == 1 else self.target_folder(tree, catalog)
+                swift_time = self.last_change(gitdir, commit, [os.path.join(folder, "*.swift")])
+                catalog_time = self.last_change(gitdir, commit, [catalog])
+                if not (catalog_time and swift_time and catalog_time >= swift_time):
+                    continue
                 eligible += 1
                 status, out, err = bundlekit("strings sync --check", ["strings", "sync", folder, "--check"])
                 clean += status == 0
-        if expected_total:
-            row["recall"] = matched_total / expected_total
-            row["precision"] = matched_total / extracted_total if extracted_total else 0.0
-            row["extraction"] = (f"{100 * row['recall']:.1f}% / {100 * row['precision']:.1f}% "
-                                 f"({matched_total} of {expected_total})")
-            row["catalogs_judged"] = len(apps)
-        else:
-            row["extraction"] = "-"
         row["sync"] = f"{clean}/{eligible}" if eligible else "-"
         row["sync_clean"], row["sync_eligible"] = clean, eligible
 
