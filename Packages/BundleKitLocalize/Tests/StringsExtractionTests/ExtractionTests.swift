@@ -283,4 +283,179 @@ import Testing
       + Array(repeating: "1", count: 400).joined(separator: " + ")
     #expect(extract(long).strings.count == 2_000)
   }
+
+  /// Each found string as `line key [table]`.
+  func found(_ source: String) -> [String] {
+    extract(source).strings.map { string in
+      "\(string.line) \(string.key)" + (string.table.map { " [\($0)]" } ?? "")
+    }
+  }
+
+  @Test("App Intents: titles, descriptions, parameters, summaries, dialogs, enums, shortcuts")
+  func appIntents() {
+    let source = #"""
+      import AppIntents
+
+      struct SetSearch: AppIntent {
+        static var title: LocalizedStringResource = "Set Search"
+        static var description = "Turn search on or off."
+        @Parameter(title: "Operation", description: "What to do", default: .turn)
+        var operation: Operation
+        @Parameter(title: "Keyword", requestValueDialog: "Which keyword?")
+        var keyword: String
+        static var parameterSummary: some ParameterSummary {
+          When(\.$operation, .equalTo, .turn) {
+            Summary("\(\.$operation) search for \(\.$keyword)")
+          } otherwise: {
+            Summary("\(\.$operation) search")
+          }
+        }
+        func perform() async throws -> some IntentResult & ProvidesDialog {
+          if keyword.isEmpty { throw $keyword.needsValueError("Enter a keyword") }
+          return .result(dialog: IntentDialog("Done"))
+        }
+      }
+
+      struct Reminder: WidgetConfigurationIntent {
+        static var title: LocalizedStringResource { "Configuration" }
+        static var description: IntentDescription { "Shows the next reminder" }
+        @Parameter(title: "Show Reminders", default: true) var showReminders: Bool
+        var debugName = "not a requirement"
+      }
+
+      enum Operation: String, AppEnum {
+        case turn, toggle, hidden
+        static var typeDisplayRepresentation = TypeDisplayRepresentation(name: "Operation")
+        static let caseDisplayRepresentations: [Operation: DisplayRepresentation] = [
+          .turn: "Turn",
+          .toggle: .init(stringLiteral: "Toggle"),
+          .hidden: .init(title: "Hidden", subtitle: "Not shown"),
+        ]
+      }
+
+      struct Account: AppEntity {
+        static let typeDisplayRepresentation: TypeDisplayRepresentation = .init(stringLiteral: "Account")
+        @Property(title: "Handle") var handle: String
+        var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(handle)") }
+      }
+
+      struct Shortcuts: AppShortcutsProvider {
+        static var appShortcuts: [AppShortcut] {
+          AppShortcut(
+            intent: SetSearch(),
+            phrases: ["Set search in \(.applicationName)", "Search with \(.applicationName)"],
+            shortTitle: "Set search",
+            systemImageName: "magnifyingglass"
+          )
+        }
+      }
+
+      struct NotAnIntent {
+        static var title = "not extracted"
+        static var description = "not extracted either"
+      }
+      """#
+    #expect(
+      found(source) == [
+        "4 Set Search", "5 Turn search on or off.", "6 Operation", "6 What to do", "8 Keyword",
+        "8 Which keyword?", "12 ${operation} search for ${keyword}", "14 ${operation} search",
+        "18 Enter a keyword", "19 Done", "24 Configuration", "25 Shows the next reminder",
+        "26 Show Reminders", "32 Operation", "34 Turn", "35 Toggle", "36 Hidden", "36 Not shown",
+        "41 Account", "42 Handle", "43 %@", "50 Set search in ${applicationName} [AppShortcuts]",
+        "50 Search with ${applicationName} [AppShortcuts]", "51 Set search",
+      ])
+  }
+
+  @Test("the app's own structs: memberwise initialisers of localized stored properties")
+  func memberwiseInitializers() {
+    let source = #"""
+      import SwiftUI
+      enum Templates {
+        struct IconLabel: View {
+          @Environment(\.dismiss) var dismiss
+          let icon: String
+          let text: String.LocalizationValue
+          var body: some View { Text(String(localized: text)) }
+        }
+      }
+      struct SettingRow: View {
+        let title: LocalizedStringKey
+        var detail: LocalizedStringResource = "None"
+        let fixed: LocalizedStringKey = "not a parameter"
+        var computed: LocalizedStringKey { "Computed" }
+        static var shared: LocalizedStringKey = "Shared"
+        var body: some View { Text(title) }
+      }
+      struct Custom: View {
+        let title: LocalizedStringKey
+        init(name: String) { title = "Custom" }
+        var body: some View { Text(title) }
+      }
+      struct Screen: View {
+        var body: some View {
+          Templates.IconLabel(icon: "gear", text: "Settings")
+          SettingRow(title: "settings.size")
+          SettingRow(title: "Sync", detail: "Every hour")
+          Custom(name: "not extracted")
+        }
+      }
+      """#
+    #expect(
+      found(source) == [
+        "12 None", "13 not a parameter", "14 Computed", "15 Shared", "20 Custom", "25 Settings",
+        "26 settings.size", "27 Sync", "27 Every hour",
+      ])
+  }
+
+  @Test(
+    "what Xcode extracts and does not: scenes, tables, implicit .init, String ternaries, if false, #Preview"
+  )
+  func xcodesChoices() {
+    let source = #"""
+      import SwiftUI
+      struct App: SwiftUI.App {
+        let version: String
+        let status: LocalizedStringKey
+        var body: some Scene {
+          Window("Main", id: "main") { EmptyView() }
+          WindowGroup("Documents") { EmptyView() }
+          MenuBarExtra("Menu", systemImage: "star") { EmptyView() }
+          MenuBarExtra("Inserted", image: "logo", isInserted: .constant(true)) { EmptyView() }
+        }
+        func views() -> some View {
+          Table(rows) { TableColumn("Name", value: \.name) }
+          Text(version.isEmpty ? "Unknown" : version)
+          Text(version.isEmpty ? "Yes" : "No")
+          Text(version.isEmpty ? "Pending" : status)
+          Toggle("", isOn: .constant(true))
+          Button(.init(localized: "Back")) {}
+          Text(String(localized: .init("key.back", defaultValue: "Go back")))
+          if false { Text("Never") } else { Text("Else") }
+          #if false
+          Text("Never either")
+          #endif
+        }
+      }
+      #Preview { Text("Preview only") }
+      """#
+    #expect(
+      found(source) == [
+        "6 Main", "7 Documents", "8 Menu", "9 Inserted", "12 Name", "14 Yes", "14 No",
+        "15 Pending", "16 ", "17 Back", "18 key.back", "19 Else",
+      ])
+  }
+
+  @Test("an Int declared Int? elsewhere is still an Int: code that compiles interpolates the Int")
+  func optionalDeclarations() {
+    let source = #"""
+      import SwiftUI
+      struct Settings { var compression: Int = 0 }
+      struct Overrides { var compression: Int? }
+      struct V: View {
+        let compression: Int
+        var body: some View { Text("\(compression)%") }
+      }
+      """#
+    #expect(keys(source) == ["%lld%%"])
+  }
 }

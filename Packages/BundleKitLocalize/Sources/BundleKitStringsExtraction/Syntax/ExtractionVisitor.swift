@@ -17,12 +17,95 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// For each function, accessor and closure being walked, innermost last: whether what it
   /// returns is localized (its literals are then extracted).
   var returnsLocalized: [Bool] = []
+  /// For each type declaration being walked, innermost last: whether it conforms to an App
+  /// Intents protocol (its unannotated requirements are then localized).
+  var appIntentsTypes: [Bool] = []
 
   init(path: String, tree: SourceFileSyntax, declarations: TargetDeclarations) {
     self.path = path
     self.converter = SourceLocationConverter(fileName: path, tree: tree)
     self.declarations = declarations
     super.init(viewMode: .sourceAccurate)
+  }
+
+  // MARK: Types
+
+  func pushType(_ inheritance: InheritanceClauseSyntax?) {
+    let names = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+    appIntentsTypes.append(
+      names.contains {
+        LocalizedAPIs.isAppIntentsConformance($0.split(separator: ".").last.map(String.init) ?? $0)
+      })
+  }
+
+  override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushType(node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: StructDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushType(node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ClassDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushType(node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: EnumDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushType(node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ActorDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+    pushType(node.inheritanceClause)
+    return .visitChildren
+  }
+  override func visitPost(_ node: ExtensionDeclSyntax) { appIntentsTypes.removeLast() }
+
+  /// `@Parameter(title: "Count", description: "...")`: an App Intents property wrapper's
+  /// localized arguments.
+  override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+    let name = node.attributeName.trimmedDescription
+    guard let labels = LocalizedAPIs.attributes[name],
+      case .argumentList(let arguments) = node.arguments
+    else { return .visitChildren }
+    for argument in arguments {
+      guard let label = argument.label?.text, labels.contains(label) else { continue }
+      recordTyped(argument.expression, source: "@\(name)")
+    }
+    return .visitChildren
+  }
+
+  /// Code under `if false` is never built, so Xcode extracts none of it.
+  override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+    guard node.conditions.count == 1,
+      let condition = node.conditions.first?.condition.as(ExprSyntax.self),
+      condition.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.false)
+    else { return .visitChildren }
+    if let elseBody = node.elseBody { walk(elseBody) }
+    return .skipChildren
+  }
+
+  /// Nor anything in a `#Preview`: the previews' strings are not the app's (seen on real
+  /// apps: 25 of 25 preview literals absent from catalogs Xcode keeps).
+  override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind {
+    node.macroName.text == "Preview" ? .skipChildren : .visitChildren
+  }
+  override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+    node.macroName.text == "Preview" ? .skipChildren : .visitChildren
+  }
+
+  /// Nor anything under `#if false`.
+  override func visit(_ node: IfConfigClauseSyntax) -> SyntaxVisitorContinueKind {
+    if let condition = node.condition,
+      condition.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.false)
+        || condition.as(IntegerLiteralExprSyntax.self)?.literal.text == "0"
+    {
+      return .skipChildren
+    }
+    return .visitChildren
   }
 
   // MARK: Scopes
@@ -126,8 +209,13 @@ final class ExtractionVisitor: SyntaxVisitor {
 
   /// The literals an expression of a localized type holds: itself, each element of an array
   /// literal, both branches of `? :`, each branch of an `if` or `switch` expression.
+  ///
+  /// `overloaded` is set for an API that also takes a `String` (`Text`, `Button` ...): a
+  /// ternary with a branch that is no literal and not known to be localized is a `String`
+  /// then, and the verbatim initialiser takes it, so neither branch is extracted.
   func recordTyped(
-    _ expression: ExprSyntax, source: String, arguments: [LabeledExprSyntax]? = nil, depth: Int = 0
+    _ expression: ExprSyntax, source: String, arguments: [LabeledExprSyntax]? = nil,
+    overloaded: Bool = false, depth: Int = 0
   ) {
     guard depth < 32 else { return }
     if let literal = expression.as(StringLiteralExprSyntax.self) {
@@ -136,7 +224,37 @@ final class ExtractionVisitor: SyntaxVisitor {
       for element in array.elements {
         recordTyped(element.expression, source: source, depth: depth + 1)
       }
+    } else if let dictionary = expression.as(DictionaryExprSyntax.self) {
+      // `[.toggle: "Toggle"]` as `[Self: DisplayRepresentation]`: the values.
+      if case .elements(let elements) = dictionary.content {
+        for element in elements {
+          recordTyped(element.value, source: source, depth: depth + 1)
+        }
+      }
+    } else if let call = expression.as(FunctionCallExprSyntax.self),
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self), member.base == nil,
+      member.declName.baseName.text == "init"
+    {
+      // `.init(stringLiteral: "Hidden")`, `.init(title: "On", subtitle: "...")`,
+      // `.init("key", defaultValue: "...")`: the localized type's own initialiser.
+      let call = Array(call.arguments)
+      for (index, argument) in call.enumerated() {
+        let label = argument.label?.text
+        let isLocalized =
+          label == nil
+          ? index == 0
+          : ["stringLiteral", "title", "subtitle", "name", "full", "supporting"].contains(label)
+        if isLocalized {
+          recordTyped(argument.expression, source: source, arguments: call, depth: depth + 1)
+        }
+      }
     } else if let ternary = expression.as(TernaryExprSyntax.self) {
+      if overloaded {
+        for branch in [ternary.thenExpression, ternary.elseExpression]
+        where !isLiteralLike(branch) {
+          guard let type = inferType(branch), TargetDeclarations.isLocalized(type) else { return }
+        }
+      }
       recordTyped(ternary.thenExpression, source: source, depth: depth + 1)
       recordTyped(ternary.elseExpression, source: source, depth: depth + 1)
     } else if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
@@ -155,6 +273,23 @@ final class ExtractionVisitor: SyntaxVisitor {
       case nil: break
       }
     }
+  }
+
+  /// Whether an expression is string literals only: a literal, or a ternary or parentheses
+  /// of them.
+  func isLiteralLike(_ expression: ExprSyntax, depth: Int = 0) -> Bool {
+    guard depth < 32 else { return false }
+    if expression.is(StringLiteralExprSyntax.self) { return true }
+    if let ternary = expression.as(TernaryExprSyntax.self) {
+      return isLiteralLike(ternary.thenExpression, depth: depth + 1)
+        && isLiteralLike(ternary.elseExpression, depth: depth + 1)
+    }
+    if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+      let inner = tuple.elements.first?.expression
+    {
+      return isLiteralLike(inner, depth: depth + 1)
+    }
+    return false
   }
 
   /// The literals of a body (a branch, a getter) that is a single expression.
@@ -233,6 +368,14 @@ final class ExtractionVisitor: SyntaxVisitor {
       }
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
       else { continue }
+      // An App Intents requirement declared without its type: `static var description =
+      // "Complete this reminder"` in an intent is an `IntentDescription`.
+      if type == nil, scopes.count == 1, appIntentsTypes.last == true,
+        let required = LocalizedAPIs.appIntentsRequirements[name],
+        let value = binding.initializer?.value
+      {
+        recordTyped(value, source: "a \(required) value")
+      }
       // Only inside a function: a type's properties are the target's declarations.
       guard scopes.count > 1 else { continue }
       declare(
@@ -264,6 +407,23 @@ final class ExtractionVisitor: SyntaxVisitor {
       }
     }
     guard let name else { return .visitChildren }
+    // `.init(localized: "Back")`: only String and AttributedString have that label.
+    if name == "init", isMember,
+      let argument = arguments.first(where: { $0.label?.text == "localized" })
+    {
+      recordTyped(argument.expression, source: "String", arguments: arguments)
+      return .visitChildren
+    }
+    // An App Shortcut's phrases go to their own table.
+    if name == "AppShortcut", !isMember,
+      let phrases = arguments.first(where: { $0.label?.text == "phrases" })
+    {
+      let first = strings.count
+      recordTyped(phrases.expression, source: name)
+      for index in strings.indices.dropFirst(first) {
+        strings[index].table = LocalizedAPIs.appShortcutPhrasesTable
+      }
+    }
     // The target's own functions first: they may shadow SwiftUI's names.
     if let callables = declarations.callables[name],
       let positions = matchedPositions(arguments, callables)
@@ -284,7 +444,9 @@ final class ExtractionVisitor: SyntaxVisitor {
         argument = arguments.first { $0.label?.text == label }
       }
       if let argument {
-        recordTyped(argument.expression, source: isMember ? ".\(name)" : name, arguments: arguments)
+        recordTyped(
+          argument.expression, source: isMember ? ".\(name)" : name, arguments: arguments,
+          overloaded: true)
       }
     }
     return .visitChildren
@@ -379,6 +541,20 @@ final class ExtractionVisitor: SyntaxVisitor {
       if ["format", "formatter", "style"].contains(label) { return "%@" }
     }
     guard let value = parts.first?.expression else { return "%@" }
+    // App Intents' placeholders: a parameter (`\(\.$count)`) and the app's name
+    // (`\(.applicationName)`) are written `${count}` and `${applicationName}`.
+    if let keyPath = value.as(KeyPathExprSyntax.self), keyPath.root == nil,
+      keyPath.components.count == 1,
+      case .property(let property) = keyPath.components.first?.component,
+      property.declName.baseName.text.hasPrefix("$")
+    {
+      return "${\(property.declName.baseName.text.dropFirst())}"
+    }
+    if let member = value.as(MemberAccessExprSyntax.self), member.base == nil,
+      member.declName.baseName.text == "applicationName"
+    {
+      return "${applicationName}"
+    }
     if let type = inferType(value), let specifier = FormatSpecifiers.specifier(forType: type) {
       return specifier
     }

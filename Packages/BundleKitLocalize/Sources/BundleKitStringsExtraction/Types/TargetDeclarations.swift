@@ -25,6 +25,10 @@ struct TargetDeclarations: Sendable {
   static let localizedTypes: Set<String> = [
     "LocalizedStringKey", "LocalizedStringResource", "String.LocalizationValue",
     "SwiftUI.LocalizedStringKey", "Foundation.LocalizedStringResource",
+    // App Intents' types a literal converts to through its `LocalizedStringResource`.
+    "DisplayRepresentation", "TypeDisplayRepresentation", "IntentDescription", "IntentDialog",
+    "AppIntents.DisplayRepresentation", "AppIntents.TypeDisplayRepresentation",
+    "AppIntents.IntentDescription", "AppIntents.IntentDialog",
   ]
 
   /// Whether a type spelling is a localized type (optional or not).
@@ -33,12 +37,22 @@ struct TargetDeclarations: Sendable {
   }
 
   /// Whether a type spelled `text` holds localized strings: one of the localized types,
-  /// optional or not, or an array of them (`[LocalizedStringResource]`).
+  /// optional or not, an array of them (`[LocalizedStringResource]`), or a dictionary with
+  /// them as values (`[Self: DisplayRepresentation]`).
   static func isLocalized(_ text: String) -> Bool {
-    var text = text
+    var text = text.filter { $0 != " " }
     while text.hasSuffix("?") || text.hasSuffix("!") { text.removeLast() }
-    if text.hasPrefix("["), text.hasSuffix("]"), !text.contains(":") {
+    if text.hasPrefix("["), text.hasSuffix("]") {
       text = String(text.dropFirst().dropLast())
+      // A dictionary's value: after the first colon outside brackets.
+      var depth = 0
+      if let colon = text.firstIndex(where: { character in
+        if character == "[" || character == "<" || character == "(" { depth += 1 }
+        if character == "]" || character == ">" || character == ")" { depth -= 1 }
+        return character == ":" && depth == 0
+      }) {
+        text = String(text[text.index(after: colon)...])
+      }
       while text.hasSuffix("?") { text.removeLast() }
     }
     return localizedTypes.contains(text)
@@ -53,9 +67,16 @@ struct TargetDeclarations: Sendable {
   }
 
   /// The one type a property name is declared with across the target, when unambiguous.
+  /// `Int` and `Int?` are one: an optional cannot be interpolated into a localized string,
+  /// so code that compiles interpolates the `Int`.
   func propertyType(_ name: String) -> String? {
-    guard let types = properties[name], types.count == 1 else { return nil }
-    return types.first
+    guard let types = properties[name] else { return nil }
+    if types.count == 1 { return types.first }
+    let plain = types.filter { !$0.hasSuffix("?") && !$0.hasSuffix("!") }
+    guard plain.count == 1, let type = plain.first,
+      types.allSatisfy({ $0 == type || $0 == type + "?" || $0 == type + "!" })
+    else { return nil }
+    return type
   }
 
   /// The one result type of a function name, when unambiguous.
@@ -72,7 +93,49 @@ struct TargetDeclarations: Sendable {
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
       typeNames.append(node.name.text)
+      recordMemberwiseInitializer(node)
       return .visitChildren
+    }
+
+    /// A struct with no initialiser of its own gets the memberwise one: a parameter per
+    /// stored property in order, labelled with its name (`Row(title: "Inbox")` when `title`
+    /// is a `LocalizedStringKey`). A `let` with a value is not one; a `var` with one is, with
+    /// that default.
+    func recordMemberwiseInitializer(_ node: StructDeclSyntax) {
+      var labels: [String?] = []
+      var localized: Set<Int> = []
+      for member in node.memberBlock.members {
+        let declaration = member.decl
+        if declaration.is(InitializerDeclSyntax.self) { return }
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+          !variable.modifiers.contains(where: {
+            $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class)
+              || $0.name.tokenKind == .keyword(.lazy)
+          })
+        else { continue }
+        let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+        for binding in variable.bindings {
+          guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+          else { continue }
+          if let accessors = binding.accessorBlock {
+            // Computed unless its accessors are only observers.
+            guard case .accessors(let list) = accessors.accessors,
+              list.allSatisfy({
+                [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+              })
+            else { continue }
+          }
+          if isLet, binding.initializer != nil { continue }
+          if let type = binding.typeAnnotation?.type, TargetDeclarations.isLocalized(type) {
+            localized.insert(labels.count)
+          }
+          labels.append(name)
+        }
+      }
+      if !localized.isEmpty {
+        callables.append(
+          LocalizedCallable(name: node.name.text, labels: labels, localized: localized))
+      }
     }
     override func visitPost(_ node: StructDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
