@@ -43,6 +43,8 @@ import sys
 import tempfile
 import time
 
+import pbxproj
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GENERATED = re.compile(r"(^|/)(Derived|Pods|DerivedData|\.build|Carthage)/|\.xcframework/")
@@ -308,6 +310,24 @@ class Runner:
             folder = os.path.dirname(folder)
 
     @staticmethod
+    def holding_folders(tree, catalog):
+        """The source folders of the targets that hold an app's catalog, as its Xcode project
+        says (a widget extension without the catalog adds nothing to it); None when no
+        project says."""
+        for folder, folders, _ in os.walk(tree):
+            folders[:] = sorted(f for f in folders if not f.startswith(".")
+                                and not GENERATED.search(os.path.join(folder, f) + "/"))
+            for name in list(folders):
+                if name.endswith(".xcodeproj"):
+                    project = os.path.relpath(os.path.join(folder, name), tree)
+                    found = pbxproj.folders_of_targets_holding(
+                        tree, project, os.path.normpath(catalog))
+                    if found:
+                        return found
+            folders[:] = [f for f in folders if not f.endswith((".xcodeproj", ".xcworkspace"))]
+        return None
+
+    @staticmethod
     def module_folder(catalog, package):
         """The folder of the package target a catalog belongs to: Sources/<Target> (or
         Sources itself when the catalog sits there), so its tests and other targets are not
@@ -375,6 +395,7 @@ class Runner:
         expected = {}
         places = {}
         manual = {}
+        sync_folders = {}
         for catalog in found:
             table = os.path.basename(catalog)[: -len(".xcstrings")]
             if table in interface:
@@ -409,8 +430,18 @@ class Runner:
             folders = set()
             for catalog in catalogs:
                 owner = next((p for p in packages if catalog.startswith(p + "/")), None)
-                folders.update([self.module_folder(catalog, owner)] if owner
-                               else self.app_folders(tree, packages))
+                if owner:
+                    sources = [self.module_folder(catalog, owner)]
+                else:
+                    sources = (self.holding_folders(tree, catalog)
+                               or self.app_folders(tree, packages))
+                folders.update(sources)
+                # Sync reads the same sources, and the catalog's own folder for the table.
+                catalog_folder = os.path.dirname(os.path.normpath(catalog)) or "."
+                if not any(catalog_folder == f or catalog_folder.startswith(f + "/")
+                           or f == "." for f in sources):
+                    sources = list(sources) + [catalog_folder]
+                sync_folders[catalog] = sorted(sources)
             if not folders:
                 continue
             status, out, err = bundlekit(
@@ -435,19 +466,24 @@ class Runner:
                              f"({matched_total} of {expected_total})")
         row["catalogs_judged"] = sum(len(v) for v in places.values())
         # Sync: judged where the catalog was committed after the code last changed, on the
-        # tree the catalog's strings come from (the whole repository for a table one catalog
-        # holds alone).
+        # folders its strings come from (the sources of the targets holding it, as for
+        # extraction).
         clean = eligible = 0
         for table, catalogs in places.items():
             for catalog in catalogs:
-                folder = "." if len(catalogs) == 1 else self.target_folder(tree, catalog)
-                swift_time = self.last_change(gitdir, commit, [os.path.join(folder, "*.swift")])
+                folders = sync_folders.get(catalog) or [self.target_folder(tree, catalog)]
+                swift_time = self.last_change(
+                    gitdir, commit, [os.path.join(f, "*.swift") for f in folders])
                 catalog_time = self.last_change(gitdir, commit, [catalog])
                 if not (catalog_time and swift_time and catalog_time >= swift_time):
                     continue
                 eligible += 1
-                status, out, err = bundlekit("strings sync --check", ["strings", "sync", folder, "--check"])
+                status, out, err = bundlekit(
+                    "strings sync --check", ["strings", "sync", *folders, "--check"])
                 clean += status == 0
+                if status != 0 and self.args.verbose:
+                    print(f"sync {row['repo']} {catalog}: {out.decode(errors='replace')[:3000]}",
+                          file=sys.stderr)
         row["sync"] = f"{clean}/{eligible}" if eligible else "-"
         row["sync_clean"], row["sync_eligible"] = clean, eligible
 
@@ -596,6 +632,7 @@ def main():
     parser.add_argument("--memory-gb", type=int, default=4)
     parser.add_argument("--scratch", default=None)
     parser.add_argument("--keep", action="store_true", help="keep the scratch trees")
+    parser.add_argument("--verbose", action="store_true", help="print what sync --check lists")
     args = parser.parse_args()
     args.snapshots = os.path.abspath(args.snapshots)
     args.scratch = os.path.abspath(args.scratch or tempfile.mkdtemp(prefix="bundlekit-ecosystem-"))

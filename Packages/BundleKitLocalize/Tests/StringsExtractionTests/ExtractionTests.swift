@@ -366,7 +366,7 @@ import Testing
       ])
   }
 
-  @Test("the app's own structs: memberwise initialisers of localized stored properties")
+  @Test("the app's own types: memberwise initialisers and enum cases with localized values")
   func memberwiseInitializers() {
     let source = #"""
       import SwiftUI
@@ -398,12 +398,19 @@ import Testing
           SettingRow(title: "Sync", detail: "Every hour")
           Custom(name: "not extracted")
         }
+        var status: Status { .invalid(description: "Title is empty", code: 1) }
       }
+      enum Status {
+        case valid
+        case invalid(description: LocalizedStringKey, code: Int)
+        case other(String)
+      }
+      let other = Status.other("not extracted")
       """#
     #expect(
       found(source) == [
         "12 None", "13 not a parameter", "14 Computed", "15 Shared", "20 Custom", "25 Settings",
-        "26 settings.size", "27 Sync", "27 Every hour",
+        "26 settings.size", "27 Sync", "27 Every hour", "30 Title is empty",
       ])
   }
 
@@ -457,5 +464,39 @@ import Testing
       }
       """#
     #expect(keys(source) == ["%lld%%"])
+  }
+
+  @Test("interpolated Ints Xcode types: ?? 0, if/guard let, ForEach elements, Calendar components")
+  func interpolatedInts() {
+    let source = #"""
+      import SwiftUI
+      struct Offer { var trialDays: Int? }
+      struct W: View {
+        let offer: Offer?
+        let reading: Reading?
+        private let durations = Array(stride(from: 10, through: 40, by: 10)) + [60, 90]
+        private let intervals = Array(1...30)
+        var title: LocalizedStringKey {
+          guard let trialDays = offer?.trialDays else { return "Continue" }
+          return "Try for Free for \(trialDays) Days"
+        }
+        var body: some View {
+          Text("\(reading?.percent ?? 0)%")
+          ForEach(durations, id: \.self) { duration in Text("\(duration)") }
+          ForEach(intervals, id: \.self) { interval in Text("\(interval) min") }
+          ForEach(0..<5) { i in Text("Row \(i)") }
+          Text(String(localized: "Week \(Calendar.current.component(.weekOfYear, from: .now))"))
+          ShareLink(item: url, preview: SharePreview("Share Code", image: Image("x")))
+          AlarmButton(text: "Stop", textColor: .white, systemImageName: "stop.circle")
+        }
+      }
+      """#
+    let result = extract(source)
+    #expect(
+      result.strings.map(\.key) == [
+        "Continue", "Try for Free for %lld Days", "%lld%%", "%lld", "%lld min", "Row %lld",
+        "Week %lld", "Share Code", "Stop",
+      ])
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
   }
 }

@@ -311,18 +311,47 @@ final class ExtractionVisitor: SyntaxVisitor {
   override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
     scopes.append([:])
     returnsLocalized.append(false)
+    // `ForEach(counts, id: \.self) { count in ... }`: the one parameter is an element.
+    let element = forEachElementType(of: node)
     if let parameters = node.signature?.parameterClause {
       switch parameters {
       case .simpleInput(let names):
-        for name in names { declare(name.name.text, nil) }
+        for name in names { declare(name.name.text, names.count == 1 ? element : nil) }
       case .parameterClause(let clause):
         for parameter in clause.parameters {
           declare(
             (parameter.secondName ?? parameter.firstName).text,
-            parameter.type?.trimmedDescription)
+            parameter.type?.trimmedDescription ?? (clause.parameters.count == 1 ? element : nil))
         }
       }
     }
+    return .visitChildren
+  }
+
+  /// The element type of the collection a `ForEach` whose content `closure` is walks.
+  func forEachElementType(of closure: ClosureExprSyntax) -> String? {
+    var parent = closure.parent
+    if parent?.is(LabeledExprSyntax.self) == true { parent = parent?.parent?.parent }
+    guard let call = parent?.as(FunctionCallExprSyntax.self),
+      call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "ForEach",
+      let data = call.arguments.first, data.label == nil
+    else { return nil }
+    return inferType(data.expression).flatMap(LiteralTypes.elementType)
+  }
+
+  /// `if let count = ...`, `guard let count`: the name has the value's type unwrapped.
+  override func visit(_ node: OptionalBindingConditionSyntax) -> SyntaxVisitorContinueKind {
+    guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+      return .visitChildren
+    }
+    var type =
+      node.typeAnnotation?.type.trimmedDescription
+      ?? node.initializer.flatMap { inferType($0.value) }
+      ?? (node.initializer == nil ? (lookup(name) ?? nil) ?? declarations.propertyType(name) : nil)
+    while let unwrapped = type, unwrapped.hasSuffix("?") || unwrapped.hasSuffix("!") {
+      type = String(unwrapped.dropLast())
+    }
+    declare(name, type)
     return .visitChildren
   }
   override func visitPost(_ node: ClosureExprSyntax) {
@@ -599,6 +628,8 @@ final class ExtractionVisitor: SyntaxVisitor {
       if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
         let name = member.declName.baseName.text
         if name == "formatted" { return "String" }
+        // Calendar's `component(_:from:)` and `distance(from:to:)` of collections.
+        if name == "component" || name == "distance" { return "Int" }
         return declarations.resultType(name)
       }
       if let reference = call.calledExpression.as(DeclReferenceExprSyntax.self) {
@@ -607,6 +638,19 @@ final class ExtractionVisitor: SyntaxVisitor {
     }
     if let ternary = expression.as(TernaryExprSyntax.self) {
       return inferType(ternary.thenExpression) ?? inferType(ternary.elseExpression)
+    }
+    // `reading?.percent ?? 0`: the default's type, or the value's unwrapped.
+    if let infix = expression.as(InfixOperatorExprSyntax.self),
+      infix.operator.trimmedDescription == "??"
+    {
+      if let type = inferType(infix.rightOperand) { return type }
+      guard var type = inferType(infix.leftOperand) else { return nil }
+      while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
+      return type
+    }
+    // A member reached through `?.` is optional: `offer?.trialDays` is an `Int?`.
+    if let chained = expression.as(OptionalChainingExprSyntax.self) {
+      return inferType(chained.expression)
     }
     // Arithmetic keeps its operands' type: `retries * 10` is an Int when `retries` is; a
     // named operand decides (`2 * interval` is a Double when `interval` is), else a literal.

@@ -20,7 +20,7 @@ enum LocalizedAPIs {
       // Scenes, tables, menus, pickers and widget controls whose title is a key.
       "Window", "WindowGroup", "UtilityWindow", "MenuBarExtra", "TableColumn", "CommandMenu",
       "ControlGroup", "PhotosPicker", "TabSection", "ControlWidgetButton", "ControlWidgetToggle",
-      "AccessoryWidgetGroup",
+      "AccessoryWidgetGroup", "SharePreview",
       // App Intents: a parameter summary, a dialog, a description.
       "Summary", "IntentDialog", "IntentDescription",
     ] {
@@ -43,6 +43,8 @@ enum LocalizedAPIs {
     table["IntentDialog"] = [.firstUnlabeled, .label("full"), .label("supporting")]
     table["IntentDescription"] = [.firstUnlabeled, .label("categoryName")]
     table["AppShortcut"] = [.label("shortTitle")]
+    // AlarmKit's buttons.
+    table["AlarmButton"] = [.label("text")]
     return table
   }()
 

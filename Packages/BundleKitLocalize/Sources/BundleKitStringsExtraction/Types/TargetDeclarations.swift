@@ -163,6 +163,26 @@ struct TargetDeclarations: Sendable {
       return .skipChildren
     }
 
+    /// `case invalid(description: LocalizedStringKey)`: `.invalid(description: "...")` is a
+    /// call with a localized parameter.
+    override func visit(_ node: EnumCaseDeclSyntax) -> SyntaxVisitorContinueKind {
+      for element in node.elements {
+        guard let parameters = element.parameterClause?.parameters else { continue }
+        var labels: [String?] = []
+        var localized: Set<Int> = []
+        for (index, parameter) in parameters.enumerated() {
+          let label = parameter.firstName?.text
+          labels.append(label == "_" ? nil : label)
+          if TargetDeclarations.isLocalized(parameter.type) { localized.insert(index) }
+        }
+        if !localized.isEmpty {
+          callables.append(
+            LocalizedCallable(name: element.name.text, labels: labels, localized: localized))
+        }
+      }
+      return .skipChildren
+    }
+
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
       if let type = typeNames.last {
         record(name: type, parameters: node.signature.parameterClause.parameters)
@@ -211,6 +231,7 @@ enum LiteralTypes {
     if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
     if expression.is(StringLiteralExprSyntax.self) { return "String" }
     if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
+    if let collection = collectionType(of: expression) { return collection }
     if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
       return type(of: prefix.expression)
     }
@@ -219,6 +240,55 @@ enum LiteralTypes {
       conversions.contains(callee.baseName.text)
     {
       return callee.baseName.text
+    }
+    return nil
+  }
+
+  /// The element type of a collection type spelled `[T]` (an array) or `Range<Int>`.
+  static func elementType(_ collection: String) -> String? {
+    if collection.hasPrefix("["), collection.hasSuffix("]"), !collection.contains(":") {
+      return String(collection.dropFirst().dropLast())
+    }
+    if ["Range<Int>", "ClosedRange<Int>"].contains(collection) { return "Int" }
+    return nil
+  }
+
+  /// `[Int]` for `[1, 2]`, `Array(1...30)`, `Array(stride(from: 10, through: 40, by: 10))`
+  /// and their sums; `ClosedRange<Int>` and `Range<Int>` for ranges of integer literals;
+  /// nil otherwise.
+  static func collectionType(of expression: ExprSyntax, depth: Int = 0) -> String? {
+    guard depth < 16 else { return nil }
+    if let array = expression.as(ArrayExprSyntax.self), !array.elements.isEmpty {
+      let types = Set(array.elements.map { type(of: $0.expression) ?? "" })
+      guard types.count == 1, let element = types.first, !element.isEmpty else { return nil }
+      return "[\(element)]"
+    }
+    if let infix = expression.as(InfixOperatorExprSyntax.self) {
+      let operation = infix.operator.trimmedDescription
+      if operation == "...", type(of: infix.leftOperand) == "Int" { return "ClosedRange<Int>" }
+      if operation == "..<", type(of: infix.leftOperand) == "Int" { return "Range<Int>" }
+      if operation == "+" {
+        return collectionType(of: infix.leftOperand, depth: depth + 1)
+          ?? collectionType(of: infix.rightOperand, depth: depth + 1)
+      }
+    }
+    if let call = expression.as(FunctionCallExprSyntax.self),
+      let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
+      let argument = call.arguments.first?.expression
+    {
+      switch callee.baseName.text {
+      case "Array":
+        if let inner = collectionType(of: argument, depth: depth + 1) {
+          return "[\(elementType(inner) ?? inner)]"
+        }
+      case "stride":
+        if let first = call.arguments.first, first.label?.text == "from",
+          let type = type(of: first.expression)
+        {
+          return "[\(type)]"
+        }
+      default: break
+      }
     }
     return nil
   }
