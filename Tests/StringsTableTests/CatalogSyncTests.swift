@@ -188,6 +188,75 @@ struct CatalogSyncTests {
         == ["state": "translated", "value": "Welcome"])
   }
 
+  @Test(
+    "a key with an interpolation of a type not told (%@) is the catalog's key that differs only there"
+  )
+  func uncertainSpecifiers() throws {
+    let text = """
+      {
+        "sourceLanguage" : "en",
+        "strings" : {
+          "%lld Solves" : {
+            "localizations" : {
+              "fr" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "%lld résolutions"
+                }
+              }
+            }
+          },
+          "+%lld" : {
+
+          },
+          "Phase %d of %1$@" : {
+
+          },
+          "Total %lld" : {
+
+          },
+          "Total %.2f" : {
+
+          }
+        },
+        "version" : "1.0"
+      }
+      """
+    let catalog = try StringCatalog(bytes: Array(text.utf8), path: "L.xcstrings")
+    var solves = Self.code("%@ Solves", line: 3)
+    solves.uncertainSpecifiers = true
+    var plus = Self.code("+%@", line: 4)
+    plus.uncertainSpecifiers = true
+    var phase = Self.code("Phase %@ of %@", line: 5)
+    phase.uncertainSpecifiers = true
+    // Two catalog keys fit: neither is taken, the code's key is added.
+    var total = Self.code("Total %@", line: 6)
+    total.uncertainSpecifiers = true
+    // Certain: a String really is %@, so a new key.
+    let named = Self.code("%@ Solves", line: 7)
+    let result = try CatalogSync.sync(catalog, with: [solves, plus, phase, total])
+    #expect(
+      result.changes.map(\.description) == [
+        "removed \"Total %.2f\" (no longer in the code, never translated)", "added \"Total %@\"",
+        "removed \"Total %lld\" (no longer in the code, never translated)",
+      ], "\(result.changes)")
+    #expect(
+      result.diagnostics.map(\.description).sorted() == [
+        "App.swift:3:5: note: \"%@ Solves\" taken as the catalog's \"%lld Solves\": an interpolation's type could not be told here",
+        "App.swift:4:5: note: \"+%@\" taken as the catalog's \"+%lld\": an interpolation's type could not be told here",
+        "App.swift:5:5: note: \"Phase %@ of %@\" taken as the catalog's \"Phase %d of %1$@\": an interpolation's type could not be told here",
+      ], "\(result.diagnostics)")
+    let certain = try CatalogSync.sync(catalog, with: [named, plus, phase])
+    #expect(certain.changes.contains(.added(key: "%@ Solves")))
+    #expect(certain.changes.contains(.madeStale(key: "%lld Solves")))
+
+    #expect(FormatKeyPattern.matches(code: "100%% of %@", catalog: "100%% of %lld"))
+    #expect(!FormatKeyPattern.matches(code: "100%% of %@", catalog: "100% of %lld"))
+    #expect(FormatKeyPattern.matches(code: "%@", catalog: "%1$.2lf"))
+    #expect(!FormatKeyPattern.matches(code: "%@ items", catalog: "%lld item"))
+    #expect(!FormatKeyPattern.matches(code: "a%@", catalog: "a%"))
+  }
+
   /// Every catalog of the corpus, as Xcode last wrote it: written again it keeps every byte,
   /// and synced with the keys it has live, nothing changes.
   @Test(

@@ -33,11 +33,14 @@ public enum CatalogSync {
     public var line: Int
     /// The 1-based column.
     public var column: Int
+    /// Whether a `%@` of the key stands for an interpolation whose type the extraction
+    /// could not tell: the catalog's key may have another specifier there (`%lld`).
+    public var uncertainSpecifiers: Bool
 
     /// A string used at `file:line:column`.
     public init(
       key: String, value: String? = nil, comment: String? = nil, file: String, line: Int,
-      column: Int
+      column: Int, uncertainSpecifiers: Bool = false
     ) {
       self.key = key
       self.value = value
@@ -45,6 +48,7 @@ public enum CatalogSync {
       self.file = file
       self.line = line
       self.column = column
+      self.uncertainSpecifiers = uncertainSpecifiers
     }
   }
 
@@ -131,6 +135,24 @@ public enum CatalogSync {
     var (root, entries) = try CatalogJSON.read(catalog)
     let source = catalog.sourceLanguage
     var changes: [Change] = []
+    // A key the code holds in a form extraction cannot fully read (`"+\(value)"` of a type
+    // it cannot tell, written `+%@`) is the catalog's key that differs only there (`+%lld`):
+    // it is neither added nor made stale.
+    for (key, use) in uses where entries[key] == nil && use.first.uncertainSpecifiers {
+      let candidates = entries.keys.filter {
+        uses[$0] == nil && FormatKeyPattern.matches(code: key, catalog: $0)
+      }
+      guard candidates.count == 1, let match = candidates.first else { continue }
+      uses[key] = nil
+      var merged = uses[match] ?? use
+      merged.comments += use.comments.filter { !merged.comments.contains($0) }
+      uses[match] = merged
+      diagnostics.append(
+        Diagnostic(
+          .note, path: use.first.file, line: use.first.line, column: use.first.column,
+          "\(StringsFile.literal(key)) taken as the catalog's \(StringsFile.literal(match)): an interpolation's type could not be told here"
+        ))
+    }
     for (key, use) in uses {
       guard var entry = entries[key] as? [String: Any] else {
         entries[key] = newEntry(use, source: source)
@@ -221,5 +243,62 @@ public enum CatalogSync {
       }
     }
     return false
+  }
+}
+
+/// Whether a key whose `%@` may stand for any specifier is a catalog's key.
+enum FormatKeyPattern {
+  /// True when `catalog` is `code` with each `%@` of `code` replaced by some format
+  /// specifier (`%lld`, `%d`, `%.2f`, `%@` ...), and otherwise the same.
+  static func matches(code: String, catalog: String) -> Bool {
+    let code = Array(code.utf8)
+    let catalog = Array(catalog.utf8)
+    var i = 0
+    var j = 0
+    while i < code.count {
+      if code[i] == UInt8(ascii: "%"), i + 1 < code.count {
+        if code[i + 1] == UInt8(ascii: "%") {
+          guard j + 1 < catalog.count, catalog[j] == code[i], catalog[j + 1] == code[i + 1]
+          else { return false }
+          i += 2
+          j += 2
+          continue
+        }
+        if code[i + 1] == UInt8(ascii: "@") {
+          guard let end = specifierEnd(catalog, from: j) else { return false }
+          i += 2
+          j = end
+          continue
+        }
+      }
+      guard j < catalog.count, catalog[j] == code[i] else { return false }
+      i += 1
+      j += 1
+    }
+    return j == catalog.count
+  }
+
+  /// The end of the format specifier at `start` of `bytes`, nil when none starts there.
+  static func specifierEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+    guard start < bytes.count, bytes[start] == UInt8(ascii: "%") else { return nil }
+    var index = start + 1
+    let flags = Set("-+ #0'".utf8)
+    let lengths = Set("hlqLzjt".utf8)
+    let conversions = Set("@dDiuUxXoOfFeEgGcCsSpaA".utf8)
+    // A positional argument (`%1$@`), flags, width, precision, length, conversion.
+    var digits = index
+    while digits < bytes.count, bytes[digits] >= 0x30, bytes[digits] <= 0x39 { digits += 1 }
+    if digits > index, digits < bytes.count, bytes[digits] == UInt8(ascii: "$") {
+      index = digits + 1
+    }
+    while index < bytes.count, flags.contains(bytes[index]) { index += 1 }
+    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+    }
+    while index < bytes.count, lengths.contains(bytes[index]) { index += 1 }
+    guard index < bytes.count, conversions.contains(bytes[index]) else { return nil }
+    return index + 1
   }
 }

@@ -44,4 +44,24 @@ enum SwiftSources {
     if !problems.isEmpty { throw DiagnosticsError(problems) }
     return files
   }
+
+  /// The names (without extension) of the storyboards and xibs under `paths`: a table so
+  /// named holds Interface Builder's strings, which Xcode extracts from those files, not
+  /// from Swift.
+  static func interfaceBuilderNames(in paths: [String]) -> Set<String> {
+    var names: Set<String> = []
+    for path in paths where !path.hasSuffix(".swift") {
+      DirectoryWalker.walk(path) { entry in
+        if entry.isFolder {
+          if entry.name.hasSuffix(".storyboard") { names.insert(String(entry.name.dropLast(11))) }
+          return SkippedFolders.skips(entry.name) ? .skip : .descend
+        }
+        for suffix in [".storyboard", ".xib"] where entry.name.hasSuffix(suffix) {
+          names.insert(String(entry.name.dropLast(suffix.count)))
+        }
+        return .descend
+      }
+    }
+    return names
+  }
 }

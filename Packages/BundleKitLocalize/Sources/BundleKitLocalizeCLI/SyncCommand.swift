@@ -92,7 +92,8 @@ struct SyncPlan {
       byTable[string.tableName, default: []].append(
         CatalogSync.CodeString(
           key: string.key, value: string.defaultValue, comment: string.comment,
-          file: string.file, line: string.line, column: string.column))
+          file: string.file, line: string.line, column: string.column,
+          uncertainSpecifiers: string.uncertainSpecifiers))
     }
     let catalogs = Dictionary(grouping: locations.filter { $0.kind == .catalog }, by: \.table)
     let stringsTables = Dictionary(
@@ -109,14 +110,18 @@ struct SyncPlan {
     }
     if !problems.isEmpty { throw DiagnosticsError(problems) }
 
-    for (table, found) in catalogs {
+    // Tables Xcode fills from elsewhere than Swift: InfoPlist from the Info.plist, a table
+    // named after a storyboard or xib from that file. Code never makes their keys stale.
+    let notFromCode = SwiftSources.interfaceBuilderNames(in: paths).union(["InfoPlist"])
+    for (table, found) in catalogs where !notFromCode.contains(table) {
       guard let location = found.first else { continue }
       let catalog = try StringCatalog(contentsOfFile: location.path)
       let result = try CatalogSync.sync(catalog, with: byTable[table] ?? [])
       plan.diagnostics += result.diagnostics
       plan.tables.append(Table(path: location.path, bytes: result.bytes, changes: result.changes))
     }
-    for (table, found) in stringsTables where catalogs[table] == nil {
+    for (table, found) in stringsTables where catalogs[table] == nil && !notFromCode.contains(table)
+    {
       guard let location = found.first else { continue }
       let bytes = try FileIO.read(location.path)
       let file = try StringsFile(bytes: bytes, path: location.path)

@@ -485,6 +485,7 @@ import Testing
           ForEach(durations, id: \.self) { duration in Text("\(duration)") }
           ForEach(intervals, id: \.self) { interval in Text("\(interval) min") }
           ForEach(0..<5) { i in Text("Row \(i)") }
+          ForEach([25, 50], id: \.self) { Text("\($0) Solves") }
           Text(String(localized: "Week \(Calendar.current.component(.weekOfYear, from: .now))"))
           ShareLink(item: url, preview: SharePreview("Share Code", image: Image("x")))
           AlarmButton(text: "Stop", textColor: .white, systemImageName: "stop.circle")
@@ -495,8 +496,11 @@ import Testing
     #expect(
       result.strings.map(\.key) == [
         "Continue", "Try for Free for %lld Days", "%lld%%", "%lld", "%lld min", "Row %lld",
-        "Week %lld", "Share Code", "Stop",
+        "%lld Solves", "Week %lld", "Share Code", "Stop",
       ])
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    #expect(!result.strings.contains { $0.uncertainSpecifiers })
+    let guessed = extract("let t = Text(\"\\(mystery) left\")\nlet u = Text(\"\\(3) right\")")
+    #expect(guessed.strings.map(\.uncertainSpecifiers) == [true, false])
   }
 }

@@ -130,6 +130,57 @@ import Testing
     #expect(try Self.contents(folder) == written)
   }
 
+  @Test("InfoPlist and Interface Builder catalogs are not the code's: sync leaves them alone")
+  func tablesNotFromCode() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.file("App/Base.lproj"), withIntermediateDirectories: true)
+    try Data("import SwiftUI\nlet t = Text(\"Hello\")\n".utf8).write(
+      to: URL(fileURLWithPath: folder.file("App/App.swift")))
+    try Data("<document/>\n".utf8).write(
+      to: URL(fileURLWithPath: folder.file("App/Base.lproj/Main.storyboard")))
+    let catalog = { (key: String) in
+      """
+      {
+        "sourceLanguage" : "en",
+        "strings" : {
+          "\(key)" : {
+            "localizations" : {
+              "fr" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "Traduit"
+                }
+              }
+            }
+          }
+        },
+        "version" : "1.0"
+      }
+      """
+    }
+    var before: [String: Data] = [:]
+    for (name, key) in [
+      ("InfoPlist", "NSCameraUsageDescription"), ("Main", "Vf2-ab-c3d.text"),
+      ("Localizable", "Hello"),
+    ] {
+      let data = Data(catalog(key).utf8)
+      try data.write(to: URL(fileURLWithPath: folder.file("App/\(name).xcstrings")))
+      before[name] = data
+    }
+    let check = try Tool.run(tool, ["sync", folder.file("App"), "--check"])
+    #expect(check.status == 0, "\(String(decoding: check.stdout, as: UTF8.self)) \(check.stderr)")
+    #expect(check.stdout.isEmpty)
+    let sync = try Tool.run(tool, ["sync", folder.file("App")])
+    #expect(sync.status == 0, "\(sync.stderr)")
+    for (name, data) in before {
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: folder.file("App/\(name).xcstrings"))) == data,
+        "\(name)")
+    }
+  }
+
   @Test("a source sync cannot read (over 8 MiB, too deep) is an error, and no key of it is deleted")
   func unreadableSourceWritesNothing() throws {
     let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")

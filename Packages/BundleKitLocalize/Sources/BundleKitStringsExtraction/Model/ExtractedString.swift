@@ -22,6 +22,9 @@ public struct ExtractedString: Sendable, Hashable, Encodable {
   /// What it was found in: `Text`, `String(localized:)`, `.navigationTitle`, a function of
   /// the target's own ...
   public var source: String
+  /// Whether an interpolation's type could not be told, so a `%@` of the key may be another
+  /// specifier in Xcode's extraction (sync then takes a catalog key that differs only there).
+  public var uncertainSpecifiers = false
 
   /// A string found at a place.
   public init(

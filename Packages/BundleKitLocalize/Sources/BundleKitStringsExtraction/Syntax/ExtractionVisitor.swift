@@ -313,6 +313,8 @@ final class ExtractionVisitor: SyntaxVisitor {
     returnsLocalized.append(false)
     // `ForEach(counts, id: \.self) { count in ... }`: the one parameter is an element.
     let element = forEachElementType(of: node)
+    // `ForEach([25, 50], id: \.self) { Text("\($0) Solves") }`.
+    if node.signature == nil, let element { declare("$0", element) }
     if let parameters = node.signature?.parameterClause {
       switch parameters {
       case .simpleInput(let names):
@@ -336,6 +338,16 @@ final class ExtractionVisitor: SyntaxVisitor {
       call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "ForEach",
       let data = call.arguments.first, data.label == nil
     else { return nil }
+    // `0..<phaseCount` counts in the type of its named bound (an Int16 stays one).
+    if let range = data.expression.as(InfixOperatorExprSyntax.self),
+      ["..<", "..."].contains(range.operator.trimmedDescription)
+    {
+      for bound in [range.rightOperand, range.leftOperand]
+      where !bound.is(IntegerLiteralExprSyntax.self) {
+        if let type = inferType(bound) { return type }
+      }
+      return "Int"
+    }
     return inferType(data.expression).flatMap(LiteralTypes.elementType)
   }
 
@@ -509,11 +521,17 @@ final class ExtractionVisitor: SyntaxVisitor {
 
   // MARK: Recording
 
+  /// Set when a specifier was guessed (`%@` for a type not known) since it was last cleared.
+  var guessedSpecifier = false
+
   func record(_ literal: StringLiteralExprSyntax, source: String, arguments: [LabeledExprSyntax]?) {
+    guessedSpecifier = false
     guard let key = text(of: literal) else { return }
+    let uncertain = guessedSpecifier
     let location = literal.startLocation(converter: converter)
     var found = ExtractedString(
       key: key, file: path, line: location.line, column: location.column, source: source)
+    found.uncertainSpecifiers = uncertain
     for argument in arguments ?? [] {
       guard let label = argument.label?.text else { continue }
       let literal = argument.expression.as(StringLiteralExprSyntax.self)
@@ -587,6 +605,7 @@ final class ExtractionVisitor: SyntaxVisitor {
     if let type = inferType(value), let specifier = FormatSpecifiers.specifier(forType: type) {
       return specifier
     }
+    guessedSpecifier = true
     let location = interpolation.startLocation(converter: converter)
     let spelling = value.trimmedDescription
     diagnostics.append(
