@@ -28,7 +28,9 @@ struct ExchangeCommandTests {
     }
     """
 
-  @Test("export, import with --dry-run, import; a bad unit in a second file writes nothing")
+  @Test(
+    "export, import with --dry-run, import; a bad unit refuses itself, or everything with --strict"
+  )
   func exportImport() throws {
     let folder = try TemporaryFolder()
     try FileIO.createFolder(folder.file("App"))
@@ -64,7 +66,7 @@ struct ExchangeCommandTests {
       contentsOf: URL(fileURLWithPath: folder.file("App/Localizable.xcstrings")))
 
     let refused = try BundleKitTool.run(
-      ["strings", "import", "L10n/fr.xcloc", "bad.xliff"], in: folder.path)
+      ["strings", "import", "L10n/fr.xcloc", "bad.xliff", "--strict"], in: folder.path)
     #expect(refused.status == 1)
     #expect(
       refused.stderr.contains(
@@ -78,9 +80,19 @@ struct ExchangeCommandTests {
       try Data(contentsOf: URL(fileURLWithPath: folder.file("App/Localizable.xcstrings"))) == before
     )
 
+    // Without --strict the bad unit alone is refused: French is written, the run fails.
     let imported = try BundleKitTool.run(
-      ["strings", "import", "L10n/fr.xcloc", "."], in: folder.path)
-    #expect(imported.status == 0, "\(imported.stderr)")
+      ["strings", "import", "L10n/fr.xcloc", "bad.xliff", "."], in: folder.path)
+    #expect(imported.status == 1, "\(imported.stderr)")
+    #expect(
+      imported.stderr.contains(
+        "bad.xliff:12:7: error: \"Open\": the translation uses argument 1 (%@), which the development language does not pass"
+      ), "\(imported.stderr)")
+    #expect(
+      imported.stderr.hasSuffix(
+        ".: error: 1 unit refused for its placeholders; the rest was imported\n"),
+      "\(imported.stderr)")
+    #expect(imported.stdout == "App/Localizable.xcstrings: 1 translation\n")
     let written = try String(
       contentsOfFile: folder.file("App/Localizable.xcstrings"), encoding: .utf8)
     #expect(

@@ -86,8 +86,11 @@ struct XLIFFExchangeTests {
       StringsLinter().lint(try TableDiscovery.tables(in: [app])).filter { $0.severity == .error }
         .map(\.message))
     let out = folder.file("out")
+    var warnings: [Diagnostic] = []
     let exported = try LocalizationExchange.export(
-      [app], to: out, languages: ["de", "ru"], developmentLanguage: "en", toolVersion: "test")
+      [app], to: out, languages: ["de", "ru"], developmentLanguage: "en", toolVersion: "test",
+      warnings: &warnings)
+    #expect(warnings.isEmpty, "\(warnings)")
     for output in exported { try FileIO.createFolders(for: output.path) }
     try FileIO.writeAtomically(exported)
     let xliff = out + "/ru.xcloc/Localized Contents/ru.xliff"
@@ -140,7 +143,7 @@ struct XLIFFExchangeTests {
     #expect(after != before)
     let again = try LocalizationExchange.export(
       [app], to: folder.file("out2"), languages: ["ru"], developmentLanguage: "en",
-      toolVersion: "test")
+      toolVersion: "test", warnings: &warnings)
     for output in again { try FileIO.createFolders(for: output.path) }
     try FileIO.writeAtomically(again)
     plan = try LocalizationExchange.planImport([folder.file("out2/ru.xcloc")], into: app)
@@ -454,7 +457,8 @@ struct XLIFFExchangeTests {
       do {
         let plan = try LocalizationExchange.planImport([path], into: folder.path)
         #expect(plan.writes.isEmpty, "case \(index) planned writes")
-        messages = plan.diagnostics.filter { $0.severity == .error }.map(\.description)
+        messages = (plan.diagnostics.filter { $0.severity == .error } + plan.refused)
+          .map(\.description)
       } catch let error as DiagnosticsError {
         messages = error.diagnostics.map(\.description)
       }
@@ -469,13 +473,266 @@ struct XLIFFExchangeTests {
         == before.filter { !$0.key.hasPrefix("link") })
   }
 
+  @Test(
+    "a placeholder bug refuses its unit, not the language; --strict refuses all; the table's own translation is not checked"
+  )
+  func unitRefusals() throws {
+    let folder = try TemporaryFolder()
+    var project = Self.xcodeProject
+    // The catalog's own French for "Hello, world!" as real projects ship it: "100 % f" reads
+    // as a %f to a format parser, and the source passes no argument.
+    project["catalog1.xcstrings"] = project["catalog1.xcstrings"]?.replacingOccurrences(
+      of: "\"comment\" : \"a plain string\"",
+      with: """
+        "comment" : "a plain string",
+              "localizations" : {
+                "fr" : {
+                  "stringUnit" : {
+                    "state" : "translated",
+                    "value" : "Bonjour à 100 % f"
+                  }
+                }
+              }
+        """)
+    try Self.write(project, in: folder)
+    func document(_ hello: String, _ things: String) -> String {
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+        <file original="catalog1.xcstrings" source-language="en" target-language="fr" datatype="plaintext">
+          <body>
+            <trans-unit id="Hello, world!" xml:space="preserve">
+              <source>Hello, world!</source>
+              <target state="translated">\(hello)</target>
+            </trans-unit>
+            <trans-unit id="interpolation_key|==|plural.one" xml:space="preserve">
+              <source>There is %lld thing.</source>
+              <target state="translated">Il y a %lld chose.</target>
+            </trans-unit>
+            <trans-unit id="interpolation_key|==|plural.other" xml:space="preserve">
+              <source>There are %lld things.</source>
+              <target state="translated">\(things)</target>
+            </trans-unit>
+          </body>
+        </file>
+      </xliff>
+
+      """
+    }
+    let xliff = folder.file("fr.xliff")
+    // Unchanged "Hello" (not checked), a good "one", a bad "other".
+    try FileIO.writeAtomically(
+      Array(document("Bonjour à 100 % f", "Il y a %@ choses.").utf8), to: xliff)
+    var plan = try LocalizationExchange.planImport([xliff], into: folder.path)
+    #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
+    #expect(
+      plan.refused.map(\.description) == [
+        "\(xliff):13:7: error: \"interpolation_key|==|plural.other\": the translation argument 1 is an object (%@) but a 64-bit integer in the development language"
+      ])
+    #expect(plan.changes.map(\.units) == [1])
+    let written = try #require(plan.writes.first?.bytes)
+    let strings =
+      try #require(
+        try JSONSerialization.jsonObject(with: Data(written)) as? [String: Any])["strings"]
+      as? [String: Any]
+    let french = String(describing: strings?["interpolation_key"] ?? "")
+    #expect(french.contains("Il y a %lld chose."))
+    #expect(!french.contains("choses"))
+    let hello = String(describing: strings?["Hello, world!"] ?? "")
+    #expect(hello.contains("Bonjour à 100 % f"))
+
+    plan = try LocalizationExchange.planImport([xliff], into: folder.path, strict: true)
+    #expect(plan.refused.isEmpty)
+    #expect(plan.writes.isEmpty)
+    #expect(plan.diagnostics.filter { $0.severity == .error }.count == 1)
+
+    // The same odd "% f", newly written, is a new translation and is checked.
+    try FileIO.writeAtomically(
+      Array(document("Salut à 100 % f", "Il y a %lld choses.").utf8), to: xliff)
+    plan = try LocalizationExchange.planImport([xliff], into: folder.path)
+    #expect(plan.refused.count == 1, "\(plan.refused)")
+    #expect(plan.refused.first?.line == 5)
+  }
+
+  @Test(
+    "round trips as projects hold them: a translation's substitution without argNum, a form the language lacks, a .lproj without tables"
+  )
+  func projectShapes() throws {
+    let folder = try TemporaryFolder()
+    try FileIO.createFolder(folder.file("App/cs.lproj"))
+    try FileIO.writeAtomically([0x89, 0x50], to: folder.file("App/cs.lproj/logo.png"))
+    let catalog = """
+      {
+        "sourceLanguage" : "en",
+        "strings" : {
+          "%lld posts from %lld people" : {
+            "localizations" : {
+              "en" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "%#@posts@ from %#@people@"
+                },
+                "substitutions" : {
+                  "people" : {
+                    "argNum" : 2,
+                    "formatSpecifier" : "lld",
+                    "variations" : {
+                      "plural" : {
+                        "one" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "%arg person"
+                          }
+                        },
+                        "other" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "%arg people"
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "posts" : {
+                    "argNum" : 1,
+                    "formatSpecifier" : "lld",
+                    "variations" : {
+                      "plural" : {
+                        "one" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "%arg post"
+                          }
+                        },
+                        "other" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "%arg posts"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              },
+              "ja" : {
+                "variations" : {
+                  "plural" : {
+                    "one" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : "%lld 件"
+                      }
+                    },
+                    "other" : {
+                      "stringUnit" : {
+                        "state" : "translated",
+                        "value" : "%lld 件"
+                      }
+                    }
+                  }
+                }
+              },
+              "pl" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "%#@posts@ %#@people@"
+                },
+                "substitutions" : {
+                  "people" : {
+                    "formatSpecifier" : "lld",
+                    "variations" : {
+                      "plural" : {
+                        "one" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "od %arg osoby"
+                          }
+                        },
+                        "other" : {
+                          "stringUnit" : {
+                            "state" : "translated",
+                            "value" : "od %arg osób"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        },
+        "version" : "1.0"
+      }
+      """
+    try FileIO.writeAtomically(Array(catalog.utf8), to: folder.file("App/Localizable.xcstrings"))
+    var warnings: [Diagnostic] = []
+    let outputs = try LocalizationExchange.export(
+      [folder.file("App")], to: folder.file("out"), languages: [], developmentLanguage: "en",
+      toolVersion: "test", warnings: &warnings)
+    // cs has a folder but no table: no .xcloc for it.
+    let bundles = Set(
+      outputs.compactMap { $0.path.split(separator: "/").first { $0.hasSuffix(".xcloc") } })
+    #expect(bundles == ["ja.xcloc", "pl.xcloc"], "\(bundles)")
+    for output in outputs { try FileIO.createFolders(for: output.path) }
+    try FileIO.writeAtomically(outputs)
+    let plan = try LocalizationExchange.planImport(
+      ["ja", "pl"].map { folder.file("out/\($0).xcloc") }, into: folder.file("App"))
+    #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
+    #expect(plan.refused.isEmpty, "\(plan.refused)")
+    #expect(plan.writes.isEmpty, "\(plan.changes)")
+  }
+
+  @Test("a control character XML cannot carry is left out with a warning; the export reads back")
+  func controlCharacters() throws {
+    let folder = try TemporaryFolder()
+    try FileIO.createFolder(folder.file("App/en.lproj"))
+    try FileIO.createFolder(folder.file("App/vi.lproj"))
+    try FileIO.writeAtomically(
+      Array(
+        "\"find\" = \"Find\";\n\"bell\" = \"Ring \u{7}\";\n/* tab\u{1} */\n\"ok\" = \"OK\";\n".utf8),
+      to: folder.file("App/en.lproj/Main.strings"))
+    try FileIO.writeAtomically(
+      Array("\"find\" = \"T\u{18}ìm\";\n\"ok\" = \"Được\";\n".utf8),
+      to: folder.file("App/vi.lproj/Main.strings"))
+    var warnings: [Diagnostic] = []
+    let outputs = try LocalizationExchange.export(
+      [folder.file("App")], to: folder.file("out"), languages: ["vi"], developmentLanguage: "en",
+      toolVersion: "test", warnings: &warnings)
+    #expect(
+      warnings.map(\.message) == [
+        "\"find\": the vi translation holds U+0018, which XML cannot carry: exported without it (an import of the export keeps it)",
+        "\"bell\": the text holds U+0007, which XML cannot carry: left out of the vi export",
+        "\"ok\": the comment holds U+0001, which XML cannot carry: exported without it",
+      ])
+    for output in outputs { try FileIO.createFolders(for: output.path) }
+    try FileIO.writeAtomically(outputs)
+    let xliff = folder.file("out/vi.xcloc/Localized Contents/vi.xliff")
+    // Python's XML parser reads it, and so does the import: nothing to change.
+    let python = try #require(Tool.path("python3"))
+    let read = try Tool.run(
+      python,
+      [
+        "-c",
+        "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName('trans-unit')))",
+        xliff,
+      ])
+    #expect(String(decoding: read.stdout, as: UTF8.self) == "2\n", "\(read.stderr)")
+    let plan = try LocalizationExchange.planImport([xliff], into: folder.file("App"))
+    #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
+    #expect(plan.writes.isEmpty)
+    #expect(plan.refused.isEmpty)
+  }
+
   @Test("export writes Xcode's ids for .strings and .stringsdict, and the forms of the language")
   func stringsExport() throws {
     let folder = try TemporaryFolder()
     try Self.write(Self.xcodeProject.filter { $0.key.hasPrefix("xcode1") }, in: folder)
+    var warnings: [Diagnostic] = []
     let outputs = try LocalizationExchange.export(
       [folder.file("xcode1")], to: folder.file("out"), languages: ["pl"], developmentLanguage: "en",
-      toolVersion: "test")
+      toolVersion: "test", warnings: &warnings)
     let xliff = try #require(outputs.first { $0.path.hasSuffix("pl.xliff") })
     try FileIO.writeAtomically(xliff.bytes, to: folder.file("pl.xliff"))
     let units = try Self.python(Self.units, [folder.file("pl.xliff")])

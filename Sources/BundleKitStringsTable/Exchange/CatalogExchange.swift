@@ -208,6 +208,9 @@ extension CatalogExchange {
     var bytes: [UInt8]?
     /// Errors (nothing may be written) and warnings.
     var diagnostics: [Diagnostic] = []
+    /// Units refused on their own (a translation whose placeholders disagree with the
+    /// source's): the rest of the file is still merged.
+    var refused: [Diagnostic] = []
     /// How many units changed a translation.
     var changed = 0
   }
@@ -243,51 +246,40 @@ extension CatalogExchange {
         continue
       }
       let source = model.localizations[catalog.sourceLanguage]
-      // The path must be one the catalog can hold for this language.
-      var valid = true
+      // The path must be one the catalog can hold for this language; judged only when the
+      // unit changes the catalog (a form the catalog already holds, as exported, is the
+      // project's own, even one the language does not have).
+      var problems: [String] = []
       switch path {
       case .variation(let steps):
         for step in steps {
           if step.kind == "plural", !allowed.contains(step.name) {
-            error(
-              unit,
+            problems.append(
               "'\(step.name)' is not a plural category of '\(language)' (it has \(categoryList(allowed)))"
             )
-            valid = false
           } else if step.kind == "device", !devices.contains(step.name) {
-            error(
-              unit,
+            problems.append(
               "'\(step.name)' is not a device Xcode knows (\(devices.sorted().joined(separator: ", ")))"
             )
-            valid = false
           }
         }
       case .substitution(let name, let category):
         if source?.substitutions[name] == nil,
           model.localizations[language]?.substitutions[name] == nil
         {
-          error(unit, "\(StringsFile.literal(key)) has no substitution '\(name)'")
-          valid = false
+          problems.append("\(StringsFile.literal(key)) has no substitution '\(name)'")
         } else if !allowed.contains(category) {
-          error(
-            unit,
+          problems.append(
             "'\(category)' is not a plural category of '\(language)' (it has \(categoryList(allowed)))"
           )
-          valid = false
         }
       }
-      guard valid, let target = unit.target, !target.isEmpty else { continue }
-      // Placeholders: the arguments the translation uses must be the source's, by type.
+      guard let target = unit.target, !target.isEmpty else { continue }
       let plural: Bool
       switch path {
       case .variation(let steps): plural = steps.contains { $0.kind == "plural" }
       case .substitution: plural = true
       }
-      guard
-        StringsExchange.check(
-          unit, translation: target, source: unit.source, plural: plural, into: &applied,
-          xliffPath)
-      else { continue }
       var localizations = entry["localizations"] as? [String: Any] ?? [:]
       var localization = localizations[language] as? [String: Any] ?? [:]
       let state = catalogState(unit.state)
@@ -296,8 +288,10 @@ extension CatalogExchange {
       case .variation(let steps):
         changed = set(&localization, steps: steps[...], value: target, state: state)
       case .substitution(let name, let category):
+        // The model the export wrote the placeholder with: the language's own substitution
+        // (it may lack the source's argNum), else the source's.
         let model =
-          source?.substitutions[name] ?? model.localizations[language]?.substitutions[name]
+          model.localizations[language]?.substitutions[name] ?? source?.substitutions[name]
         var substitutions = localization["substitutions"] as? [String: Any] ?? [:]
         var substitution = substitutions[name] as? [String: Any] ?? [:]
         if substitution.isEmpty, let model {
@@ -315,7 +309,18 @@ extension CatalogExchange {
         substitutions[name] = substitution
         localization["substitutions"] = substitutions
       }
+      // A translation the catalog already holds is not checked: it is the project's own,
+      // and importing it changes nothing. A new one must fit and pass the source's arguments.
       guard changed else { continue }
+      guard problems.isEmpty else {
+        for problem in problems { error(unit, problem) }
+        continue
+      }
+      guard
+        StringsExchange.check(
+          unit, translation: target, source: unit.source, plural: plural, into: &applied,
+          xliffPath)
+      else { continue }
       applied.changed += 1
       localizations[language] = localization
       entry["localizations"] = localizations

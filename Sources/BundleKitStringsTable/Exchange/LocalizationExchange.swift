@@ -70,9 +70,14 @@ public enum LocalizationExchange {
   /// Every language's `.xcloc`, under `folder`: `<lang>.xcloc/contents.json`,
   /// `Localized Contents/<lang>.xliff` and `Source Contents/` (the development tables as
   /// exported). `languages` empty: every language the tables have.
+  ///
+  /// A text XML cannot carry (a control character such as U+0018, which real `.strings`
+  /// files hold) is left out with a warning in `warnings`: the unit when its source holds
+  /// one, else its translation or note, so that the export reads back and importing it
+  /// unedited changes nothing.
   public static func export(
     _ paths: [String], to folder: String, languages: [String], developmentLanguage: String,
-    toolVersion: String
+    toolVersion: String, warnings: inout [Diagnostic]
   ) throws -> [Output] {
     let project = try project(paths, developmentLanguage: developmentLanguage)
     let chosen = languages.isEmpty ? project.languages.sorted() : languages
@@ -101,7 +106,10 @@ public enum LocalizationExchange {
         files.append(
           XLIFFDocument.File(
             original: original, sourceLanguage: catalog.sourceLanguage, targetLanguage: language,
-            units: CatalogExchange.units(catalog, language: language, cache: &cache)))
+            units: xmlSafe(
+              CatalogExchange.units(catalog, language: language, cache: &cache),
+              table: catalog.path, translation: catalog.path, language: language,
+              warnings: &warnings)))
       }
       for (original, location) in project.strings {
         let translated = StringsExchange.translatedPath(location.path, language: language)
@@ -120,8 +128,12 @@ public enum LocalizationExchange {
         files.append(
           XLIFFDocument.File(
             original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
-            units: units))
+            units: xmlSafe(
+              units, table: location.path, translation: translated ?? location.path,
+              language: language, warnings: &warnings)))
       }
+      // No table at all (a .lproj of images only): nothing to translate, no .xcloc.
+      guard !files.isEmpty else { continue }
       let bundle = Paths.join(folder, "\(language).xcloc")
       outputs.append(
         Output(
@@ -138,6 +150,57 @@ public enum LocalizationExchange {
       }
     }
     return outputs
+  }
+
+  /// `units` with every text XML 1.0 can carry: a unit whose source holds a character it
+  /// cannot (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF) is left
+  /// out, a translation or note holding one is dropped; each with a warning.
+  static func xmlSafe(
+    _ units: [XLIFFDocument.Unit], table: String, translation: String, language: String,
+    warnings: inout [Diagnostic]
+  ) -> [XLIFFDocument.Unit] {
+    func bad(_ text: String?) -> String? {
+      guard let text else { return nil }
+      for scalar in text.unicodeScalars {
+        let value = scalar.value
+        if (value < 0x20 && value != 0x09 && value != 0x0A && value != 0x0D)
+          || value == 0xFFFE || value == 0xFFFF
+        {
+          return String(format: "U+%04X", value)
+        }
+      }
+      return nil
+    }
+    var kept: [XLIFFDocument.Unit] = []
+    for var unit in units {
+      if let character = bad(unit.source) {
+        warnings.append(
+          Diagnostic(
+            .warning, path: table,
+            "\(StringsFile.literal(unit.id)): the text holds \(character), which XML cannot carry: left out of the \(language) export"
+          ))
+        continue
+      }
+      if let character = bad(unit.target) {
+        warnings.append(
+          Diagnostic(
+            .warning, path: translation,
+            "\(StringsFile.literal(unit.id)): the \(language) translation holds \(character), which XML cannot carry: exported without it (an import of the export keeps it)"
+          ))
+        unit.target = nil
+        unit.state = nil
+      }
+      if let character = bad(unit.note) {
+        warnings.append(
+          Diagnostic(
+            .warning, path: table,
+            "\(StringsFile.literal(unit.id)): the comment holds \(character), which XML cannot carry: exported without it"
+          ))
+        unit.note = nil
+      }
+      kept.append(unit)
+    }
+    return kept
   }
 
   /// `contents.json` as Xcode writes it.
@@ -170,6 +233,10 @@ public enum LocalizationExchange {
     public var writes: [Output] = []
     /// Errors (nothing may be written when there is one) and warnings.
     public var diagnostics: [Diagnostic] = []
+    /// Units refused on their own, each an error at its line (a translation whose
+    /// placeholders disagree with the source's); the other units are planned. With `strict`
+    /// they are errors like the others, and nothing is planned.
+    public var refused: [Diagnostic] = []
     /// Units that changed a translation, by table.
     public var changes: [(path: String, units: Int)] = []
   }
@@ -195,8 +262,13 @@ public enum LocalizationExchange {
   }
 
   /// Validates every XLIFF of `paths` against the tables below `root` and plans the merge.
-  /// Nothing is planned when any unit is wrong: the plan then holds only diagnostics.
-  public static func planImport(_ paths: [String], into root: String) throws -> ImportPlan {
+  /// Nothing is planned when a file or unit does not fit its table (an unknown key, a plural
+  /// category the language lacks ...): the plan then holds only diagnostics. A translation
+  /// whose placeholders disagree with the source's refuses only its unit (``ImportPlan/refused``),
+  /// unless `strict`.
+  public static func planImport(_ paths: [String], into root: String, strict: Bool = false)
+    throws -> ImportPlan
+  {
     var plan = ImportPlan()
     var cache: [String: [String]] = [:]
     guard let realRoot = FileIO.realPath(root) else {
@@ -246,6 +318,7 @@ public enum LocalizationExchange {
           let applied = try CatalogExchange.apply(
             file, to: catalog, xliffPath: xliffPath, cache: &cache)
           plan.diagnostics += applied.diagnostics
+          plan.refused += applied.refused
           if let bytes = applied.bytes {
             pending[tablePath] = bytes
             plan.changes.append((tablePath, applied.changed))
@@ -293,12 +366,17 @@ public enum LocalizationExchange {
               xliffPath: xliffPath, cache: &cache)
           }
           plan.diagnostics += applied.diagnostics
+          plan.refused += applied.refused
           if let bytes = applied.bytes {
             pending[target] = bytes
             plan.changes.append((target, applied.changed))
           }
         }
       }
+    }
+    if strict {
+      plan.diagnostics += plan.refused
+      plan.refused = []
     }
     if plan.diagnostics.contains(where: { $0.severity == .error }) {
       plan.changes = []

@@ -53,15 +53,17 @@ enum StringsExchange {
             "\(source.path) has no key \(StringsFile.literal(unit.id))"))
         continue
       }
-      guard let translation = unit.target, !translation.isEmpty else { continue }
+      guard let translation = unit.target, !translation.isEmpty,
+        target?.dictionary[unit.id]?.stringValue != translation
+      else { continue }
+      // Only a translation that changes the table is checked (the table's own is the
+      // project's, whatever its placeholders).
       guard
         check(
           unit, translation: translation, source: value, plural: false, into: &applied, xliffPath)
       else { continue }
-      if target?.dictionary[unit.id]?.stringValue != translation {
-        values[unit.id] = translation
-        applied.changed += 1
-      }
+      values[unit.id] = translation
+      applied.changed += 1
     }
     guard applied.changed > 0, !applied.diagnostics.contains(where: { $0.severity == .error })
     else { return applied }
@@ -182,6 +184,18 @@ enum StringsExchange {
             "\"\(unit.id)\" names no entry, variable or plural form of \(source.path)"))
         continue
       }
+      guard let translation = unit.target, !translation.isEmpty else { continue }
+      guard let sourceEntry = source.entries[path.key]?.dictionaryValue else { continue }
+      // The table's own translation is not checked (a form the language lacks included):
+      // importing it changes nothing.
+      let current = target?.entries[path.key]?.dictionaryValue
+      let held =
+        if let variable = path.variable, let category = path.category {
+          current?[variable]?.dictionaryValue?[category]?.stringValue
+        } else {
+          current?[formatKey]?.stringValue
+        }
+      guard held != translation else { continue }
       if let category = path.category, !allowed.contains(category) {
         applied.diagnostics.append(
           .error(
@@ -190,13 +204,11 @@ enum StringsExchange {
           ))
         continue
       }
-      guard let translation = unit.target, !translation.isEmpty else { continue }
       guard
         check(
           unit, translation: translation, source: unit.source, plural: path.category != nil,
           into: &applied, xliffPath)
       else { continue }
-      guard let sourceEntry = source.entries[path.key]?.dictionaryValue else { continue }
       // A new entry starts from the source's shape: its format and each variable's type
       // keys, no text.
       var entry =
@@ -227,9 +239,9 @@ enum StringsExchange {
 
   // MARK: Placeholders
 
-  /// Whether the translation passes the source's arguments; an error (false) for one it does
-  /// not have or of another type, a warning for one it leaves out (not for plural forms,
-  /// which often spell the number out).
+  /// Whether the translation passes the source's arguments; an error refusing the unit
+  /// (false) for one it does not have or of another type, a warning for one it leaves out
+  /// (not for plural forms, which often spell the number out).
   static func check(
     _ unit: XLIFFDocument.Unit, translation: String, source: String, plural: Bool,
     into applied: inout CatalogExchange.Applied, _ xliffPath: String
@@ -240,7 +252,7 @@ enum StringsExchange {
       with: FormatSignature(specifiers: FormatSpecifier.parse(source)))
     {
       if problem.severity == .error {
-        applied.diagnostics.append(
+        applied.refused.append(
           .error(
             xliffPath, line: unit.line, column: unit.column,
             "\(StringsFile.literal(unit.id)): the translation \(problem.message)"))

@@ -33,15 +33,17 @@ struct StringsExport: ParsableCommand {
   @OptionGroup var languageOptions: LanguageOptions
 
   func run() throws {
+    var warnings: [Diagnostic] = []
     let outputs = try LocalizationExchange.export(
       paths, to: xcloc, languages: languages,
       developmentLanguage: languageOptions.developmentLanguage,
-      toolVersion: BundleKit.configuration.version)
+      toolVersion: BundleKit.configuration.version, warnings: &warnings)
+    ToolMain.diagnostics.emit(warnings)
     guard !outputs.isEmpty else {
       throw DiagnosticsError([
         Diagnostic(
           .error, path: nil,
-          "nothing to export: no language other than the development language in \(paths.joined(separator: " ")); name one with --language"
+          "nothing to export: no strings table in \(paths.joined(separator: " ")) has a language other than the development language; name one with --language"
         )
       ])
     }
