@@ -52,6 +52,45 @@ struct StringsCommandTests {
     #expect(try BundleKitTool.run(["strings", "lint", clean.path, "--strict"]).status == 1)
   }
 
+  @Test(
+    "a placeholder that disagrees builds as Xcode builds it: a warning at its line, never silent, an error when raised"
+  )
+  func placeholderMismatchInABuild() throws {
+    let folder = try write([
+      "en.lproj/Localizable.strings": "\"a\" = \"A %@\";\n",
+      "fr.lproj/Localizable.strings": "\"a\" = \"A %d\";\n",
+      "bundlekit.json": #"{"severities": {"placeholder-mismatch": "error"}}"#,
+    ])
+    let outputs = try TemporaryFolder()
+    let output = outputs.file("out")
+    var run = try BundleKitTool.run(["strings", "compile", folder.path, "--output-dir", output])
+    #expect(run.status == 0)
+    #expect(FileIO.exists(output + "/fr.lproj/Localizable.strings"))
+    #expect(run.stderr.contains("1 warning (placeholder-mismatch 1): --warnings lists them"))
+    run = try BundleKitTool.run([
+      "strings", "compile", folder.path, "--output-dir", output, "--warnings",
+    ])
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("fr.lproj/Localizable.strings:1:1: warning: \"a\" (fr)"))
+    // What the CompileStrings plugin runs in an Xcode target: the same verdict as compiling.
+    run = try BundleKitTool.run(["strings", "lint", folder.path, "--as-build"])
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("fr.lproj/Localizable.strings:1:1: warning:"))
+    #expect(try BundleKitTool.run(["strings", "lint", folder.path]).status == 1)
+    // Raised by the user's configuration: the build stops at the line, nothing written.
+    let raised = outputs.file("raised")
+    let config = folder.file("bundlekit.json")
+    for arguments in [
+      ["strings", "compile", folder.path, "--output-dir", raised, "--config", config],
+      ["strings", "lint", folder.path, "--as-build", "--config", config],
+    ] {
+      run = try BundleKitTool.run(arguments)
+      #expect(run.status == 1, "\(arguments)")
+      #expect(run.stderr.contains("fr.lproj/Localizable.strings:1:1: error: \"a\" (fr)"))
+    }
+    #expect(!FileIO.exists(raised))
+  }
+
   @Test("compile then lookup: plurals, fallbacks, LANG")
   func compileAndLookup() throws {
     let folder = try write([

@@ -38,6 +38,7 @@ import Testing
         ["strings", "stringsdict", "xcstrings"].contains($0.pathExtension)
       })
     #expect(plan.arguments.contains("--stamp"))
+    #expect(plan.arguments.contains("--as-build"))
     // A target without tables gets no command.
     #expect(
       XcodeTargets.compileStrings(

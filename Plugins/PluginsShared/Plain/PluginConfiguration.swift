@@ -30,8 +30,10 @@ struct PluginConfiguration {
   /// the configuration's `pruneBelow` leaves out gets the development language's tables.
   var compileArguments: [String] { arguments + ["--pruned-as-development"] }
 
-  /// Options for `bundlekit strings lint` (the same checks as compiling).
-  var lintArguments: [String] { arguments }
+  /// Options for `bundlekit strings lint` in an Xcode target: the checks and severities of
+  /// compiling, so the plugin fails a build only where `strings compile` would (what Xcode
+  /// builds, the plugin builds; a user raises a rule in the configuration's severities).
+  var lintArguments: [String] { arguments + ["--as-build"] }
 
   /// Options for `bundlekit strings generate`.
   var generateArguments: [String] { arguments }

@@ -74,7 +74,13 @@ struct StringsCompile: ParsableCommand {
           "\(language) left out: \(String(format: "%.1f", share * 100))% translated, under --prune-below \(pruneBelow ?? 0)"
         )
       }
-      if warnings { ToolMain.diagnostics.emit(compiled.warnings) }
+      if warnings {
+        ToolMain.diagnostics.emit(compiled.warnings)
+      } else if !compiled.warnings.isEmpty {
+        // Never silent about a table that builds but may crash at run time (a placeholder
+        // that disagrees with the development language): counted by rule, --warnings lists.
+        ToolMain.diagnostics.note(Self.summary(of: compiled.warnings))
+      }
       if verbose { for path in compiled.paths { StandardStreams.printLine(path) } }
     } catch {
       // The errors that stopped the run always; its warnings only with --warnings.
@@ -82,5 +88,15 @@ struct StringsCompile: ParsableCommand {
       guard !stopping.isEmpty else { throw error }
       ToolMain.diagnostics.emit(warnings ? error.diagnostics : stopping)
     }
+  }
+
+  /// "3 warnings (placeholder-mismatch 2, missing-translation 1): --warnings lists them".
+  static func summary(of warnings: [Diagnostic]) -> String {
+    var counts: [String: Int] = [:]
+    for warning in warnings { counts[warning.rule?.name ?? "other", default: 0] += 1 }
+    let rules = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+      .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    return
+      "\(warnings.count) warning\(warnings.count == 1 ? "" : "s") (\(rules)): --warnings lists them"
   }
 }

@@ -28,6 +28,15 @@ struct StringsLint: ParsableCommand {
   @Flag(help: "Fail on warnings too (the same as --warnings-as-errors).")
   var strict = false
 
+  @Flag(
+    help: """
+      Judge as a build does (`strings compile`, the CompileStrings plugin): only a table \
+      CoreFoundation cannot read, or two tables for one output, is an error, since Xcode \
+      builds the rest; every other finding is a warning unless --severity or the \
+      configuration's severities raise it.
+      """)
+  var asBuild = false
+
   @OptionGroup var severity: SeverityOptions
 
   @OptionGroup var formatOptions: FormatOptions
@@ -62,7 +71,7 @@ struct StringsLint: ParsableCommand {
     let diagnostics = ToolMain.diagnostics
     let locations = try TableDiscovery.tables(in: paths)
     let findings = try severity.apply(
-      to: ToolMain.diagnostics, base: SeverityPolicy(), strict: strict
+      to: ToolMain.diagnostics, base: asBuild ? .compile : SeverityPolicy(), strict: strict
     ).apply(
       StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
     switch formatOptions.format {
