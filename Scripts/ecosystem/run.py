@@ -24,6 +24,9 @@ Each repository is checked out at its pinned commit into a scratch tree outside 
                      -- clean wherever the catalog was committed after the code last changed
   strings export, then strings import --dry-run of that export
                      -- imports nothing: an unedited export changes no byte
+  strings export of a committed .xcloc's Source Contents
+                     -- Xcode's own Localized Contents: units equal (id, source, target,
+                        state, note, order) and <file> elements byte-identical but <tool>
   scan               -- exits 0 or 1
 
 A crash is any exit status but 0 and 1 (2 is a usage error, which these commands never
@@ -44,6 +47,7 @@ import tempfile
 import time
 
 import pbxproj
+import xcloc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -268,6 +272,7 @@ class Runner:
         row["compile_ok"], row["compile_total"], row["compile_refused"] = compiled - failed, compiled, refused
         self.extraction(row, tree, gitdir, commit, bundlekit)
         self.exchange(row, tree, bundlekit)
+        self.committed_exports(row, tree)
 
     @staticmethod
     def bundles(tree):
@@ -494,6 +499,21 @@ class Runner:
         text = done.stdout.strip()
         return int(text) if text.isdigit() else None
 
+    def committed_exports(self, row, tree):
+        """Each committed .xcloc exported again from its own Source Contents, against Xcode's."""
+        units = equal = files = identical = 0
+        for path in committed_xclocs(tree):
+            try:
+                result = xcloc.counts(self.tool, path)
+            except Exception as error:  # an export that failed or a bundle Python cannot read
+                row["crashes"].append(f"xcloc {os.path.basename(path)} ({type(error).__name__})")
+                continue
+            equal, units = equal + result["equal"], units + result["units"]
+            identical, files = identical + result["identical"], files + result["files"]
+        if files:
+            row["xcloc"] = f"units {equal}/{units}, files {identical}/{files}"
+            row["xcloc_counts"] = (equal, units, identical, files)
+
     def exchange(self, row, tree, bundlekit):
         exported = os.path.join(self.args.scratch, "xcloc", row["repo"].replace("/", "+"))
         shutil.rmtree(exported, ignore_errors=True)
@@ -508,10 +528,25 @@ class Runner:
         shutil.rmtree(exported, ignore_errors=True)
 
 
+def committed_xclocs(tree):
+    """The .xcloc bundles a repository commits (outside vendored folders), sorted."""
+    found = []
+    for folder, folders, _ in os.walk(tree):
+        folders[:] = sorted(f for f in folders if not f.startswith(".") and f not in ("Pods", "Carthage"))
+        for name in list(folders):
+            if name.endswith(".xcloc"):
+                path = os.path.join(folder, name)
+                if os.path.exists(os.path.join(path, "contents.json")):
+                    found.append(path)
+                folders.remove(name)
+    return sorted(found)
+
+
 COLUMNS = [("repo", "repository"), ("targets", "targets"), ("spec_vs_project", "spec = project"),
            ("bump_build", "bump build"), ("bump_patch", "bump patch"), ("lint", "lint"),
            ("compile", "compile (plutil)"), ("extraction", "extract recall / precision"),
-           ("sync", "sync clean"), ("import", "import of export"), ("problems", "crashes, hangs")]
+           ("sync", "sync clean"), ("import", "import of export"),
+           ("xcloc", "Xcode's export again"), ("problems", "crashes, hangs")]
 
 
 def cells(row):
@@ -549,6 +584,7 @@ def summary(rows):
                     if r.get(k) in ("applies", "not a patch", "touches generated"))
     refused = sum(1 for r in judged for k in ("bump_build", "bump_patch") if r.get(k) == "refused")
     compile_refused = sum(r.get("compile_refused", 0) for r in judged)
+    exports = [r["xcloc_counts"] for r in judged if "xcloc_counts" in r]
     imports = sum(1 for r in judged if r.get("import") == "no-op")
     import_runs = sum(1 for r in judged if r.get("import") in ("no-op", "changes", "refused"))
     return {
@@ -564,22 +600,29 @@ def summary(rows):
         "apps at 98% recall and precision": f"{sum(1 for r in judged if r.get('recall', 0) >= 0.98 and r.get('precision', 0) >= 0.98)}/{len(recalls)}",
         "sync clean": f"{clean}/{eligible}",
         "import no-op": f"{imports}/{import_runs}",
+        "committed Xcode exports exported again (units equal, <file>s byte-identical)": (
+            f"{sum(e[0] for e in exports)}/{sum(e[1] for e in exports)}, "
+            f"{sum(e[2] for e in exports)}/{sum(e[3] for e in exports)} in {len(exports)} repositories"),
         "crashes": crashes, "hangs": hangs,
     }
 
 
 def previous_rows(path):
-    """The rows of an earlier report, by repository, as their cells."""
+    """The rows of an earlier report, by repository, as {column title: cell} (a column the
+    earlier report lacks is not compared)."""
     rows = {}
     if not os.path.exists(path):
         return rows
+    titles = None
     with open(path) as file:
         for line in file:
-            if not line.startswith("| ") or line.startswith("| repository") or line.startswith("| ---"):
+            if not line.startswith("| ") or line.startswith("| ---"):
                 continue
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == len(COLUMNS):
-                rows[cells[0]] = cells
+            if line.startswith("| repository"):
+                titles = cells
+            elif titles and len(cells) == len(titles):
+                rows[cells[0]] = dict(zip(titles, cells))
     return rows
 
 
@@ -603,9 +646,10 @@ def report(rows, path, started, seconds):
     for row in rows:
         now_cells = cells(row)
         old = before.get(row["repo"])
-        if old and old != now_cells:
-            for (key, title), was, now in zip(COLUMNS, old, now_cells):
-                if was != now:
+        if old:
+            for (key, title), now in zip(COLUMNS, now_cells):
+                was = old.get(title)
+                if was is not None and was != now:
                     changes.append(f"- {row['repo']}: {title} {was} -> {now}")
     lines += ["", "## Changes since the last report", ""]
     lines += changes or (["- none"] if before else ["- no earlier report"])

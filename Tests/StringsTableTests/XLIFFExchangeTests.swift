@@ -702,8 +702,8 @@ struct XLIFFExchangeTests {
       toolVersion: "test", warnings: &warnings)
     #expect(
       warnings.map(\.message) == [
-        "\"find\": the vi translation holds U+0018, which XML cannot carry: exported without it (an import of the export keeps it)",
         "\"bell\": the text holds U+0007, which XML cannot carry: left out of the vi export",
+        "\"find\": the vi translation holds U+0018, which XML cannot carry: exported without it (an import of the export keeps it)",
         "\"ok\": the comment holds U+0001, which XML cannot carry: exported without it",
       ])
     for output in outputs { try FileIO.createFolders(for: output.path) }
@@ -723,6 +723,135 @@ struct XLIFFExchangeTests {
     #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
     #expect(plan.writes.isEmpty)
     #expect(plan.refused.isEmpty)
+  }
+
+  @Test(
+    "export as Xcode 16 and 26 write it: <note/> without a comment, empty elements, the source language's own export, .strings units in Xcode's order without state, Base.lproj tables, comments as written, no table read from an .xcloc"
+  )
+  func xcodeLayout() throws {
+    let folder = try TemporaryFolder()
+    // Shapes of real exports (an Xcode 26.5 catalog app with German as its development
+    // language, an Xcode 16.4 package of .strings tables).
+    try Self.write(
+      [
+        "App/Widget/Localizable.xcstrings": """
+        {"sourceLanguage":"de","version":"1.0","strings":{
+          "Hello %@":{},
+          "Kalorien":{"comment":"A unit"},
+          "Copyright":{"localizations":{"de":{"stringUnit":{"state":"translated","value":""}}}}
+        }}
+        """,
+        "App/UI/en.lproj/UI.strings": """
+        /* Shown last */
+        "Budget.Created" = "Created";
+        "Budget.CreateWithKeyword" = "Create";
+        "Period.Last12Months" = "Last 12 months";
+        "Period.Last6Months" = "Last 6 months";
+
+        /* Reset button title
+           Title of button to begin reset */
+        "Reset" = "Reset";
+        """,
+        "App/UI/de.lproj/UI.strings": "\"Reset\" = \"Zurücksetzen\";\n",
+        "App/Kit/Base.lproj/Kit.strings": "\"Loggly\" = \"Loggly\";\n",
+        "App/Kit/de.lproj/Kit.strings": "\"Loggly\" = \"Loggly DE\";\n",
+        // A committed export below the project: its copies are not the project's tables.
+        "App/de.xcloc/Source Contents/Stale/en.lproj/Stale.strings": "\"old\" = \"old\";\n",
+      ], in: folder)
+    func export(_ language: String, development: String) throws -> String {
+      var warnings: [Diagnostic] = []
+      let outputs = try LocalizationExchange.export(
+        [folder.file("App")], to: folder.file("out"), languages: [language],
+        developmentLanguage: development, toolVersion: "test", warnings: &warnings)
+      #expect(warnings.isEmpty)
+      #expect(!outputs.contains { $0.path.contains("Stale") })
+      let xliff = try #require(outputs.first { $0.path.hasSuffix("/\(language).xliff") })
+      return String(decoding: xliff.bytes, as: UTF8.self)
+    }
+    func file(_ xliff: String, _ original: String) -> String {
+      guard let start = xliff.range(of: "  <file original=\"\(original)\"") else { return "" }
+      let rest = xliff[start.lowerBound...]
+      guard let end = rest.range(of: "  </file>\n") else { return "" }
+      return String(rest[..<end.upperBound])
+        .replacingOccurrences(
+          of:
+            "      <tool tool-id=\"org.bundlekit\" tool-name=\"BundleKit\" tool-version=\"test\"/>\n",
+          with: "")
+    }
+    let german = try export("de", development: "en")
+    #expect(
+      file(german, "Widget/Localizable.xcstrings") == """
+          <file original="Widget/Localizable.xcstrings" source-language="de" target-language="de" datatype="plaintext">
+            <header>
+            </header>
+            <body>
+              <trans-unit id="Copyright" xml:space="preserve">
+                <source/>
+                <target state="new"/>
+                <note/>
+              </trans-unit>
+              <trans-unit id="Hello %@" xml:space="preserve">
+                <source>Hello %@</source>
+                <target state="new">Hello %@</target>
+                <note/>
+              </trans-unit>
+              <trans-unit id="Kalorien" xml:space="preserve">
+                <source>Kalorien</source>
+                <target state="new">Kalorien</target>
+                <note>A unit</note>
+              </trans-unit>
+            </body>
+          </file>
+
+        """)
+    #expect(
+      file(german, "UI/en.lproj/UI.strings") == """
+          <file original="UI/en.lproj/UI.strings" source-language="en" target-language="de" datatype="plaintext">
+            <header>
+            </header>
+            <body>
+              <trans-unit id="Budget.CreateWithKeyword" xml:space="preserve">
+                <source>Create</source>
+                <note/>
+              </trans-unit>
+              <trans-unit id="Budget.Created" xml:space="preserve">
+                <source>Created</source>
+                <note>Shown last</note>
+              </trans-unit>
+              <trans-unit id="Period.Last6Months" xml:space="preserve">
+                <source>Last 6 months</source>
+                <note/>
+              </trans-unit>
+              <trans-unit id="Period.Last12Months" xml:space="preserve">
+                <source>Last 12 months</source>
+                <note/>
+              </trans-unit>
+              <trans-unit id="Reset" xml:space="preserve">
+                <source>Reset</source>
+                <target>Zurücksetzen</target>
+                <note>Reset button title
+           Title of button to begin reset</note>
+              </trans-unit>
+            </body>
+          </file>
+
+        """)
+    #expect(file(german, "Kit/Base.lproj/Kit.strings").contains("<target>Loggly DE</target>"))
+    // The development language's own export: each .strings target is its source, no state.
+    let english = try export("en", development: "en")
+    #expect(
+      file(english, "UI/en.lproj/UI.strings").contains(
+        """
+                <source>Create</source>
+                <target>Create</target>
+                <note/>
+        """))
+    // Read back, an unedited export changes nothing.
+    try FileIO.writeAtomically(Array(german.utf8), to: folder.file("de.xliff"))
+    let plan = try LocalizationExchange.planImport(
+      [folder.file("de.xliff")], into: folder.file("App"))
+    #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
+    #expect(plan.writes.isEmpty, "\(plan.writes.map(\.path))")
   }
 
   @Test("export writes Xcode's ids for .strings and .stringsdict, and the forms of the language")

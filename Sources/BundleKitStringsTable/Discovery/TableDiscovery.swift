@@ -25,6 +25,10 @@ public enum TableDiscovery {
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
         if SkippedFolders.skips(name) { return .skip }
+        // An exported localization catalog holds copies of the tables for a translator, not
+        // the project's own (Xcode never builds them): a table inside one is taken only
+        // when named.
+        if name.hasSuffix(".xcloc") { return .skip }
         if StringsTableKind(path: name) != nil {
           let relative = entry.relativePath
           found.append(

@@ -54,7 +54,10 @@ enum CatalogExchange {
         ?? StringCatalog.Localization(
           stringUnit: StringCatalog.StringUnit(state: "translated", value: key), variations: nil,
           substitutions: [:])
-      let target = entry.localizations[language]
+      // The source language's own export: each unit's target is its source, state new, as
+      // Xcode writes it.
+      let exportsSource = language == catalog.sourceLanguage
+      let target = exportsSource ? source : entry.localizations[language]
       // A translation varied where the source is not (a plural only the target needs) is
       // exported in the translation's shape.
       let shape =
@@ -89,7 +92,13 @@ enum CatalogExchange {
               }))
         }
       }
-      for index in found.indices { found[index].note = entry.comment }
+      for index in found.indices {
+        found[index].note = entry.comment
+        if exportsSource {
+          found[index].target = found[index].source
+          found[index].state = "new"
+        }
+      }
       units += found
     }
     return units
@@ -275,6 +284,11 @@ extension CatalogExchange {
         }
       }
       guard let target = unit.target, !target.isEmpty else { continue }
+      // The source language's own export gives each unit its source as target, state new:
+      // read back unedited, that is the catalog's own text, not a translation to write.
+      if language == catalog.sourceLanguage, target == unit.source, unit.state == "new" {
+        continue
+      }
       let plural: Bool
       switch path {
       case .variation(let steps): plural = steps.contains { $0.kind == "plural" }

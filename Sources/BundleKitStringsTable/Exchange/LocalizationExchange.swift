@@ -47,6 +47,9 @@ public enum LocalizationExchange {
 
   static func project(_ paths: [String], developmentLanguage: String) throws -> Project {
     var project = Project()
+    // A Base.lproj table is the development language's, as Xcode exports it, unless the
+    // development language's own .lproj has the same table.
+    var base: [(original: String, location: TableLocation)] = []
     for root in paths {
       for location in try TableDiscovery.tables(in: [root]) {
         switch location.kind {
@@ -55,14 +58,21 @@ public enum LocalizationExchange {
           project.catalogs.append((original(location.path, root: root), catalog))
           project.languages.formUnion(catalog.languages.filter { $0 != catalog.sourceLanguage })
         case .strings, .stringsdict:
-          guard let language = location.language, language != "Base" else { continue }
-          if language == developmentLanguage {
-            project.strings.append((original(location.path, root: root), location))
+          guard let language = location.language else { continue }
+          if language == developmentLanguage || language == "Base" {
+            base.append((original(location.path, root: root), location))
           } else {
             project.languages.insert(language)
           }
         }
       }
+    }
+    let developmentTables = Set(
+      base.filter { $0.location.language != "Base" }.compactMap {
+        StringsExchange.translatedPath($0.location.path, language: "Base")
+      })
+    project.strings = base.filter {
+      $0.location.language != "Base" || !developmentTables.contains($0.location.path)
     }
     return project
   }

@@ -21,8 +21,9 @@ enum StringsExchange {
 
   // MARK: .strings
 
-  /// One unit per key of the development table, in its order, with the translation from
-  /// `target` when it has one.
+  /// One unit per key of the development table, ordered by key as Xcode orders them, with
+  /// the translation from `target` when it has one (no `state`: Xcode gives a `.strings`
+  /// translation none) and the comment as written as its note.
   static func units(strings source: StringsFile, target: StringsFile?) -> [XLIFFDocument.Unit] {
     var units: [XLIFFDocument.Unit] = []
     var seen: Set<String> = []
@@ -31,10 +32,48 @@ enum StringsExchange {
       let translation = target?.dictionary[entry.key]?.stringValue
       units.append(
         XLIFFDocument.Unit(
-          id: entry.key, source: value, target: translation,
-          state: translation == nil ? nil : "translated", note: entry.comment))
+          id: entry.key, source: value, target: translation, state: nil,
+          note: entry.commentAsWritten ?? entry.comment))
     }
-    return units
+    return units.sorted { numericOrder($0.id, $1.id) }
+  }
+
+  /// Xcode's order of a `.strings` table's units: by code point, case first
+  /// ("CreateWithKeyword" before "Created"), a run of digits by its value ("Last6Months"
+  /// before "Last12Months"); the whole ids decide a tie ("01" and "1").
+  static func numericOrder(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.unicodeScalars)
+    let y = Array(b.unicodeScalars)
+    func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
+    var i = 0
+    var j = 0
+    while i < x.count, j < y.count {
+      if isDigit(x[i]), isDigit(y[j]) {
+        var endI = i
+        var endJ = j
+        while endI < x.count, isDigit(x[endI]) { endI += 1 }
+        while endJ < y.count, isDigit(y[endJ]) { endJ += 1 }
+        // Values compared without converting: leading zeros dropped, then length, then digits.
+        var startI = i
+        var startJ = j
+        while startI < endI - 1, x[startI] == "0" { startI += 1 }
+        while startJ < endJ - 1, y[startJ] == "0" { startJ += 1 }
+        let lengthI = endI - startI
+        let lengthJ = endJ - startJ
+        if lengthI != lengthJ { return lengthI < lengthJ }
+        for (p, q) in zip(x[startI..<endI], y[startJ..<endJ]) where p != q {
+          return p.value < q.value
+        }
+        i = endI
+        j = endJ
+        continue
+      }
+      if x[i] != y[j] { return x[i].value < y[j].value }
+      i += 1
+      j += 1
+    }
+    if (x.count - i) != (y.count - j) { return (x.count - i) < (y.count - j) }
+    return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
   }
 
   /// Merges a file's units into the language's `.strings` table (`target`, nil when it does
@@ -133,8 +172,8 @@ enum StringsExchange {
       let translatedFormat = translated?[formatKey]?.stringValue
       units.append(
         XLIFFDocument.Unit(
-          id: id(DictPath(key: key)), source: format, target: translatedFormat,
-          state: translatedFormat == nil ? nil : "translated", note: nil))
+          id: id(DictPath(key: key)), source: format, target: translatedFormat, state: nil,
+          note: nil))
       for (variable, rule) in variables(entry) {
         let targetRule = translated?[variable]?.dictionaryValue
         let existing = (targetRule?.keys.filter(StringsdictFile.pluralCategories.contains)) ?? []
@@ -146,7 +185,7 @@ enum StringsExchange {
           units.append(
             XLIFFDocument.Unit(
               id: id(DictPath(key: key, variable: variable, category: category)), source: text,
-              target: translation, state: translation == nil ? nil : "translated", note: nil))
+              target: translation, state: nil, note: nil))
         }
       }
     }

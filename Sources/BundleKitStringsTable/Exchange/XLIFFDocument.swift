@@ -68,7 +68,8 @@ public struct XLIFFDocument: Sendable, Hashable {
   static let namespace = "urn:oasis:names:tc:xliff:document:1.2"
 
   /// The document in Xcode's layout: two-space indentation, `xml:space="preserve"` on every
-  /// unit, a note only where there is a comment.
+  /// unit, a note on every unit (`<note/>` without a comment), an empty text as an empty
+  /// element (`<source/>`).
   public func xml(toolVersion: String) -> [UInt8] {
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -89,18 +90,25 @@ public struct XLIFFDocument: Sendable, Hashable {
       for unit in file.units {
         out +=
           "      <trans-unit id=\"\(XMLEscaping.attribute(unit.id))\" xml:space=\"preserve\">\n"
-        out += "        <source>\(XMLEscaping.escape(unit.source))</source>\n"
+        out += "        " + Self.element("source", unit.source) + "\n"
         if let target = unit.target {
           let state = unit.state.map { " state=\"\(XMLEscaping.attribute($0))\"" } ?? ""
-          out += "        <target\(state)>\(XMLEscaping.escape(target))</target>\n"
+          out += "        " + Self.element("target", target, attributes: state) + "\n"
         }
-        if let note = unit.note { out += "        <note>\(XMLEscaping.escape(note))</note>\n" }
+        out += "        " + Self.element("note", unit.note ?? "") + "\n"
         out += "      </trans-unit>\n"
       }
       out += "    </body>\n  </file>\n"
     }
     out += "</xliff>\n"
     return Array(out.utf8)
+  }
+
+  /// `<name attributes>text</name>`, or `<name attributes/>` for an empty text, as Xcode
+  /// writes them.
+  private static func element(_ name: String, _ text: String, attributes: String = "") -> String {
+    text.isEmpty
+      ? "<\(name)\(attributes)/>" : "<\(name)\(attributes)>\(XMLEscaping.escape(text))</\(name)>"
   }
 
   /// Reads an XLIFF 1.2 document; every structural problem is an error with its line and

@@ -10,6 +10,9 @@ public struct StringsEntry: Sendable, Hashable {
   public var value: PropertyListValue
   /// The comment just before the entry, without its delimiters and surrounding white space.
   public var comment: String?
+  /// A comment of several lines as written, only its ends trimmed (what Xcode exports as the
+  /// note, inner indentation kept), when that differs from ``comment``.
+  public var commentAsWritten: String? = nil
   /// The 1-based line of the key.
   public var line: Int
   /// The 1-based column of the key.
@@ -333,6 +336,12 @@ public struct StringsFile: Sendable {
       guard scanner.current != nil else { return entries }
       if let limit, scanner.position >= limit { return entries }
       let comment = scanner.lastComment.map(Self.tidy)
+      // Rare (genstrings' merged comments): kept only when tidying changed its inside.
+      let asWritten = scanner.lastComment.flatMap { written -> String? in
+        guard written.utf8.contains(0x0A) else { return nil }
+        let trimmed = written.trimmingWhitespace()
+        return trimmed == comment ? nil : trimmed
+      }
       guard scanner.atString else {
         throw scanner.error(
           "expected a key (a quoted or unquoted string), found \(scanner.currentDescription)")
@@ -361,7 +370,9 @@ public struct StringsFile: Sendable {
       scanner.position += 1
       scanner.keepComments = true
       entries.append(
-        StringsEntry(key: key, value: value, comment: comment, line: line, column: column))
+        StringsEntry(
+          key: key, value: value, comment: comment, commentAsWritten: asWritten, line: line,
+          column: column))
     }
   }
 
