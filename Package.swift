@@ -373,6 +373,7 @@ let package = Package(
       dependencies: [
         "bundlekit", "bundlekit-morse", "BundleKitPropertyList", "BundleKitFileSystem",
         "BundleKitStringsTable", "BundleKitLocalization", "BundleKitTestSupport",
+        "BundleKitDiagnostics", "_BundleKitCommandLineTool",
       ],
       exclude: ["Hostile/make-hostile.py"]
     ),

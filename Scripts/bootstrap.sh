@@ -46,11 +46,15 @@ fi
 
 # Translate Toolkit (PyPI) writes the foreign TMX the translate tests import (po2tmx).
 # websocket-client drives headless Chromium through its DevTools protocol (the page test).
+# junitparser and sarif-tools read the CI reports (ReportFormatTests).
 python_oracles() {
   [[ "$mode" == "--oracles" ]] || return 0
   local wanted=()
   python3 -c "import translate.convert.po2tmx" >/dev/null 2>&1 || wanted+=(translate-toolkit)
   python3 -c "import websocket" >/dev/null 2>&1 || wanted+=(websocket-client)
+  # Readers of the CI report formats that are not ours: JUnit XML and SARIF.
+  python3 -c "import junitparser" >/dev/null 2>&1 || wanted+=(junitparser)
+  python3 -c "import sarif.loader" >/dev/null 2>&1 || wanted+=(sarif-tools)
   [[ ${#wanted[@]} -eq 0 ]] && return 0
   echo "bootstrap: pip install ${wanted[*]}" >&2
   python3 -m pip install --quiet --user --break-system-packages "${wanted[@]}" >/dev/null 2>&1 \

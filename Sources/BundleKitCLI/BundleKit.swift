@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit`: Xcode's build-and-localisation chores for every SwiftPM user.
@@ -23,6 +24,10 @@ struct BundleKit: ParsableCommand {
 @main
 enum Main {
   static func main() {
-    ToolMain.run(BundleKit.self, hints: RefusalHints.all, epilogue: RecoverCommand.reportPending)
+    ToolMain.run(
+      BundleKit.self, hints: RefusalHints.all,
+      rules: Dictionary(
+        uniqueKeysWithValues: StringsRule.allCases.map { ($0.rawValue, $0.summary) }),
+      epilogue: RecoverCommand.reportPending)
   }
 }

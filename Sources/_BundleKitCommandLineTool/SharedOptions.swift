@@ -8,14 +8,68 @@ public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
   case json
 }
 
-/// `--format text|json`, shared by every command whose output is data.
+/// What `--format` (or the configuration's `format`) may name: the data formats, and the CI
+/// formats findings are reported in (``ReportFormat``).
+public enum FormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+  /// For people.
+  case text
+  /// For scripts.
+  case json
+  /// GitHub Actions annotations.
+  case github
+  /// SARIF 2.1.0.
+  case sarif
+  /// JUnit XML.
+  case junit
+  /// Checkstyle XML.
+  case checkstyle
+  /// A Markdown summary.
+  case markdown
+}
+
+/// `--format text|json|github|sarif|junit|checkstyle|markdown`, shared by every command whose
+/// output is data or findings.
 public struct FormatOptions: ParsableArguments {
-  /// How to print.
-  @Option(help: "Output: text (for people) or json (for scripts and CI).")
-  public var format: OutputFormat = .text
+  /// The format the command line names, when it names one.
+  @Option(
+    name: .customLong("format"),
+    help: ArgumentHelp(
+      "Output: text (for people), json (for scripts), or the findings for CI: github (annotations), sarif, junit, checkstyle, markdown (default: the --config file's format, else text).",
+      valueName: "format"))
+  public var given: FormatChoice?
+
+  /// The format chosen: the command line's, else the configuration's, else text.
+  public var choice: FormatChoice {
+    given ?? ToolMain.configuration.format.flatMap(FormatChoice.init(rawValue:)) ?? .text
+  }
+
+  /// How the command prints its data: JSON when asked, else text (a CI format reports the
+  /// findings; the data stays text, on standard error when the report is a document).
+  public var format: OutputFormat { choice == .json ? .json : .text }
+
+  /// The CI format the findings are reported in, when one is chosen.
+  public var report: ReportFormat? { ReportFormat(rawValue: choice.rawValue) }
 
   /// Text, unless the command line says otherwise.
   public init() {}
+}
+
+/// A command whose findings a CI format can report: the tool collects them and writes the
+/// report when the command ends.
+public protocol ReportsFindings {
+  /// The CI format its findings go out in, when one is chosen.
+  var reportFormat: ReportFormat? { get }
+}
+
+/// A command whose `--format` (``FormatOptions``) chooses its CI report.
+public protocol ReportsFindingsInFormat: ReportsFindings {
+  /// The command's `--format`.
+  var formatOptions: FormatOptions { get }
+}
+
+extension ReportsFindingsInFormat {
+  /// The `--format` chosen, when it is a CI format.
+  public var reportFormat: ReportFormat? { formatOptions.report }
 }
 
 /// `--development-language`, shared by every command that reads strings tables.

@@ -15,9 +15,21 @@ import Foundation
 /// It lives with the tools, not in `BundleKitDiagnostics`: an app that links the runtime links no
 /// terminal writer.
 public enum StandardStreams {
+  private static let redirectLock = NSLock()
+  // Guarded by `redirectLock` (macOS 13 has no `Mutex`).
+  nonisolated(unsafe) private static var redirecting = false
+
+  /// Whether data lines (``printLine(_:)``, ``writeJSON(_:)``) go to standard error: while a
+  /// CI report document (SARIF, JUnit ...) is standard output's only content.
+  public static var dataToStandardError: Bool {
+    get { redirectLock.withLock { redirecting } }
+    set { redirectLock.withLock { redirecting = newValue } }
+  }
+
   /// Prints a line to standard output.
   public static func printLine(_ line: String) {
-    writeAll(Array((line + "\n").utf8), to: STDOUT_FILENO)
+    writeAll(
+      Array((line + "\n").utf8), to: dataToStandardError ? STDERR_FILENO : STDOUT_FILENO)
   }
 
   /// Prints a line to standard error.
@@ -37,15 +49,22 @@ public enum StandardStreams {
     writeAll(Array(text.utf8), to: STDERR_FILENO)
   }
 
-  /// Writes raw bytes to standard output.
+  /// Writes raw bytes to standard output (standard error while a CI report document is
+  /// standard output's content: ``dataToStandardError``).
   public static func writeToStandardOutput(_ bytes: [UInt8]) {
+    writeAll(bytes, to: dataToStandardError ? STDERR_FILENO : STDOUT_FILENO)
+  }
+
+  /// Writes a report document to standard output, always.
+  public static func writeDocument(_ bytes: [UInt8]) {
     writeAll(bytes, to: STDOUT_FILENO)
   }
 
   /// Writes `value` to standard output as one JSON document (pretty, keys sorted, then a
   /// line break): what every `--format json` prints, through one encoder.
   public static func writeJSON(_ value: some Encodable) {
-    writeToStandardOutput(jsonBytes(value) + [0x0A])
+    writeAll(
+      jsonBytes(value) + [0x0A], to: dataToStandardError ? STDERR_FILENO : STDOUT_FILENO)
   }
 
   /// `value` as the tools print JSON: pretty, keys sorted, slashes as they are.

@@ -32,20 +32,76 @@ public enum ToolMain {
   ///   - root: The tool's root command.
   ///   - hints: How this tool lifts each refusal, by rule name (``DiagnosticsEngine/hints``).
   ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings).
+  ///   - rules: Help for each rule a finding may name, by rule name (a SARIF report's rules).
   public static func run<Root: ParsableCommand>(
-    _ root: Root.Type, hints: [String: String] = [:], epilogue: () -> Void = {}
+    _ root: Root.Type, hints: [String: String] = [:], rules: [String: String] = [:],
+    epilogue: () -> Void = {}
   ) -> Never {
     diagnostics.hints = hints
     do {
       var command = try root.parseAsRoot()
       try settings.load(into: diagnostics)
+      beginReport(for: command)
       try command.run()
       epilogue()
-      exit(diagnostics.exitStatus)
+      finish(root, rules: rules)
     } catch {
       epilogue()
-      fail(error, root)
+      fail(error, root, rules: rules)
     }
+  }
+
+  /// Collects the findings for a CI report when the command reports in one.
+  private static func beginReport(for command: any ParsableCommand) {
+    guard let reporting = command as? any ReportsFindings, let format = reporting.reportFormat
+    else { return }
+    diagnostics.report = format
+    // A document on standard output holds nothing else: the command's data goes to
+    // standard error (GitHub's annotations are lines among others).
+    StandardStreams.dataToStandardError = format != .github
+  }
+
+  /// Writes the report, if any, and exits with the run's status.
+  private static func finish<Root: ParsableCommand>(_ root: Root.Type, rules: [String: String])
+    -> Never
+  {
+    diagnostics.finishReport(reportContext(root, rules: rules))
+    exit(diagnostics.exitStatus)
+  }
+
+  /// The tool and command a report names: a helper whose root is `bundlekit strings`
+  /// (bundlekit-localize) reports as `bundlekit` running `strings sync`.
+  private static func reportContext<Root: ParsableCommand>(
+    _ root: Root.Type, rules: [String: String]
+  ) -> ReportContext {
+    let rootWords = (root.configuration.commandName ?? "bundlekit").split(separator: " ")
+      .map(String.init)
+    let command = (rootWords.dropFirst() + [commandWords()]).filter { !$0.isEmpty }
+    return ReportContext(
+      tool: rootWords.first ?? "bundlekit", version: root.configuration.version,
+      command: command.joined(separator: " "), rules: rules)
+  }
+
+  /// The subcommand's words as typed (`strings lint`): the leading words of the command
+  /// line that are command names, `--config FILE` before them skipped.
+  static func commandWords(_ arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+    -> String
+  {
+    var words: [String] = []
+    var index = 0
+    while index < arguments.count, words.count < 3 {
+      let word = arguments[index]
+      if word == "--config" {
+        index += 2
+        continue
+      }
+      guard !word.isEmpty, word.allSatisfy({ $0.isASCII && ($0.isLowercase || $0 == "-") }),
+        !word.hasPrefix("-")
+      else { break }
+      words.append(word)
+      index += 1
+    }
+    return words.joined(separator: " ")
   }
 
   /// Runs `Root`'s subcommand, synchronous or asynchronous, as the command line asks, then
@@ -56,20 +112,25 @@ public enum ToolMain {
     do {
       var command = try root.parseAsRoot()
       try settings.load(into: diagnostics)
+      beginReport(for: command)
       if var asynchronous = command as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {
         try command.run()
       }
-      exit(diagnostics.exitStatus)
+      finish(root, rules: [:])
     } catch {
-      fail(error, root)
+      fail(error, root, rules: [:])
     }
   }
 
-  private static func fail<Root: ParsableCommand>(_ error: any Error, _ root: Root.Type) -> Never {
+  private static func fail<Root: ParsableCommand>(
+    _ error: any Error, _ root: Root.Type, rules: [String: String]
+  ) -> Never {
     if let error = error as? any DiagnosticConvertible {
       diagnostics.emit(error.diagnostics)
+      // A report holds what stopped the run too; its status stays 1.
+      diagnostics.finishReport(reportContext(root, rules: rules))
       exit(1)
     }
     if root.exitCode(for: error) == .validationFailure {

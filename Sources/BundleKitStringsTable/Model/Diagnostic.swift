@@ -52,6 +52,33 @@ public enum StringsRule: String, Sendable, Hashable, CaseIterable, Codable {
     }
   }
 
+  /// What the rule checks, in a sentence: the help a SARIF report gives each rule.
+  public var summary: String {
+    switch self {
+    case .syntax:
+      "The table cannot be read: a syntax or encoding error, or a file that cannot be opened."
+    case .duplicateOutput: "Two tables compile to one output file."
+    case .conflictingDuplicate:
+      "A key defined twice with different values; CoreFoundation keeps the last."
+    case .template: "A code-generation template failed."
+    case .invalidLanguage: "A folder, catalog or XLIFF file names something that is no language."
+    case .duplicateKey: "A key defined twice with the same value."
+    case .notAString: "A value that is an array or dictionary where a string is expected."
+    case .emptyValue: "An empty value."
+    case .unsafePlaceholder: "%s, %c or %p: placeholders Swift cannot pass safely."
+    case .placeholderTypeConflict: "One argument used with two types in one string."
+    case .unusedArgument: "An argument position no placeholder uses (often a stray %)."
+    case .placeholderMismatch:
+      "A translation's placeholders take other arguments than the development language's: a crash at run time."
+    case .missingPlaceholder: "A translation leaves out an argument."
+    case .pluralRules: "A plural rule dictionary Foundation cannot use."
+    case .pluralForms: "Plural forms missing or unknown for the language."
+    case .unusedVariable: "A plural variable the format does not use."
+    case .missingTranslation: "A key the development language has and a translation lacks."
+    case .extraKey: "A key a translation has and the development language lacks."
+    }
+  }
+
   /// The rule as a diagnostic carries it: configurable unless fatal.
   public var diagnosticRule: Diagnostic.Rule {
     Diagnostic.Rule(name: rawValue, isConfigurable: !isFatal)

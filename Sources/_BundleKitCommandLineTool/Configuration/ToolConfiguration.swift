@@ -15,7 +15,8 @@ import Foundation
 ///   "warningsAsErrors": false,
 ///   "notFormat": false,
 ///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" },
-///   "pruneBelow": 0.7
+///   "pruneBelow": 0.7,
+///   "format": "github"
 /// }
 /// ```
 ///
@@ -39,6 +40,9 @@ public struct ToolConfiguration: Sendable, Equatable {
   public var severities: [String] = []
   /// Leave out languages translated under this share (`--prune-below`).
   public var pruneBelow: Double?
+  /// The output format when the command line names none (`--format`): `github` in a
+  /// repository whose CI is GitHub Actions.
+  public var format: String?
   /// The file read, when there was one.
   public var file: String?
 
@@ -48,7 +52,7 @@ public struct ToolConfiguration: Sendable, Equatable {
   /// The keys a configuration may hold.
   public static let keys = [
     "developmentLanguage", "accessLevel", "enumName", "template", "warningsAsErrors",
-    "notFormat", "severities", "pruneBelow",
+    "notFormat", "severities", "pruneBelow", "format",
   ]
 
   /// Reads `path`. Malformed JSON is an error at its line and column; a value of the wrong
@@ -161,6 +165,14 @@ public struct ToolConfiguration: Sendable, Equatable {
       } else {
         errors.append(located("pruneBelow", .error, "'pruneBelow' must be a number from 0 to 1"))
       }
+    }
+    configuration.format = string("format")
+    if let format = configuration.format, FormatChoice(rawValue: format) == nil {
+      errors.append(
+        located(
+          "format", .error,
+          "'format' must be one of \(FormatChoice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(format)\""
+        ))
     }
     for key in dictionary.keys where !keys.contains(key) {
       warnings.append(

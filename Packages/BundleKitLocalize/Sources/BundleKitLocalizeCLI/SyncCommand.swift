@@ -32,6 +32,8 @@ struct SyncCommand: ParsableCommand {
 
   @OptionGroup var languageOptions: LanguageOptions
 
+  @OptionGroup var formatOptions: FormatOptions
+
   func run() throws {
     let plan = try SyncPlan.make(paths: paths, language: languageOptions.developmentLanguage)
     ToolMain.diagnostics.emit(plan.diagnostics)
@@ -54,6 +56,14 @@ struct SyncCommand: ParsableCommand {
       if count == 0 {
         StandardStreams.printToStandardError(summary + ": up to date")
       } else {
+        // A CI report names each change at its table, so the annotation lands on the file.
+        if reportFormat != nil {
+          for table in plan.tables {
+            for change in table.changes {
+              ToolMain.diagnostics.emit(.error(table.path, "out of step with the code: \(change)"))
+            }
+          }
+        }
         // Out of date fails the check.
         ToolMain.diagnostics.error(summary + ": run `bundlekit strings sync` to apply")
       }
@@ -143,3 +153,5 @@ struct SyncPlan {
     return plan
   }
 }
+
+extension SyncCommand: ReportsFindingsInFormat {}

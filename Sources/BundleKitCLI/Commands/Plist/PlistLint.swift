@@ -29,6 +29,7 @@ struct PlistLint: ParsableCommand {
 
   func run() throws {
     var report: [Row] = []
+    ToolMain.diagnostics.checked(files)
     for file in files {
       do {
         let document = try PropertyListDocument(contentsOfFile: file)
@@ -49,3 +50,5 @@ struct PlistLint: ParsableCommand {
     if formatOptions.format == .json { StandardStreams.writeJSON(report) }
   }
 }
+
+extension PlistLint: ReportsFindingsInFormat {}

@@ -119,3 +119,5 @@ extension ReleaseCommand.Bump {
     }
   }
 }
+
+extension ReleaseCommand: ReportsFindingsInFormat {}

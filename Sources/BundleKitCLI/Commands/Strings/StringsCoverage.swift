@@ -26,7 +26,16 @@ struct StringsCoverage: ParsableCommand {
   @Option(help: "The share (0 to 1) every language of every table must reach.")
   var min: Double?
 
-  @OptionGroup var formatOptions: FormatOptions
+  /// What `strings coverage --format` prints.
+  enum CoverageFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown, svg, github
+  }
+
+  @Option(
+    help: ArgumentHelp(
+      "Output: text, json, markdown (a table per language with a bar per share), svg (a badge: translated 87%), or github (annotations for --min, and the Markdown table added to $GITHUB_STEP_SUMMARY).",
+      valueName: "format"))
+  var format: CoverageFormat = .text
 
   func validate() throws {
     if let min, !(0...1).contains(min) {
@@ -41,8 +50,8 @@ struct StringsCoverage: ParsableCommand {
     let coverage = TranslationCoverage(
       loaded, developmentLanguage: languageOptions.developmentLanguage)
     let under = coverage.rows.filter { row in min.map { row.share < $0 } ?? false }
-    switch formatOptions.format {
-    case .text:
+    switch format {
+    case .text, .github:
       var rows = [["LANGUAGE", "TABLE", "TRANSLATED", "SHARE", "FOLDER"]]
       for row in coverage.rows {
         rows.append([
@@ -59,7 +68,12 @@ struct StringsCoverage: ParsableCommand {
       StandardStreams.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     case .json:
       StandardStreams.writeJSON(coverage.rows)
+    case .markdown:
+      StandardStreams.writeToStandardOutput(Array(CoverageGraphics.markdown(coverage.rows).utf8))
+    case .svg:
+      StandardStreams.writeToStandardOutput(Array(CoverageGraphics.badge(coverage.rows).utf8))
     }
+    if format == .github { StepSummary.append(CoverageGraphics.markdown(coverage.rows)) }
     guard let min, !under.isEmpty else { return }
     for row in under {
       ToolMain.diagnostics.error(
@@ -73,4 +87,8 @@ struct StringsCoverage: ParsableCommand {
     let tenths = Int((share * 1000).rounded())
     return "\(tenths / 10).\(tenths % 10)%"
   }
+}
+
+extension StringsCoverage: ReportsFindings {
+  var reportFormat: ReportFormat? { format == .github ? .github : nil }
 }

@@ -32,6 +32,8 @@ struct StringsImport: ParsableCommand {
   @Flag(help: "Write nothing when any unit is refused, placeholders included.")
   var strict = false
 
+  @OptionGroup var formatOptions: FormatOptions
+
   func run() throws {
     var files = inputs
     var root = "."
@@ -78,3 +80,5 @@ struct StringsImport: ParsableCommand {
     }
   }
 }
+
+extension StringsImport: ReportsFindingsInFormat {}

@@ -70,6 +70,7 @@ struct StringsLint: ParsableCommand {
   func run() throws {
     let diagnostics = ToolMain.diagnostics
     let locations = try TableDiscovery.tables(in: paths)
+    diagnostics.checked(locations.map(\.path))
     let findings = try severity.apply(
       to: ToolMain.diagnostics, base: asBuild ? .compile : SeverityPolicy(), strict: strict
     ).apply(
@@ -101,3 +102,5 @@ struct StringsLint: ParsableCommand {
     if let stamp, !diagnostics.hasErrors { try FileIO.writeAtomically([], to: stamp) }
   }
 }
+
+extension StringsLint: ReportsFindingsInFormat {}

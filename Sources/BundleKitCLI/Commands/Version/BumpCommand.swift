@@ -271,3 +271,11 @@ extension VersionBump.SchemeName: ExpressibleByArgument {
   /// The name, as `--help` shows the default.
   public var defaultValueDescription: String { description }
 }
+
+extension BumpBuild: ReportsFindingsInFormat {
+  var formatOptions: FormatOptions { options.formatOptions }
+}
+
+extension BumpVersion: ReportsFindingsInFormat {
+  var formatOptions: FormatOptions { options.formatOptions }
+}

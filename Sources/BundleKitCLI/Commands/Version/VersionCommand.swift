@@ -98,3 +98,5 @@ struct VersionCommand: ParsableCommand {
     return elsewhere.isEmpty ? text : "\(text) (\(elsewhere.joined(separator: ", ")))"
   }
 }
+
+extension VersionCommand: ReportsFindingsInFormat {}
