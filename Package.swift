@@ -66,7 +66,7 @@ let package = Package(
     .systemLibrary(
       name: "CBundleKitArchive",
       pkgConfig: "libarchive",
-      providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+      providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
     ),
 
     // `syncfs` and friends that Swift's Glibc module does not show.

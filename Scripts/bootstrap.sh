@@ -35,7 +35,7 @@ if [[ "$(uname)" == "Darwin" ]]; then
   exit 0
 fi
 
-packages=(libxml2-dev libarchive-dev libsqlite3-dev pkg-config)
+packages=(libxml2-dev libarchive-dev zlib1g-dev libsqlite3-dev pkg-config)
 if [[ "$mode" == "--bench" ]]; then
   packages+=(wrk)
 fi

@@ -3,5 +3,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+// zlib, for gzip compressed on every core (ParallelGzip): deflate, crc32 and crc32_combine.
+#include <zlib.h>
 
 #endif

@@ -30,11 +30,7 @@ struct DiskFullTests {
   func extract() throws {
     let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
-    let source = try TemporaryFolder()
-    var random = SystemRandomNumberGenerator()
-    try FileIO.writeAtomically(
-      (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
-      to: source.file("big.bin"))
+    let source = try Self.bigFile()
     try FileIO.writeAtomically(Array("small".utf8), to: source.file("small.txt"))
     let archive = source.file("a.tar")
     try ArchiveCreator.create(
@@ -55,6 +51,16 @@ struct DiskFullTests {
     #expect(try Self.scratchLeft(in: disk.path).isEmpty)
   }
 
+  /// A folder holding `big.bin`: 3 MB of random bytes, three times the small disk.
+  static func bigFile() throws -> TemporaryFolder {
+    let source = try TemporaryFolder()
+    var random = SystemRandomNumberGenerator()
+    try FileIO.writeAtomically(
+      (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
+      to: source.file("big.bin"))
+    return source
+  }
+
   /// Fills the file system at `path` but for about `room` bytes.
   static func fill(_ path: String, leaving room: Int) throws {
     var info = statvfs()
@@ -70,6 +76,20 @@ struct DiskFullTests {
       if count <= 0 { break }
       written += count
     }
+  }
+
+  @Test("tar.gz on a full disk (the compressing workers' writes fail): an error, no archive")
+  func createCompressed() throws {
+    let (disk, unmount) = try Self.smallFileSystem()
+    defer { unmount() }
+    let source = try Self.bigFile()
+    let run = try BundleKitTool.run([
+      "archive", "create", source.file("big.bin"), "-o", disk.file("out.tar.gz"),
+    ])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("No space left on device"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: disk.file("out.tar.gz")))
+    #expect(try Self.scratchLeft(in: disk.path).isEmpty)
   }
 
   @Test("strings compile on a full disk writes nothing and leaves no temporary file")

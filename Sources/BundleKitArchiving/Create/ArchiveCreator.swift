@@ -107,7 +107,9 @@ public enum ArchiveCreator {
       try visit(path, as: name)
     }
     // Byte order, so the archive is the same whatever order the file system lists.
-    result.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    // By UTF-8 bytes, compared with memcmp: the generic element-by-element comparison was
+    // most of the time before the first byte was compressed.
+    result.sort { Self.precedes($0.path, $1.path) }
     return result
   }
 
@@ -163,9 +165,35 @@ public enum ArchiveCreator {
       throw .archive(path: output, message: "libarchive could not start")
     }
     defer { archive_write_free(writer) }
-    try configure(writer, options, output: output)
-    guard archive_write_open_fd(writer, descriptor) == ARCHIVE_OK else {
-      throw .archive(path: output, message: errorText(writer))
+    // tar.gz: libarchive writes the tar, ParallelGzip compresses it on every core.
+    let gzip =
+      options.format == .tarGzip
+      ? ParallelGzip(
+        descriptor: descriptor, level: options.level,
+        modificationTime: options.reproducible
+          ? 0 : UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970)))
+      : nil
+    try configure(writer, options, output: output, compressesItself: gzip == nil)
+    if let gzip {
+      let context = Unmanaged.passUnretained(gzip).toOpaque()
+      let opened = archive_write_open(
+        writer, context, nil,
+        { _, context, buffer, length in
+          guard let context, let buffer else { return 0 }
+          let gzip = Unmanaged<ParallelGzip>.fromOpaque(context).takeUnretainedValue()
+          gzip.append(UnsafeRawBufferPointer(start: buffer, count: length))
+          // A failed write (a full disk) is said by `writeFailure` below.
+          return gzip.failure == nil ? length : -1
+        }, nil)
+      guard opened == ARCHIVE_OK else { throw .archive(path: output, message: errorText(writer)) }
+    } else {
+      guard archive_write_open_fd(writer, descriptor) == ARCHIVE_OK else {
+        throw .archive(path: output, message: errorText(writer))
+      }
+    }
+    // libarchive's message, or the system's reason a compressed write failed.
+    func writeFailure() -> String {
+      gzip?.failure.map { "Write failed: \($0)" } ?? errorText(writer)
     }
     guard let disk = archive_read_disk_new() else {
       throw .archive(path: output, message: "libarchive could not start")
@@ -186,8 +214,22 @@ public enum ArchiveCreator {
       }
       defer { archive_entry_free(entry) }
       archive_entry_copy_sourcepath(entry, file.source)
-      guard archive_read_disk_entry_from_file(disk, entry, -1, nil) == ARCHIVE_OK else {
+      // A file is opened once: libarchive reads its metadata from the descriptor (it would
+      // otherwise look the path up again and open it itself to look for holes), and its
+      // bytes are read from it.
+      var input: Int32 = -1
+      if file.type == .file {
+        input = open(file.source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+          throw .file(path: file.source, message: String(cString: strerror(errno)))
+        }
+      }
+      defer { if input >= 0 { close(input) } }
+      guard archive_read_disk_entry_from_file(disk, entry, input, nil) == ARCHIVE_OK else {
         throw .file(path: file.source, message: errorText(disk))
+      }
+      if input >= 0, lseek(input, 0, SEEK_SET) != 0 {
+        throw .file(path: file.source, message: String(cString: strerror(errno)))
       }
       archive_entry_set_pathname_utf8(entry, file.path)
       if options.reproducible {
@@ -205,14 +247,9 @@ public enum ArchiveCreator {
       }
       let status = archive_write_header(writer, entry)
       guard status >= ARCHIVE_WARN else {
-        throw .archive(path: output, message: "\(file.path): \(errorText(writer))")
+        throw .archive(path: output, message: "\(file.path): \(writeFailure())")
       }
       guard file.type == .file else { continue }
-      let input = open(file.source, O_RDONLY | O_CLOEXEC)
-      guard input >= 0 else {
-        throw .file(path: file.source, message: String(cString: strerror(errno)))
-      }
-      defer { close(input) }
       var remaining = file.size
       while remaining > 0 {
         let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
@@ -225,14 +262,17 @@ public enum ArchiveCreator {
         }
         let taken = Int(min(Int64(count), remaining))
         let accepted = buffer.withUnsafeBytes { archive_write_data(writer, $0.baseAddress, taken) }
-        guard accepted == taken else { throw .archive(path: output, message: errorText(writer)) }
+        guard accepted == taken else { throw .archive(path: output, message: writeFailure()) }
         remaining -= Int64(taken)
         written += Int64(taken)
         progress?(written, total)
       }
     }
     guard archive_write_close(writer) == ARCHIVE_OK else {
-      throw .archive(path: output, message: errorText(writer))
+      throw .archive(path: output, message: writeFailure())
+    }
+    if let failure = gzip?.finish() {
+      throw .archive(path: output, message: "Write failed: \(failure)")
     }
     do {
       try file.commit()
@@ -242,8 +282,25 @@ public enum ArchiveCreator {
     return files
   }
 
+  /// Whether `a` sorts before `b` by their UTF-8 bytes.
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let common = min(x.count, y.count)
+        if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+          let order = memcmp(p, q, common)
+          if order != 0 { return order < 0 }
+        }
+        return x.count < y.count
+      }
+    }
+  }
+
   private static func configure(
-    _ writer: OpaquePointer, _ options: ArchiveCreateOptions, output: String
+    _ writer: OpaquePointer, _ options: ArchiveCreateOptions, output: String,
+    compressesItself: Bool
   ) throws(ArchiveError) {
     var status: Int32
     var filter: String?
@@ -251,7 +308,7 @@ public enum ArchiveCreator {
     case .tar, .tarGzip, .tarXz, .tarZstd, .tarBzip2:
       status = archive_write_set_format_pax_restricted(writer)
       switch options.format {
-      case .tarGzip:
+      case .tarGzip where compressesItself:
         status = min(status, archive_write_add_filter_gzip(writer))
         filter = "gzip"
       case .tarXz:
