@@ -130,6 +130,8 @@ struct GeneratedProjectTests {
       ["bump", "build", "--target", "Player_iOS"], in: folder.path)
     #expect(refused.status == 1)
     #expect(refused.stderr.contains("XcodeGen's generated Info.plist default"), "\(refused.stderr)")
+    // At the spec, so a CI annotation lands on it.
+    #expect(refused.stderr.hasPrefix("project.yml: error: "), "\(refused.stderr)")
   }
 
   @Test("XcodeGen: a spec named project-app.yml, and one only a Makefile names with --spec")

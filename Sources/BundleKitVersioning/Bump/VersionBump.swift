@@ -96,7 +96,9 @@ public struct VersionBump: Sendable {
     }
     if !problems.isEmpty { throw .unresolvable(problems: problems) }
     // Values written in the same place (one xcconfig for many Info.plists) change once.
-    var groups: [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool)] = []
+    var groups:
+      [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String)] =
+        []
     var groupOfPlace: [VersionPlace: Int] = [:]
     for bundle in inventory.bundles {
       if bundle.missing != nil { continue }
@@ -120,7 +122,7 @@ public struct VersionBump: Sendable {
           continue
         }
         for place in value.places { groupOfPlace[place] = groups.count }
-        groups.append((value, [label], [family], isApp))
+        groups.append((value, [label], [family], isApp, bundle.path))
       }
     }
     let familyHighest = Self.highestPerFamily(groups.map { ($0.value, $0.families) })
@@ -176,8 +178,9 @@ public struct VersionBump: Sendable {
       // Shown, but written nowhere a bump can edit: XcodeGen's generated Info.plist default,
       // a value a template builds. Refused, never "bumped" in memory only.
       guard !value.places.isEmpty else {
+        // At the spec that builds it, so a CI annotation lands on that file.
         throw .refused(
-          path: nil,
+          path: group.path,
           reason:
             "\(group.bundles.joined(separator: ", ")): \(value.key) \(current) is not written in any file BundleKit can edit (XcodeGen's generated Info.plist default, or a value a template builds); write it in the spec (info.properties or a setting) to bump it"
         )
