@@ -134,6 +134,81 @@ struct GeneratedProjectTests {
     #expect(refused.stderr.hasPrefix("project.yml: error: "), "\(refused.stderr)")
   }
 
+  @Test(
+    "XcodeGen's generated default is bumped by writing it in the target's info.properties, a diff git applies; a flow mapping is refused"
+  )
+  func bumpGeneratedDefault() throws {
+    let folder = try Self.folder([
+      "project.yml": """
+      name: App
+      targets:
+        App:
+          type: application
+          platform: iOS
+          info:
+            path: App/Info.plist
+            properties:
+              CFBundleDisplayName: App
+        Widget:
+          type: app-extension
+          platform: iOS
+          info:
+            path: Widget/Info.plist
+        Flow:
+          type: application
+          platform: iOS
+          info: { path: Flow/Info.plist }
+        Orient:
+          type: application
+          platform: iOS
+          info:
+            path: Orient/Info.plist
+            properties:
+              UISupportedInterfaceOrientations: [UIInterfaceOrientationPortrait]
+      """
+    ])
+    // A dry run: one added line a target at a time, as a diff `git apply` takes.
+    let dry = try BundleKitTool.run(
+      ["bump", "build", "--target", "Widget", "--dry-run"], in: folder.path)
+    #expect(dry.status == 0, "\(dry.stderr)")
+    #expect(
+      dry.stdout.contains(
+        """
+        @@ -11,6 +11,8 @@
+             type: app-extension
+             platform: iOS
+             info:
+        +      properties:
+        +        CFBundleVersion: "2"
+               path: Widget/Info.plist
+        """), "\(dry.stdout)")
+    let git = try #require(Tool.path("git"))
+    _ = try Tool.run(git, ["init", "-q"], in: folder.path)
+    try FileIO.writeAtomically(Array(dry.stdout.utf8), to: folder.file("bump.diff"))
+    #expect(try Tool.run(git, ["apply", "--check", "bump.diff"], in: folder.path).status == 0)
+    // Written: the properties the target had keep theirs, and XcodeGen reads the new value.
+    for target in ["App", "Widget", "Orient"] {
+      let run = try BundleKitTool.run(["bump", "build", "--target", target], in: folder.path)
+      #expect(run.status == 0, "\(target): \(run.stderr)")
+    }
+    let spec = String(decoding: try FileIO.read(folder.file("project.yml")), as: UTF8.self)
+    #expect(
+      spec.contains(
+        "      properties:\n        CFBundleVersion: \"2\"\n        CFBundleDisplayName: App\n"),
+      "\(spec)")
+    let (rows, _) = try Self.versions(folder.path)
+    #expect(rows["App"]?["CFBundleVersion"] as? String == "2", "\(rows)")
+    #expect(rows["Widget"]?["CFBundleVersion"] as? String == "2")
+    #expect(rows["Orient"]?["CFBundleVersion"] as? String == "2")
+    #expect(spec.contains("CFBundleVersion: \"2\"\n        UISupportedInterfaceOrientations:"))
+    #expect(rows["Flow"]?["CFBundleVersion"] as? String == "1")
+    // A flow mapping is not rewritten by guesswork: refused, and the spec left as it was.
+    let refused = try BundleKitTool.run(["bump", "build", "--target", "Flow"], in: folder.path)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("project.yml"), "\(refused.stderr)")
+    #expect(String(decoding: try FileIO.read(folder.file("project.yml")), as: UTF8.self) == spec)
+  }
+
   @Test("XcodeGen: a spec named project-app.yml, and one only a Makefile names with --spec")
   func specNames() throws {
     let spec = """

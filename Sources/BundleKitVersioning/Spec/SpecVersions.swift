@@ -142,7 +142,13 @@ struct SpecVersions {
       } else if target.generatesInfoPlist, let literal = Self.generatedDefaults[key] {
         // XcodeGen writes its default into the Info.plist it generates: that is the value,
         // whatever the build settings say, and it is written in no file to bump.
-        found = XcodeGenSpec.Setting(value: literal, place: nil, line: 1, file: spec.path)
+        // Written nowhere; a bump adds it to the target's `info.properties`, where XcodeGen
+        // takes it over its default.
+        let place = target.infoOrigin.map {
+          VersionPlace.spec(path: $0.file, keyPath: $0.keyPath + ["properties", key])
+        }
+        found = XcodeGenSpec.Setting(
+          value: literal, place: place, line: 1, file: target.infoOrigin?.file ?? spec.path)
       } else if let (plist, document) = ownPlist {
         // Generating the Info.plist, Xcode writes an assigned setting over the file's value,
         // and takes the setting where the file has none (as for a project).

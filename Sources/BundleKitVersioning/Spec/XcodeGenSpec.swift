@@ -80,6 +80,10 @@ struct XcodeGenSpec: Sendable {
     var settings = Settings()
     var configFiles: [String: String] = [:]
     var infoPath: String?
+    /// Where the target's own `info:` mapping is written (its file and key path), when the
+    /// target's own entry in a spec file holds it: where a bump adds `properties` to write a
+    /// value XcodeGen would otherwise generate.
+    var infoOrigin: (file: String, keyPath: [String])?
     /// An Info.plist the target keeps itself (Tuist's `infoPlist: "path"`): its own values
     /// count, as with `INFOPLIST_FILE`.
     var infoPlistFile: String?
@@ -232,6 +236,12 @@ struct XcodeGenSpec: Sendable {
       if let info = node["info"] {
         target.generatesInfoPlist = true
         target.infoPath = info["path"].flatMap(Self.path)
+        // Only the target's own entry: a template's or a preset's is shared with others.
+        if let origin = info["path"]?.origin, origin.keyPath.count == 4,
+          origin.keyPath.starts(with: ["targets", name, "info"])
+        {
+          target.infoOrigin = (origin.file, Array(origin.keyPath.dropLast()))
+        }
         for (key, value) in info["properties"]?.entries ?? [] {
           guard let setting = Self.setting(value) else { continue }
           target.properties[key] = setting

@@ -1,4 +1,5 @@
-/// Unified diffs of the small, in-place edits versioning makes, for `--dry-run`.
+/// Unified diffs of the small edits versioning makes, for `--dry-run`: values replaced in
+/// place, and the odd line added.
 public enum UnifiedDiff {
   /// The diff of `old` and `new` as `diff -u` prints it, with three lines of context.
   public static func make(old: [UInt8], new: [UInt8], path: String, context: Int = 3) -> String {
@@ -6,9 +7,25 @@ public enum UnifiedDiff {
     let after = lines(new)
     var output = "--- a/\(path)\n+++ b/\(path)\n"
     guard before.count == after.count else {
-      // Edits never add lines; if they did, show the whole file.
-      output += "@@ -1,\(before.count) +1,\(after.count) @@\n"
-      output += before.map { "-" + $0 + "\n" }.joined() + after.map { "+" + $0 + "\n" }.joined()
+      // Lines added (a key a bump writes into a spec): one hunk between the lines the two
+      // have in common at the start and at the end.
+      var prefix = 0
+      while prefix < min(before.count, after.count), before[prefix] == after[prefix] { prefix += 1 }
+      var suffix = 0
+      while suffix < min(before.count, after.count) - prefix,
+        before[before.count - 1 - suffix] == after[after.count - 1 - suffix]
+      {
+        suffix += 1
+      }
+      let start = max(0, prefix - context)
+      let trailing = min(suffix, context)
+      let oldEnd = before.count - suffix + trailing
+      let newEnd = after.count - suffix + trailing
+      output += "@@ -\(start + 1),\(oldEnd - start) +\(start + 1),\(newEnd - start) @@\n"
+      output += before[start..<prefix].map { " " + $0 + "\n" }.joined()
+      output += before[prefix..<(before.count - suffix)].map { "-" + $0 + "\n" }.joined()
+      output += after[prefix..<(after.count - suffix)].map { "+" + $0 + "\n" }.joined()
+      output += before[(before.count - suffix)..<oldEnd].map { " " + $0 + "\n" }.joined()
       return output
     }
     let changed = before.indices.filter { before[$0] != after[$0] }
