@@ -209,6 +209,49 @@ struct GeneratedProjectTests {
     #expect(String(decoding: try FileIO.read(folder.file("project.yml")), as: UTF8.self) == spec)
   }
 
+  @Test(
+    "XcodeGen: a multi-platform framework's preset build number is bumped in its own settings, once for every platform"
+  )
+  func bumpPresetBuildNumber() throws {
+    let folder = try Self.folder([
+      "project.yml": """
+      name: Project
+      targets:
+        Framework:
+          type: framework
+          platform: [iOS, tvOS, macOS]
+        Kit:
+          type: framework
+          platform: iOS
+          settings:
+            base:
+              PRODUCT_NAME: Kit
+            configs:
+              Debug:
+                SWIFT_OPTIMIZATION_LEVEL: -Onone
+
+      """
+    ])
+    let (before, _) = try Self.versions(folder.path)
+    #expect(before["Framework_tvOS"]?["CFBundleVersion"] as? String == "1", "\(before)")
+    let run = try BundleKitTool.run(["bump", "build"], in: folder.path)
+    #expect(run.status == 0, "\(run.stderr)")
+    let spec = String(decoding: try FileIO.read(folder.file("project.yml")), as: UTF8.self)
+    #expect(
+      spec.contains(
+        "  Framework:\n    settings:\n      CURRENT_PROJECT_VERSION: \"2\"\n    type: framework\n"),
+      "\(spec)")
+    #expect(
+      spec.contains(
+        "    settings:\n      base:\n        CURRENT_PROJECT_VERSION: \"2\"\n        PRODUCT_NAME: Kit\n"
+      ),
+      "\(spec)")
+    let (rows, _) = try Self.versions(folder.path)
+    for target in ["Framework_iOS", "Framework_tvOS", "Framework_macOS", "Kit"] {
+      #expect(rows[target]?["CFBundleVersion"] as? String == "2", "\(target): \(rows)")
+    }
+  }
+
   @Test("XcodeGen: a spec named project-app.yml, and one only a Makefile names with --spec")
   func specNames() throws {
     let spec = """

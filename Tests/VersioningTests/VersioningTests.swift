@@ -68,7 +68,7 @@ struct BumpTests {
     #expect(run.status == 1)
     #expect(
       run.stderr
-        == "B/Info.plist: error: CFBundleVersion '41 beta' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)\n"
+        == "B/Info.plist: error: CFBundleVersion '41 beta' is not a version (1 to 4 period-separated whole numbers, each of at most 18 digits)\n"
     )
     #expect(try workspace.read("A/Info.plist") == before)
     #expect(try workspace.bundlekit("bump", "build", "--to", "5.6.7.8.9").status == 2)
@@ -99,15 +99,16 @@ struct BumpTests {
 
     try workspace.write(
       "B/Info.plist",
-      xmlInfo.replacingOccurrences(of: "<string>41</string>", with: "<string>4294967295</string>"))
+      xmlInfo.replacingOccurrences(
+        of: "<string>41</string>", with: "<string>999999999999999999</string>"))
     run = try workspace.bundlekit("bump", "build")
     #expect(run.status == 1)
     #expect(
       run.stderr
-        == "B/Info.plist: error: CFBundleVersion 4294967295 cannot be raised: a part would reach 4294967296 (2^32)\n"
+        == "B/Info.plist: error: CFBundleVersion 999999999999999999 cannot be raised: a part would pass 18 digits, the most App Store Connect takes\n"
     )
     run = try workspace.bundlekit("bump", "build", "--sync")
-    #expect(run.stderr.hasPrefix("B/Info.plist: error: CFBundleVersion 4294967295 cannot"))
+    #expect(run.stderr.hasPrefix("B/Info.plist: error: CFBundleVersion 999999999999999999 cannot"))
 
     // A write-protected file (Perforce keeps files read-only until they are opened for
     // edit) is not replaced, and neither is any other file of the run.

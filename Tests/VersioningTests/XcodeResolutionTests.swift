@@ -82,6 +82,65 @@ struct XcodeResolutionTests {
     return result
   }
 
+  @Test(
+    "a version joined from settings with a SemVer pre-release (Sparkle): shown, warned, raised to its release, then by its settings"
+  )
+  func composedPrerelease() throws {
+    let fixtures = try Fixtures()
+    let table = try fixtures.run(["version"], in: "Composed")
+    #expect(table.status == 0, "\(table.stderr)")
+    #expect(
+      table.stdout.contains("2.7.0-beta.1 (Configurations/Common.xcconfig)"), "\(table.stdout)")
+    #expect(
+      table.stderr.contains(
+        "Updater.xcodeproj (Updater): CFBundleShortVersionString 2.7.0-beta.1 has a pre-release part"
+      ),
+      "\(table.stderr)")
+    // A dry run is a patch git applies.
+    let dry = try fixtures.run(
+      ["bump", "version", "patch", "--dry-run", "--target", "Updater"], in: "Composed")
+    #expect(dry.status == 0, "\(dry.stderr)")
+    let git = try #require(Tool.path("git"))
+    _ = try Tool.run(git, ["init", "-q"], in: fixtures.path("Composed"))
+    try FileIO.writeAtomically(Array(dry.stdout.utf8), to: fixtures.path("Composed/bump.diff"))
+    #expect(
+      try Tool.run(git, ["apply", "--check", "bump.diff"], in: fixtures.path("Composed")).status
+        == 0)
+    try FileManager.default.removeItem(atPath: fixtures.path("Composed/bump.diff"))
+    // A pre-release raised by patch is its release (SemVer, npm's semver inc): the suffix
+    // setting goes empty; nothing else moves.
+    var before = try fixtures.snapshot()
+    var run = try fixtures.run(["bump", "version", "patch", "--target", "Updater"], in: "Composed")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "Composed/Configurations/Common.xcconfig": ["-beta.1 -> "]
+      ])
+    #expect(
+      try fixtures.versions(in: "Composed")["Updater"]?["CFBundleShortVersionString"] as? String
+        == "2.7.0")
+    // Then each number in the setting that writes it.
+    before = try fixtures.snapshot()
+    run = try fixtures.run(["bump", "version", "minor", "--target", "Updater"], in: "Composed")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      Self.changes(before, try fixtures.snapshot()) == [
+        "Composed/Configurations/Common.xcconfig": ["7 -> 8"]
+      ])
+    run = try fixtures.run(["bump", "version", "3.0.1", "--target", "Updater"], in: "Composed")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      try fixtures.versions(in: "Composed")["Updater"]?["CFBundleShortVersionString"] as? String
+        == "3.0.1")
+    // A version the settings cannot write number by number is refused, naming them.
+    before = try fixtures.snapshot()
+    run = try fixtures.run(["bump", "version", "4.0", "--target", "Updater"], in: "Composed")
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Configurations/Common.xcconfig"), "\(run.stderr)")
+    #expect(run.stderr.contains("is joined from several settings"), "\(run.stderr)")
+    #expect(try fixtures.snapshot() == before)
+  }
+
   @Test("versions at the project level only: every target takes them; bump edits them there")
   func projectLevel() throws {
     let fixtures = try Fixtures()
@@ -248,7 +307,7 @@ struct XcodeResolutionTests {
     #expect(!table.stderr.contains("nothing was changed"))
     for text in [
       "$(BUILD_NUMBER_FROM_CI) is defined nowhere", "'12; rm -… (12 characters)' is not a version",
-      "'4294967296' is not a version",
+      "'1000000000000000000' is not a version",
     ] {
       #expect(table.stderr.contains(text), "\(text): \(table.stderr)")
     }

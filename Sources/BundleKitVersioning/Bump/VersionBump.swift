@@ -57,6 +57,10 @@ public struct VersionBump: Sendable {
     public var new: String
     /// Where it is written.
     public var places: [VersionPlace]
+    /// For a value joined from several settings: the new text of each setting that changes
+    /// (`SPARKLE_VERSION_PATCH` "1", `SPARKLE_VERSION_SUFFIX` ""); nil when every place
+    /// takes `new`.
+    public var texts: [VersionPlace: String]? = nil
     /// Whether an application that no other target embeds shows it: the number a release
     /// is known by (its tag), when frameworks and helpers have numbers of their own.
     var isApplications = false
@@ -156,14 +160,16 @@ public struct VersionBump: Sendable {
           new = next.description
         }
       case (.version(let part, let target), "CFBundleShortVersionString"):
-        guard let version = BundleVersion(current) else {
+        let prerelease = PrereleaseVersion(current)
+        guard let version = BundleVersion(current) ?? prerelease?.release else {
           throw .invalidVersion(
             path: value.places.first?.file ?? "?", key: value.key, value: current)
         }
         if let target {
           new = target.description
         } else if let part {
-          guard let next = version.bumped(part) else {
+          // A pre-release is raised to its release (`2.7.0-beta.1` + patch is `2.7.0`).
+          guard let next = prerelease?.bumped(part) ?? version.bumped(part) else {
             throw .cannotRaise(
               path: value.places.first?.file ?? "?", key: value.key, value: current)
           }
@@ -193,10 +199,23 @@ public struct VersionBump: Sendable {
         throw .wouldLower(
           path: value.places.first?.file ?? "?", key: value.key, current: current, new: new)
       }
+      var texts: [VersionPlace: String]?
+      if let pieces = value.pieces {
+        // Each changed number lands in the setting that writes it.
+        guard let distributed = VersionPiece.distribute(old: current, new: new, over: pieces)
+        else {
+          throw .refused(
+            path: value.places.first?.file ?? group.path,
+            reason:
+              "\(group.bundles.joined(separator: ", ")): \(value.key) \(current) is joined from several settings (\(pieces.compactMap(\.place).map(\.description).joined(separator: ", "))), and \(new) cannot be written as a change of each: every number that changes must be one setting's whole value"
+          )
+        }
+        texts = distributed
+      }
       values.append(
         ValueChange(
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places,
-          isApplications: group.app))
+          texts: texts, isApplications: group.app))
     }
     return Plan(values: values, files: try fileChanges(values, contents: inventory.contents))
   }
@@ -262,7 +281,7 @@ public struct VersionBump: Sendable {
         format: "%02d%02d%02d%02d%02d", (parts.year ?? 2000) % 100, parts.month ?? 1,
         parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0)
       guard let version = BundleVersion(String(Int(text) ?? 0)) else {
-        throw .scheme(message: "the timestamp \(text) does not fit below 2^32")
+        throw .scheme(message: "the timestamp \(text) is not a build number")
       }
       return version.description
     case .gitCount:
@@ -276,7 +295,7 @@ public struct VersionBump: Sendable {
       guard let version = BundleVersion(text) else {
         throw .scheme(
           message:
-            "\(name)='\(text)' is not a build number (1 to 4 period-separated whole numbers, each below 4294967296)"
+            "\(name)='\(text)' is not a build number (\(BundleVersion.rule))"
         )
       }
       return version.description
@@ -289,7 +308,13 @@ public struct VersionBump: Sendable {
   {
     var byFile: [String: [(VersionPlace, String)]] = [:]
     for value in values {
-      for place in value.places { byFile[place.file, default: []].append((place, value.new)) }
+      for place in value.places {
+        if let texts = value.texts {
+          if let text = texts[place] { byFile[place.file, default: []].append((place, text)) }
+        } else {
+          byFile[place.file, default: []].append((place, value.new))
+        }
+      }
     }
     // Each file is edited on its own, so large bumps use every core; the first failure (in
     // path order) is reported.

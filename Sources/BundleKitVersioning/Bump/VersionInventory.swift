@@ -49,12 +49,110 @@ public struct VersionValue: Sendable, Hashable {
   public var byConfiguration: [String: String] = [:]
   /// The assignments followed to the value, strongest first (the first configuration's).
   public var chain: [SettingAssignment] = []
+  /// For a value joined from several settings (`$(MAJOR).$(MINOR).$(PATCH)$(SUFFIX)`), its
+  /// parts in order; `places` are then the settings among them. Nil for a value written
+  /// whole in one place.
+  public var pieces: [VersionPiece]? = nil
 
   /// A value written in `places`.
   public init(key: String, current: String, places: [VersionPlace]) {
     self.key = key
     self.current = current
     self.places = places
+  }
+}
+
+/// One part of a value joined from several settings: a setting's whole value, or text written
+/// around the references (the periods of `$(MAJOR).$(MINOR).$(PATCH)`).
+public struct VersionPiece: Sendable, Hashable {
+  /// The text.
+  public var text: String
+  /// The setting that writes it; nil for text around references, which a bump never edits.
+  public var place: VersionPlace?
+
+  /// A piece.
+  public init(text: String, place: VersionPlace?) {
+    self.text = text
+    self.place = place
+  }
+
+  /// The new text of each setting among `pieces` that makes the joined value read `new`
+  /// where it read `old`: each number, and a pre-release part, that changes must lie in one
+  /// setting's piece. Nil when that cannot be done (a changing number inside text around
+  /// references, split across two settings, a setting used twice with different results, or
+  /// a different count of numbers).
+  public static func distribute(old: String, new: String, over pieces: [VersionPiece])
+    -> [VersionPlace: String]?
+  {
+    guard pieces.map(\.text).joined() == old else { return nil }
+    let oldSpans = spans(of: old)
+    let newSpans = spans(of: new)
+    guard oldSpans.count == newSpans.count else { return nil }
+    // Replacements on the old text's UTF-8 offsets, each covering one number or the suffix.
+    let oldBytes = Array(old.utf8)
+    let newBytes = Array(new.utf8)
+    var replacements: [(range: Range<Int>, bytes: ArraySlice<UInt8>)] = []
+    for (before, after) in zip(oldSpans, newSpans)
+    where oldBytes[before] != newBytes[after] {
+      replacements.append((before, newBytes[after]))
+    }
+    // An insertion (a suffix where there was none) has no setting to land in.
+    guard replacements.allSatisfy({ !$0.range.isEmpty }) else { return nil }
+    var result: [VersionPlace: String] = [:]
+    var applied = 0
+    var offset = 0
+    for piece in pieces {
+      let range = offset..<(offset + piece.text.utf8.count)
+      offset = range.upperBound
+      let inside = replacements.filter { range.overlaps($0.range) }
+      guard !inside.isEmpty else { continue }
+      // A change lies whole in one setting's piece.
+      guard let place = piece.place,
+        inside.allSatisfy({ $0.range.clamped(to: range) == $0.range })
+      else { return nil }
+      var text = Array(piece.text.utf8)
+      // From the end, so that earlier offsets hold.
+      for replacement in inside.reversed() {
+        text.replaceSubrange(
+          (replacement.range.lowerBound - range.lowerBound)..<(replacement.range.upperBound
+            - range.lowerBound), with: replacement.bytes)
+      }
+      applied += inside.count
+      let written = String(decoding: text, as: UTF8.self)
+      if let earlier = result[place], earlier != written { return nil }
+      result[place] = written
+    }
+    guard applied == replacements.count else { return nil }
+    // Read back as the build would: a setting used twice takes its new text in both places.
+    let joined = pieces.map { piece in piece.place.flatMap { result[$0] } ?? piece.text }
+    guard joined.joined() == new else { return nil }
+    return result
+  }
+
+  /// The UTF-8 ranges of a version's numbers, then of its pre-release part (empty at the
+  /// end when there is none).
+  static func spans(of text: String) -> [Range<Int>] {
+    let bytes = Array(text.utf8)
+    var spans: [Range<Int>] = []
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"),
+          bytes[index] <= UInt8(ascii: "9")
+        {
+          index += 1
+        }
+        spans.append(start..<index)
+      } else if byte == UInt8(ascii: ".") {
+        index += 1
+      } else {
+        break
+      }
+    }
+    spans.append(index..<bytes.count)
+    return spans
   }
 }
 

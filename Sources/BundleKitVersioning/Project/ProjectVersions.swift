@@ -315,6 +315,9 @@ struct ProjectVersions {
     var placed: Set<VersionPlace> = []
     var byConfiguration: [String: String] = [:]
     var chain: [SettingAssignment] = []
+    // A value joined from several settings: the same parts in every configuration.
+    var pieces: [VersionPiece]?
+    var wholePlaces = false
     for (configuration, result) in results {
       switch result {
       case .failure(let error):
@@ -323,11 +326,31 @@ struct ProjectVersions {
       case .success(let resolved):
         byConfiguration[configuration] = resolved.value
         if chain.isEmpty { chain = resolved.chain }
-        guard BundleVersion(resolved.value) != nil else {
+        let differing = describe(
+          "'\(ShownValue.of(resolved.value))' is joined from settings that differ between configurations; BundleKit raises it when every configuration builds it the same way",
+          key: key, configuration: configuration, resolved.chain)
+        guard
+          BundleVersion(resolved.value) != nil
+            || (key == "CFBundleShortVersionString" && PrereleaseVersion(resolved.value) != nil)
+        else {
           problems.append(
             describe(
-              "'\(ShownValue.of(resolved.value))' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)",
+              "'\(ShownValue.of(resolved.value))' is not a version (\(BundleVersion.rule))",
               key: key, configuration: configuration, resolved.chain))
+          continue
+        }
+        if resolved.site == nil, let parts = resolved.pieces,
+          parts.contains(where: { $0.site != nil })
+        {
+          let joined = parts.map { VersionPiece(text: $0.text, place: $0.site?.place) }
+          guard !wholePlaces, pieces.map({ $0 == joined }) ?? true else {
+            problems.append(differing)
+            continue
+          }
+          pieces = joined
+          for place in joined.compactMap(\.place) where placed.insert(place).inserted {
+            places.append(place)
+          }
           continue
         }
         guard let site = resolved.site else {
@@ -337,6 +360,11 @@ struct ProjectVersions {
               key: key, configuration: configuration, resolved.chain))
           continue
         }
+        if pieces != nil {
+          problems.append(differing)
+          continue
+        }
+        wholePlaces = true
         if placed.insert(site.place).inserted { places.append(site.place) }
       }
     }
@@ -346,6 +374,7 @@ struct ProjectVersions {
     var value = VersionValue(key: key, current: current, places: places)
     value.byConfiguration = byConfiguration
     value.chain = chain
+    value.pieces = pieces
     return (value, problems)
   }
 

@@ -30,15 +30,20 @@ extension VersionInventory {
     return result
   }
 
-  /// A message for each value with four components, where Apple documents three.
+  /// A message for each value Xcode builds but Apple documents otherwise: four components,
+  /// or a marketing version with a pre-release part (`2.7.0-beta.1`).
   public var beyondApple: [String] {
     bundles.flatMap { bundle in
       [bundle.version, bundle.build].compactMap { value -> String? in
-        guard let value, BundleVersion(value.current)?.hasMoreThanAppleDocuments == true else {
-          return nil
+        guard let value else { return nil }
+        if BundleVersion(value.current)?.hasMoreThanAppleDocuments == true {
+          return BundleVersion.fourComponentsWarning(
+            bundle.label, key: value.key, value: value.current)
         }
-        return BundleVersion.fourComponentsWarning(
-          bundle.label, key: value.key, value: value.current)
+        if BundleVersion(value.current) == nil, PrereleaseVersion(value.current) != nil {
+          return PrereleaseVersion.warning(bundle.label, key: value.key, value: value.current)
+        }
+        return nil
       }
     }
   }

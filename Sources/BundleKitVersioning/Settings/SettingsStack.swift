@@ -40,6 +40,19 @@ struct ResolvedSetting: Sendable, Hashable {
   var site: SettingAssignment?
   /// The assignments followed, strongest first.
   public var chain: [SettingAssignment]
+  /// The value as the literals it is joined from, each with the assignment that writes it
+  /// (nil for text written inside a composed value, such as the periods of
+  /// `$(MAJOR).$(MINOR).$(PATCH)$(SUFFIX)`): how a bump edits a value built from several
+  /// settings. Nil when a part comes from an operator or from Xcode itself.
+  var pieces: [SettingPiece]? = nil
+}
+
+/// One literal part of a resolved value and the assignment that writes it.
+struct SettingPiece: Sendable, Hashable {
+  /// The text.
+  var text: String
+  /// The assignment whose whole value `text` is; nil for text inside a composed value.
+  var site: SettingAssignment?
 }
 
 /// Why a setting could not be resolved: the message and the assignments that led there.
@@ -195,7 +208,9 @@ struct SettingsStack: Sendable {
       throw SettingError(message: problem.message, chain: [assignment])
     }
     if expression.isLiteral {
-      return ResolvedSetting(value: assignment.value, site: assignment, chain: [assignment])
+      return ResolvedSetting(
+        value: assignment.value, site: assignment, chain: [assignment],
+        pieces: [SettingPiece(text: assignment.value, site: assignment)])
     }
     // Below this assignment: `$(inherited)` and the setting's own name.
     let below = Position(level: position.level, index: position.index)
@@ -214,12 +229,15 @@ struct SettingsStack: Sendable {
       }
       return ResolvedSetting(
         value: found.value, site: found.site,
-        chain: Array(([assignment] + found.chain).prefix(Self.maximumChain)))
+        chain: Array(([assignment] + found.chain).prefix(Self.maximumChain)),
+        pieces: found.pieces)
     }
     var chain = [assignment]
+    var pieces: [SettingPiece]? = []
     let value = try text(
-      of: expression, in: assignment, below: below, chain: &chain, visiting: &visiting)
-    return ResolvedSetting(value: value, site: nil, chain: chain)
+      of: expression, in: assignment, below: below, chain: &chain, pieces: &pieces,
+      visiting: &visiting)
+    return ResolvedSetting(value: value, site: nil, chain: chain, pieces: pieces)
   }
 
   /// A reference's value: `inherited` and the assignment's own name look below it.
@@ -232,23 +250,34 @@ struct SettingsStack: Sendable {
     return try value(of: name, from: Position(level: 0, index: .max), visiting: &visiting)
   }
 
+  /// The text of `expression`; `pieces`, when not nil, gets the literals it is joined from
+  /// (and is set to nil when a part has none: an operator, a setting Xcode gives).
   private func text(
     of expression: SettingExpression, in assignment: SettingAssignment, below: Position,
-    chain: inout [SettingAssignment], visiting: inout Evaluation
+    chain: inout [SettingAssignment], pieces: inout [SettingPiece]?, visiting: inout Evaluation
   ) throws(SettingError) -> String {
     var result = ""
     for part in expression.parts {
       switch part {
       case .text(let text):
         result += text
+        pieces?.append(SettingPiece(text: text, site: nil))
       case .reference(let nameExpression, let operators):
+        var noPieces: [SettingPiece]? = nil
         let name = try text(
-          of: nameExpression, in: assignment, below: below, chain: &chain, visiting: &visiting)
+          of: nameExpression, in: assignment, below: below, chain: &chain, pieces: &noPieces,
+          visiting: &visiting)
+        if !operators.isEmpty || nameExpression.singleReference != nil { pieces = nil }
         var value: String?
         do {
           if let found = try reference(name, in: assignment, below: below, visiting: &visiting) {
             value = found.value
             chain += found.chain.prefix(max(Self.maximumChain - chain.count, 0))
+            if let found = found.pieces, pieces != nil, (pieces?.count ?? 0) < 64 {
+              pieces? += found
+            } else {
+              pieces = nil
+            }
           }
         } catch {
           throw SettingError(message: error.message, chain: chain + error.chain)
@@ -259,8 +288,10 @@ struct SettingsStack: Sendable {
             if value?.isEmpty ?? true {
               value =
                 try item.argument.map { (argument) throws(SettingError) in
-                  try text(
-                    of: argument, in: assignment, below: below, chain: &chain, visiting: &visiting)
+                  var noPieces: [SettingPiece]? = nil
+                  return try text(
+                    of: argument, in: assignment, below: below, chain: &chain, pieces: &noPieces,
+                    visiting: &visiting)
                 } ?? ""
             }
           case "lower": value = value?.lowercased()

@@ -187,7 +187,10 @@ struct SpecVersions {
         }
       }
       guard let found else { continue }
-      guard BundleVersion(found.value) != nil else {
+      guard
+        BundleVersion(found.value) != nil
+          || (key == "CFBundleShortVersionString" && PrereleaseVersion(found.value) != nil)
+      else {
         throw .invalidVersion(path: found.file, key: key, value: found.value)
       }
       byConfiguration[configuration] = found.value

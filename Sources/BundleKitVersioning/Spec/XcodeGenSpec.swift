@@ -248,8 +248,11 @@ struct XcodeGenSpec: Sendable {
         }
       }
       if applyPresets, target.type == "framework" || target.type == "framework.static" {
+        // Written in no file: a bump adds it to the target's own `settings`, which XcodeGen
+        // takes over its preset (one entry for every platform of a multi-platform target).
+        let place = Self.ownSettingPlace(of: node, setting: "CURRENT_PROJECT_VERSION")
         target.presets["CURRENT_PROJECT_VERSION"] = Setting(
-          value: "1", place: nil, line: 1, file: path)
+          value: "1", place: place, line: 1, file: place?.file ?? path)
       }
       let sources = node["sources"].map { $0.text != nil ? [$0] : $0.items } ?? []
       target.sources = sources.compactMap { item -> String? in
@@ -264,6 +267,24 @@ struct XcodeGenSpec: Sendable {
         targets.append(target)
       }
     }
+  }
+
+  /// Where a setting that the target's entry does not write yet goes: under its own
+  /// `settings` (`settings.base` when it has `base`, `configs` or `groups`), in the file and
+  /// under the key its own scalars are written at; nil when no scalar of the target comes
+  /// from its own entry (a target a template writes whole).
+  private static func ownSettingPlace(of node: SpecNode, setting: String) -> VersionPlace? {
+    guard
+      let origin = node.entries.lazy.compactMap({ $0.value.origin }).first(where: {
+        $0.keyPath.count == 3 && $0.keyPath[0] == "targets"
+      })
+    else { return nil }
+    let keys = Set(node["settings"]?.entries.map(\.key) ?? [])
+    let settings =
+      keys.contains("base") || keys.contains("configs") || keys.contains("groups")
+      ? ["settings", "base"] : ["settings"]
+    return .spec(
+      path: origin.file, keyPath: Array(origin.keyPath.prefix(2)) + settings + [setting])
   }
 
   /// A scalar as a setting, placed where it is written (nil place for one XcodeGen made).

@@ -58,7 +58,7 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
       [
         .error(
           path,
-          "\(key) '\(ShownValue.of(value))' is not a version (1 to 4 period-separated whole numbers, each below 4294967296)"
+          "\(key) '\(ShownValue.of(value))' is not a version (\(BundleVersion.rule))"
         )
       ]
     case .unresolvedReference(let path, let key, let setting):
@@ -86,7 +86,12 @@ public enum VersioningError: DiagnosticConvertible, Sendable, Equatable {
         )
       ]
     case .cannotRaise(let path, let key, let value):
-      [.error(path, "\(key) \(value) cannot be raised: a part would reach 4294967296 (2^32)")]
+      [
+        .error(
+          path,
+          "\(key) \(value) cannot be raised: a part would pass 18 digits, the most App Store Connect takes"
+        )
+      ]
     case .scheme(let message):
       [.error(nil, message)]
     case .nothingFound(let paths):

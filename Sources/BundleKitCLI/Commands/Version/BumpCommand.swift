@@ -225,7 +225,8 @@ struct BumpBuild: ParsableCommand {
       StandardStreams.printToStandardError(
         "claimed build \(number) on \(remote) (\(claim.ref(number)))")
     }
-    try options.run(VersionBump(.build(.to(BundleVersion(components: [number])))), paths: paths)
+    try options.run(
+      VersionBump(.build(.to(BundleVersion(components: [UInt64(number)])))), paths: paths)
   }
 }
 

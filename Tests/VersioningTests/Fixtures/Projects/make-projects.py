@@ -285,7 +285,7 @@ write("Workspace/Apps.xcworkspace/contents.xcworkspacedata",
 project("Broken", "Broken",
         [{"name": "FromCI", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="$(BUILD_NUMBER_FROM_CI)", MARKETING_VERSION="1.0")},
          {"name": "Injected", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="12; rm -rf /", MARKETING_VERSION="1.0")},
-         {"name": "Huge", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="4294967296", MARKETING_VERSION="1.0")},
+         {"name": "Huge", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="1000000000000000000", MARKETING_VERSION="1.0")},
          {"name": "Fine", "type": APP, "configs": both(GENERATE_INFOPLIST_FILE="YES", CURRENT_PROJECT_VERSION="5", MARKETING_VERSION="1.0")}],
         both(SDKROOT="iphoneos"))
 
@@ -537,3 +537,19 @@ let project = Project(
 )
 """)
 write("Tuist/WeatherWidget/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+
+# 16. Sparkle's layout: the marketing version joined from settings of one .xcconfig
+#     ($(MAJOR).$(MINOR).$(PATCH)$(SUFFIX), a SemVer pre-release suffix), the build number
+#     beside them, an app and the framework it embeds.
+project("Composed", "Updater",
+        [{"name": "Updater", "type": "com.apple.product-type.framework", "configs": both(INFOPLIST_FILE="Updater/Info.plist")},
+         {"name": "Updater Test App", "type": APP, "configs": both(INFOPLIST_FILE="TestApp/Info.plist")}],
+        both(SDKROOT="macosx"), groups=[("Updater", ["Info.plist"]), ("Configurations", ["Common.xcconfig"])],
+        project_base="Configurations/Common.xcconfig")
+write("Composed/Updater/Info.plist", PLIST.format(version="$(MARKETING_VERSION)", build="$(CURRENT_PROJECT_VERSION)"))
+write("Composed/TestApp/Info.plist", PLIST.format(version="1.5.1", build="1.5.1"))
+write("Composed/Configurations/Common.xcconfig",
+      "// Version information\nUPDATER_VERSION_MAJOR = 2\nUPDATER_VERSION_MINOR = 7\nUPDATER_VERSION_PATCH = 0\n\n"
+      "// This should be in SemVer format or empty, ie. \"-beta.1\"\nUPDATER_VERSION_SUFFIX = -beta.1\n"
+      "CURRENT_PROJECT_VERSION = 2040\n\n"
+      "MARKETING_VERSION = $(UPDATER_VERSION_MAJOR).$(UPDATER_VERSION_MINOR).$(UPDATER_VERSION_PATCH)$(UPDATER_VERSION_SUFFIX)\n")
