@@ -11,7 +11,12 @@ import OrderedCollections
 /// neither external entities nor entity expansion bombs can reach us. The tree is built on an
 /// explicit stack, so nesting depth cannot overflow the call stack.
 enum XMLPropertyListReader {
-  static func read(_ bytes: UnsafeRawBufferPointer) throws(PropertyListError) -> PropertyListValue {
+  /// - Parameter plainFirst: whether a plain document is read by
+  ///   ``PlainXMLPropertyListReader`` first (tests compare the two roads).
+  static func read(_ bytes: UnsafeRawBufferPointer, plainFirst: Bool = true)
+    throws(PropertyListError) -> PropertyListValue
+  {
+    if plainFirst, let value = PlainXMLPropertyListReader.read(bytes) { return value }
     let box = XMLBuilderBox()
     let unmanaged = Unmanaged.passRetained(box)
     defer { unmanaged.release() }
