@@ -100,6 +100,34 @@ struct CatalogSyncTests {
     return try #require(root["strings"] as? [String: [String: Any]])
   }
 
+  @Test("a key the code still holds as a plain literal is kept with a note, never stale or removed")
+  func heldAsLiteral() throws {
+    let catalog = try StringCatalog(bytes: Array(Self.catalog.utf8), path: "Localizable.xcstrings")
+    let code = [
+      Self.code("Done"), Self.code("Draft"), Self.code("Hand written"),
+      Self.code("welcome", value: "Welcome aboard"),
+    ]
+    // "Never translated" held as a literal, "Removed %lld" as an interpolated one.
+    let result = try CatalogSync.sync(
+      catalog, with: code, literals: ["Never translated", "Removed %@", "unrelated"])
+    let described = result.changes.map(\.description)
+    #expect(!described.contains { $0.contains("Never translated") || $0.contains("Removed") })
+    let notes = result.diagnostics.map(\.message)
+    #expect(notes.contains { $0.hasPrefix("\"Never translated\" is kept") }, "\(notes)")
+    #expect(notes.contains { $0.hasPrefix("\"Removed %lld\" is kept") }, "\(notes)")
+    // Without the literals, the same catalog loses them as before.
+    let plain = try CatalogSync.sync(catalog, with: code).changes.map(\.description)
+    #expect(plain.contains("stale \"Removed %lld\" (no longer in the code)"))
+  }
+
+  @Test("an uncertain specifier (%lld guessed from index + 1) is the catalog's key with another")
+  func uncertainInteger() throws {
+    #expect(FormatKeyPattern.matches(code: "Phase %lld", catalog: "Phase %d", anySpecifier: true))
+    #expect(!FormatKeyPattern.matches(code: "Phase %lld", catalog: "Phase %d"))
+    #expect(!FormatKeyPattern.matches(code: "Phase %lld", catalog: "Phase", anySpecifier: true))
+    #expect(FormatKeyPattern.matches(code: "100%% %@", catalog: "100%% %lld"))
+  }
+
   @Test("add, stale, removed, revived, manual, comments and values, as Xcode merges them")
   func merge() throws {
     let catalog = try StringCatalog(bytes: Array(Self.catalog.utf8), path: "Localizable.xcstrings")

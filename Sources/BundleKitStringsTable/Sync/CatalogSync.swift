@@ -110,7 +110,15 @@ public enum CatalogSync {
 
   /// Merges `strings` (the code's uses of this catalog's table, in source order) into
   /// `catalog`.
-  public static func sync(_ catalog: StringCatalog, with strings: [CodeString])
+  ///
+  /// - Parameter literals: the text of every string literal of the code, localized or not,
+  ///   interpolations written `%@`. A key the catalog has as extracted that the extraction
+  ///   did not find, but that the code holds as a literal, is in the code in a form the
+  ///   extraction does not read as localized (a `String` property that a `LocalizedStringKey`
+  ///   parameter takes): it is left as it is, with a note, never made stale or removed.
+  public static func sync(
+    _ catalog: StringCatalog, with strings: [CodeString], literals: Set<String> = []
+  )
     throws(PropertyListError) -> Result
   {
     var diagnostics: [Diagnostic] = []
@@ -140,7 +148,7 @@ public enum CatalogSync {
     // it is neither added nor made stale.
     for (key, use) in uses where entries[key] == nil && use.first.uncertainSpecifiers {
       let candidates = entries.keys.filter {
-        uses[$0] == nil && FormatKeyPattern.matches(code: key, catalog: $0)
+        uses[$0] == nil && FormatKeyPattern.matches(code: key, catalog: $0, anySpecifier: true)
       }
       guard candidates.count == 1, let match = candidates.first else { continue }
       uses[key] = nil
@@ -197,10 +205,22 @@ public enum CatalogSync {
       if valueChanged { changes.append(.value(key: key)) }
       entries[key] = entry
     }
+    // Literals with interpolations, which stand for keys with any specifiers there.
+    let patterns = literals.filter { $0.contains("%@") }
     for (key, value) in entries where uses[key] == nil {
       guard var entry = value as? [String: Any] else { continue }
       let state = entry["extractionState"] as? String
       if state == "manual" || state == "migrated" || state == "stale" { continue }
+      if literals.contains(key)
+        || patterns.contains(where: { FormatKeyPattern.matches(code: $0, catalog: key) })
+      {
+        diagnostics.append(
+          Diagnostic(
+            .note, path: catalog.path,
+            "\(StringsFile.literal(key)) is kept: the code holds it as a string literal that BundleKit does not read as localized (Xcode may: a String passed where a LocalizedStringKey is taken)"
+          ))
+        continue
+      }
       if hasTranslation(entry, source: source) {
         entry["extractionState"] = "stale"
         entries[key] = entry
@@ -250,7 +270,10 @@ public enum CatalogSync {
 enum FormatKeyPattern {
   /// True when `catalog` is `code` with each `%@` of `code` replaced by some format
   /// specifier (`%lld`, `%d`, `%.2f`, `%@` ...), and otherwise the same.
-  static func matches(code: String, catalog: String) -> Bool {
+  ///
+  /// With `anySpecifier`, every specifier of `code` stands for any (`%lld` guessed from
+  /// `index + 1` is the catalog's `%d`).
+  static func matches(code: String, catalog: String, anySpecifier: Bool = false) -> Bool {
     let code = Array(code.utf8)
     let catalog = Array(catalog.utf8)
     var i = 0
@@ -262,6 +285,12 @@ enum FormatKeyPattern {
           else { return false }
           i += 2
           j += 2
+          continue
+        }
+        if anySpecifier, let codeEnd = specifierEnd(code, from: i) {
+          guard let end = specifierEnd(catalog, from: j) else { return false }
+          i = codeEnd
+          j = end
           continue
         }
         if code[i + 1] == UInt8(ascii: "@") {

@@ -30,7 +30,7 @@ struct ExtractCommand: ParsableCommand {
 
   func run() throws {
     let files = try SwiftSources.read(paths)
-    let result = SwiftStringExtractor().extract(files)
+    let result = SwiftSources.extractor(for: paths).extract(files)
     // With --strict every finding fails the run.
     ToolMain.diagnostics.warningsAsErrors = strict
     ToolMain.diagnostics.emit(result.diagnostics)

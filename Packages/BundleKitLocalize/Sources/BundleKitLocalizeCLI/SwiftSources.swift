@@ -1,5 +1,6 @@
 import BundleKitDiagnostics
 import BundleKitFileSystem
+import BundleKitStringsExtraction
 import BundleKitStringsTable
 
 /// The Swift files a command reads: given one by one, or found in folders.
@@ -43,6 +44,27 @@ enum SwiftSources {
     }
     if !problems.isEmpty { throw DiagnosticsError(problems) }
     return files
+  }
+
+  /// The extractor for the sources under `paths`: it knows the properties of their Core
+  /// Data models (`*.xcdatamodeld`), whose classes Xcode generates.
+  static func extractor(for paths: [String]) -> SwiftStringExtractor {
+    var extractor = SwiftStringExtractor()
+    for path in paths where !path.hasSuffix(".swift") {
+      DirectoryWalker.walk(path) { entry in
+        if entry.isFolder { return SkippedFolders.skips(entry.name) ? .skip : .descend }
+        if entry.name == "contents", entry.relativePath.contains(".xcdatamodel/"),
+          let bytes = try? FileIO.read(Paths.join(path, entry.relativePath))
+        {
+          for (entity, name, type) in CoreDataModel.attributes(in: bytes) {
+            extractor.generatedProperties[name, default: []].insert(type)
+            extractor.generatedMembers[entity, default: [:]][name] = type
+          }
+        }
+        return .descend
+      }
+    }
+    return extractor
   }
 
   /// The names (without extension) of the storyboards and xibs under `paths`: a table so

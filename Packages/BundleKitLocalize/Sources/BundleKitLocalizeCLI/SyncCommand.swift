@@ -93,7 +93,7 @@ struct SyncPlan {
     var plan = SyncPlan()
     let locations = try TableDiscovery.tables(in: paths)
     let files = try SwiftSources.read(paths)
-    let extraction = SwiftStringExtractor().extract(files)
+    let extraction = SwiftSources.extractor(for: paths).extract(files)
     plan.diagnostics = extraction.diagnostics
     plan.fileCount = files.count
     plan.stringCount = extraction.strings.count
@@ -126,7 +126,8 @@ struct SyncPlan {
     for (table, found) in catalogs where !notFromCode.contains(table) {
       guard let location = found.first else { continue }
       let catalog = try StringCatalog(contentsOfFile: location.path)
-      let result = try CatalogSync.sync(catalog, with: byTable[table] ?? [])
+      let result = try CatalogSync.sync(
+        catalog, with: byTable[table] ?? [], literals: extraction.literals)
       plan.diagnostics += result.diagnostics
       plan.tables.append(Table(path: location.path, bytes: result.bytes, changes: result.changes))
     }

@@ -98,7 +98,7 @@ import Testing
       """##
     #expect(
       keys(source) == [
-        "%lld %d %hd %hhd %lld", "%llu %u %hu %hhu %llu", "%lf %lf %f %@", "%@ %@ %.2f",
+        "%lld %d %d %d %lld", "%llu %u %u %u %llu", "%lf %lf %f %@", "%@ %@ %.2f",
         "%lld of %lld at %lf named %@", "%d %lf %lld %lld", "100%% of %lld%%", "100% done",
         #"a "raw" \(i) %lld"#, "tab\tquote\"emoji\u{1F600}", "Line one\nLine %lld",
       ])

@@ -130,6 +130,95 @@ import Testing
     #expect(try Self.contents(folder) == written)
   }
 
+  @Test(
+    "Xcode's catalog stays in step: enum raw values, Core Data attribute types, and literals held as String"
+  )
+  func xcodeMaintainedCatalog() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try TemporaryFolder()
+    let files = [
+      "Timer/InputMode.swift": """
+      import SwiftUI
+
+      enum InputMode: LocalizedStringKey, CaseIterable {
+        case timer = "Timer"
+        case typing = "Typing"
+      }
+
+      enum Plain: String { case raw = "Not a key" }
+      """,
+      "Timer/PhasePicker.swift": #"""
+      import SwiftUI
+
+      struct PhasePicker: View {
+        let session: NSManagedObject
+        var body: some View {
+          if let phaseCount = (session as? MultiphaseSession)?.phaseCount {
+            ForEach(0..<phaseCount, id: \.self) { idx in
+              Text("Phase \(idx + 1)")
+            }
+          }
+        }
+      }
+      """#,
+      "Timer/Sheet.swift": """
+      enum Sheet {
+        case permissions
+        var description: String {
+          switch self {
+          case .permissions: return "Permissions"
+          }
+        }
+      }
+      """,
+      "Timer/Model.xcdatamodeld/Model.xcdatamodel/contents": """
+      <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+      <model type="com.apple.IDECoreDataModeler.DataModel">
+          <entity name="MultiphaseSession" representedClassName="MultiphaseSession" syncable="YES" codeGenerationType="class">
+              <attribute name="phaseCount" optional="YES" attributeType="Integer 16" defaultValueString="0" usesScalarValueType="YES"/>
+          </entity>
+      </model>
+      """,
+      "Timer/Localizable.xcstrings": """
+      {
+        "sourceLanguage" : "en",
+        "strings" : {
+          "Permissions" : {
+
+          },
+          "Phase %d" : {
+
+          },
+          "Timer" : {
+
+          },
+          "Typing" : {
+
+          }
+        },
+        "version" : "1.0"
+      }
+      """,
+    ]
+    for (path, text) in files {
+      try FileManager.default.createDirectory(
+        atPath: (folder.file(path) as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: folder.file(path)))
+    }
+    let extract = try Tool.run(tool, ["extract", folder.file("Timer"), "--format", "json"])
+    let keys = Set(
+      ((try JSONSerialization.jsonObject(with: extract.stdout) as? [[String: Any]]) ?? [])
+        .compactMap { $0["key"] as? String })
+    #expect(keys == ["Timer", "Typing", "Phase %d"], "\(keys)")
+    let check = try Tool.run(tool, ["sync", folder.file("Timer"), "--check"])
+    #expect(check.status == 0, "\(String(decoding: check.stdout, as: UTF8.self)) \(check.stderr)")
+    #expect(
+      check.stderr.contains(
+        "\"Permissions\" is kept: the code holds it as a string literal that BundleKit does not read as localized"
+      ), "\(check.stderr)")
+  }
+
   @Test("InfoPlist and Interface Builder catalogs are not the code's: sync leaves them alone")
   func tablesNotFromCode() throws {
     let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")

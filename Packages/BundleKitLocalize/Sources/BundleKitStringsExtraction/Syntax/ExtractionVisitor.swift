@@ -11,6 +11,8 @@ final class ExtractionVisitor: SyntaxVisitor {
   let declarations: TargetDeclarations
   var strings: [ExtractedString] = []
   var diagnostics: [Diagnostic] = []
+  /// Every string literal's text, interpolations as `%@` (``SwiftStringExtractor/Result``).
+  var literals: Set<String> = []
   /// Names in scope, innermost last; a nil type is a name whose type is not known (it
   /// shadows an outer one all the same).
   var scopes: [[String: String?]] = [[:]]
@@ -20,6 +22,8 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// For each type declaration being walked, innermost last: whether it conforms to an App
   /// Intents protocol (its unannotated requirements are then localized).
   var appIntentsTypes: [Bool] = []
+  /// For each enum being walked, innermost last: whether its raw type is localized.
+  var localizedRawValues: [Bool] = []
 
   init(path: String, tree: SourceFileSyntax, declarations: TargetDeclarations) {
     self.path = path
@@ -50,9 +54,24 @@ final class ExtractionVisitor: SyntaxVisitor {
   override func visitPost(_ node: ClassDeclSyntax) { appIntentsTypes.removeLast() }
   override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
     pushType(node.inheritanceClause)
+    // `enum Mode: LocalizedStringKey { case timer = "Timer" }`: the raw type is the first
+    // inherited type, and each raw value is a localized literal.
+    let raw = node.inheritanceClause?.inheritedTypes.first?.type
+    localizedRawValues.append(raw.map { TargetDeclarations.isLocalized($0) } ?? false)
     return .visitChildren
   }
-  override func visitPost(_ node: EnumDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+    if localizedRawValues.last == true,
+      let literal = node.rawValue?.value.as(StringLiteralExprSyntax.self)
+    {
+      record(literal, source: "an enum case's LocalizedStringKey raw value", arguments: nil)
+    }
+    return .visitChildren
+  }
+  override func visitPost(_ node: EnumDeclSyntax) {
+    appIntentsTypes.removeLast()
+    localizedRawValues.removeLast()
+  }
   override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
     pushType(node.inheritanceClause)
     return .visitChildren
@@ -521,6 +540,12 @@ final class ExtractionVisitor: SyntaxVisitor {
 
   // MARK: Recording
 
+  override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+    // Without type inference (and its warnings): each interpolation is `%@`.
+    if let text = joined(node, interpolation: { _ in "%@" }) { literals.insert(text) }
+    return .visitChildren
+  }
+
   /// Set when a specifier was guessed (`%@` for a type not known) since it was last cleared.
   var guessedSpecifier = false
 
@@ -551,6 +576,14 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// A literal's text as its key: interpolations as format specifiers, `%` doubled where
   /// there are any (as the interpolation types write the format).
   func text(of literal: StringLiteralExprSyntax) -> String? {
+    joined(literal) { specifier($0, in: literal) }
+  }
+
+  /// A literal's text with each interpolation written by `interpolation`, `%` doubled in
+  /// the text around them.
+  func joined(
+    _ literal: StringLiteralExprSyntax, interpolation: (ExpressionSegmentSyntax) -> String
+  ) -> String? {
     if let plain = literal.representedLiteralValue { return plain }
     guard let kind = literal.stringLiteralKind else { return nil }
     var key = ""
@@ -565,8 +598,8 @@ final class ExtractionVisitor: SyntaxVisitor {
             stringLiteralKind: kind, delimiterLength: literal.delimiterLength, to: &piece)
         }
         key += piece.replacingPercents()
-      case .expressionSegment(let interpolation):
-        key += specifier(interpolation, in: literal)
+      case .expressionSegment(let segment):
+        key += interpolation(segment)
       }
     }
     return key
@@ -616,6 +649,25 @@ final class ExtractionVisitor: SyntaxVisitor {
     return "%@"
   }
 
+  /// The type an expression is cast to: `x as? T`, `(x as! T)`, `(x as? T)?`; nil otherwise.
+  func castType(_ expression: ExprSyntax) -> String? {
+    var expression = expression
+    while true {
+      if let chained = expression.as(OptionalChainingExprSyntax.self) {
+        expression = chained.expression
+      } else if let forced = expression.as(ForceUnwrapExprSyntax.self) {
+        expression = forced.expression
+      } else if let paren = expression.as(TupleExprSyntax.self), paren.elements.count == 1,
+        let inner = paren.elements.first?.expression
+      {
+        expression = inner
+      } else {
+        break
+      }
+    }
+    return expression.as(AsExprSyntax.self)?.type.trimmedDescription
+  }
+
   /// The type of an expression, from literals, the names in scope and the target's
   /// declarations; nil when it cannot be known without type checking.
   func inferType(_ expression: ExprSyntax) -> String? {
@@ -635,6 +687,12 @@ final class ExtractionVisitor: SyntaxVisitor {
     }
     if let member = expression.as(MemberAccessExprSyntax.self) {
       let name = member.declName.baseName.text
+      // `(session as? MultiphaseSession)?.phaseCount`: the member of the type cast to.
+      if let base = member.base, let type = castType(base),
+        let memberType = declarations.members[type]?[name]
+      {
+        return memberType
+      }
       if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {
         return "Int"
       }
@@ -680,8 +738,11 @@ final class ExtractionVisitor: SyntaxVisitor {
       let named = operands.filter {
         !$0.is(IntegerLiteralExprSyntax.self) && !$0.is(FloatLiteralExprSyntax.self)
       }
-      return named.lazy.compactMap { self.inferType($0) }.first
-        ?? operands.lazy.compactMap { self.inferType($0) }.first
+      if let type = named.lazy.compactMap({ self.inferType($0) }).first { return type }
+      // Only a literal's type is known (`index + 1`): a number of the other operand's type,
+      // which may be narrower (`Int16` from a Core Data model writes `%d`): a guess.
+      if !named.isEmpty { guessedSpecifier = true }
+      return operands.lazy.compactMap { self.inferType($0) }.first
     }
     return nil
   }

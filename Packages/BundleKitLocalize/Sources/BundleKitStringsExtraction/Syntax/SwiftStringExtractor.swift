@@ -20,6 +20,11 @@ public struct SwiftStringExtractor: Sendable {
     public var strings: [ExtractedString] = []
     /// Interpolations whose type could not be known, and files that could not be read.
     public var diagnostics: [Diagnostic] = []
+    /// The text of every string literal of the sources, localized or not, interpolations
+    /// written `%@`: what a key the extraction did not find may still be in the code as
+    /// (a `String` property Xcode's compiler sees as `LocalizedStringKey`), so sync never
+    /// takes it for deleted.
+    public var literals: Set<String> = []
   }
 
   /// Files larger than this are an error, not parsed: a source not read is a source whose
@@ -36,6 +41,12 @@ public struct SwiftStringExtractor: Sendable {
   /// collection types and literals a handful deep.
   public var maximumBracketRun = 16
 
+  /// Property types declared outside Swift, by property name: the attributes of the
+  /// target's Core Data models, whose classes Xcode generates (``CoreDataModel``).
+  public var generatedProperties: [String: Set<String>] = [:]
+  /// The same by class: each entity's attributes under its class name.
+  public var generatedMembers: [String: [String: String]] = [:]
+
   /// An extractor.
   public init() {}
 
@@ -44,6 +55,10 @@ public struct SwiftStringExtractor: Sendable {
     var result = Result()
     var trees: [(path: String, tree: SourceFileSyntax)] = []
     var declarations = TargetDeclarations()
+    for (name, types) in generatedProperties {
+      declarations.properties[name, default: []].formUnion(types)
+    }
+    declarations.members = generatedMembers
     for (path, source) in files {
       guard source.utf8.count <= maximumFileSize else {
         result.diagnostics.append(
@@ -93,6 +108,7 @@ public struct SwiftStringExtractor: Sendable {
       visitor.walk(tree)
       result.strings += visitor.strings
       result.diagnostics += visitor.diagnostics
+      result.literals.formUnion(visitor.literals)
     }
     result.strings.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
     return result

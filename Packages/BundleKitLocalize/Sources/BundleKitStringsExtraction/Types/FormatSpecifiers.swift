@@ -15,13 +15,12 @@ enum FormatSpecifiers {
     if name.hasSuffix("?") || name.hasSuffix("!") || name.hasPrefix("Optional<") { return nil }
     switch name {
     case "Int", "Int64": return "%lld"
-    case "Int32": return "%d"
-    case "Int16": return "%hd"
-    case "Int8": return "%hhd"
+    // The narrow integers are passed widened to 32 bits, and written so (SwiftUI's
+    // `_FormatSpecifiable`; CubeTime's catalog has `Phase %d` for an `Int16` from its Core
+    // Data model).
+    case "Int32", "Int16", "Int8": return "%d"
     case "UInt", "UInt64": return "%llu"
-    case "UInt32": return "%u"
-    case "UInt16": return "%hu"
-    case "UInt8": return "%hhu"
+    case "UInt32", "UInt16", "UInt8": return "%u"
     case "Double", "CGFloat", "TimeInterval", "CLLocationDistance", "CLLocationDegrees":
       return "%lf"
     case "Float", "Float32": return "%f"

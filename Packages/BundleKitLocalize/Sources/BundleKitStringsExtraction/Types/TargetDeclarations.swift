@@ -18,6 +18,8 @@ struct TargetDeclarations: Sendable {
   var callables: [String: [LocalizedCallable]] = [:]
   /// Stored and computed properties by name, with every type they are declared with.
   var properties: [String: Set<String>] = [:]
+  /// Members by type and name, where a type's own are known (Core Data entities' classes).
+  var members: [String: [String: String]] = [:]
   /// Function results by function name, with every type declared.
   var results: [String: Set<String>] = [:]
 
