@@ -28,10 +28,10 @@ count_skipped() {
 swift test --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
 count_skipped BundleKit
 swift build --package-path Packages/BundleKitTranslate --product bundlekit
-swift test --package-path Packages/BundleKitTranslate "$@" 2>&1 | tee "$log"
+swift test --package-path Packages/BundleKitTranslate --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
 count_skipped BundleKitTranslate
 swift build --package-path Packages/BundleKitLocalize --product bundlekit
-swift test --package-path Packages/BundleKitLocalize "$@" 2>&1 | tee "$log"
+swift test --package-path Packages/BundleKitLocalize --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
 count_skipped BundleKitLocalize
 if [[ "$skipped_total" -gt 0 ]]; then
   echo "test.sh: $skipped_total corpus tests or suites skipped (${skipped_detail[*]}): ../shared/corpus is not beside this clone"

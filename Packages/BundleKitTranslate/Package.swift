@@ -32,6 +32,7 @@ let package = Package(
         .product(name: "BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
+        .product(name: "BundleKitPropertyListCore", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitLocalization", package: "BundleKit"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -50,8 +51,10 @@ let package = Package(
       name: "BundleKitTranslationServer",
       dependencies: [
         "BundleKitTranslation",
+        .product(name: "BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "Atomics", package: "swift-atomics"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -76,10 +79,12 @@ let package = Package(
       dependencies: [
         "BundleKitTranslation", "BundleKitTranslationServer", "BundleKitTranslationPostgres", "bundlekit-translate",
         .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
   ],

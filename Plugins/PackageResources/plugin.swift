@@ -46,6 +46,11 @@ struct PackageResources: CommandPlugin {
         ?? context.xcodeProject.directoryURL.appending(path: "dist").path
       let format = extractor.extractOption(named: "format").last ?? "tar.gz"
       let tool = try context.tool(named: "bundlekit").url
+      // Named as the SwiftPM variant names them (`Target-VERSION-BUILD.tar.gz`), from the
+      // version Xcode builds into each target.
+      let project = context.xcodeProject.directoryURL.appending(
+        path: "\(context.xcodeProject.displayName).xcodeproj"
+      ).path
       for target in context.xcodeProject.targets
       where names.isEmpty || names.contains(target.displayName) {
         let resources = target.inputFiles.filter { $0.type == .resource }.map(\.url.path)
@@ -55,7 +60,7 @@ struct PackageResources: CommandPlugin {
           ["archive", "create"] + resources.sorted()
             + [
               "-o", "\(output)/\(target.displayName).\(format)", "--compile-strings",
-              "--print-path",
+              "--print-path", "--version-from", project, "--version-target", target.displayName,
             ]
             + extractor.remainingArguments)
       }

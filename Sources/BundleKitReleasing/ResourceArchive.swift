@@ -62,15 +62,29 @@ public enum ResourceArchive {
   /// - Parameters:
   ///   - name: The archive's name or path.
   ///   - format: The archive's format, whose extension `name` may end with.
-  ///   - plist: The Info.plist with the version and build; nil leaves `name` as it is.
+  ///   - plist: The Info.plist with the version and build, or an Xcode project (`.xcodeproj`)
+  ///     whose `target` has them in its build settings; nil leaves `name` as it is.
+  ///   - target: The project's target (the first when nil).
   ///   - bumped: Values a bump is raising: the name carries the new ones.
   /// - Returns: The name; unchanged when the plist holds neither value.
   public static func name(
-    _ name: String, format: ArchiveFormat, versionFrom plist: String?,
+    _ name: String, format: ArchiveFormat, versionFrom plist: String?, target: String? = nil,
     bumped: [VersionBump.ValueChange] = []
   ) throws -> String {
     guard let plist else { return name }
-    let bundle = try VersionInventory(found: [.infoPlist(plist)]).bundles.first
+    let bundle: VersionedBundle?
+    if plist.hasSuffix(".xcodeproj") {
+      // The version Xcode builds into the target (its settings or its Info.plist), as
+      // `bundlekit version` shows it; the Xcode package-resources plugin names archives so.
+      let bundles = try VersionInventory(found: [.project(plist)]).bundles
+      bundle = target.map { name in bundles.first { $0.target == name } } ?? bundles.first
+      if let target, bundle == nil {
+        throw VersioningError.unreadable(
+          path: plist, line: nil, message: "no target named \(target) in the project")
+      }
+    } else {
+      bundle = try VersionInventory(found: [.infoPlist(plist)]).bundles.first
+    }
     var parts: [String] = []
     for (key, current) in [
       ("CFBundleShortVersionString", bundle?.version?.current),

@@ -141,6 +141,32 @@ struct XcodeResolutionTests {
     #expect(try fixtures.snapshot() == before)
   }
 
+  @Test(
+    "an archive named from an Xcode target's version, as the Xcode package-resources plugin names it"
+  )
+  func archiveNamedFromProject() throws {
+    let fixtures = try Fixtures()
+    let run = try fixtures.run(
+      [
+        "archive", "create", "TestApp/Info.plist", "-o", "dist/Updater.tar.gz", "--version-from",
+        "Updater.xcodeproj", "--version-target", "Updater", "--print-path",
+      ], in: "Composed")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.hasPrefix("wrote dist/Updater-2.7.0-beta.1-2040.tar.gz"), "\(run.stdout)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: fixtures.path("Composed/dist/Updater-2.7.0-beta.1-2040.tar.gz")))
+    let missing = try fixtures.run(
+      [
+        "archive", "create", "TestApp/Info.plist", "-o", "dist/X.tar.gz", "--version-from",
+        "Updater.xcodeproj", "--version-target", "Nope",
+      ], in: "Composed")
+    #expect(missing.status == 1)
+    #expect(
+      missing.stderr.contains("Updater.xcodeproj: error: no target named Nope"), "\(missing.stderr)"
+    )
+  }
+
   @Test("versions at the project level only: every target takes them; bump edits them there")
   func projectLevel() throws {
     let fixtures = try Fixtures()

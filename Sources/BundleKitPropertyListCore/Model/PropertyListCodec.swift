@@ -28,7 +28,7 @@ extension PropertyListValue {
   }
 
   /// Reads a value in `format` from bytes: binary, OpenStep and JSON here, in pure Swift (XML
-  /// needs libxml2: `PropertyListDocument` in PropertyListXML reads every format).
+  /// needs libxml2: `PropertyListDocument` in BundleKitPropertyList reads every format).
   public static func decode(_ bytes: UnsafeRawBufferPointer, format: PropertyListFormat)
     throws(PropertyListError) -> PropertyListValue
   {
@@ -39,7 +39,7 @@ extension PropertyListValue {
     case .xml1:
       throw .syntax(
         path: nil, line: 1, column: 1,
-        message: "XML property lists are read by PropertyListXML (libxml2) or Foundation")
+        message: "XML property lists are read by BundleKitPropertyList (libxml2) or Foundation")
     }
   }
 }

@@ -56,8 +56,14 @@ struct ArchiveCreate: ParsableCommand {
   @Flag(help: "Compile strings tables to binary plists in the archive (catalogs to <lang>.lproj).")
   var compileStrings = false
 
-  @Option(help: "Add the version and build number of this Info.plist to the archive's name.")
+  @Option(
+    help:
+      "Add the version and build number of this Info.plist (or Xcode project, with --version-target) to the archive's name."
+  )
   var versionFrom: String?
+
+  @Option(help: "The target of --version-from's Xcode project whose version names the archive.")
+  var versionTarget: String?
 
   @Flag(help: "Print the archive written, with its size and entries (what plugins show).")
   var printPath = false
@@ -68,7 +74,8 @@ struct ArchiveCreate: ParsableCommand {
         value: output, kind: "archive name",
         reason: "give --format or an extension such as .tar.gz, .zip or .7z")
     }
-    let output = try ResourceArchive.name(self.output, format: chosen, versionFrom: versionFrom)
+    let output = try ResourceArchive.name(
+      self.output, format: chosen, versionFrom: versionFrom, target: versionTarget)
     try FileIO.createFolders(for: output)
     var sources = paths
     var staging: ResourceStaging?

@@ -40,6 +40,7 @@ struct TranslateCommand: ParsableCommand {
       export   Write a translation memory as TMX 1.4b, for other memory tools.
       import   Merge TMX or XLIFF files into a translation memory.
       migrate  Bring a translation memory made by an older version to the current schema.
+      keys     Manage the API keys a served PostgreSQL memory takes for writes.
 
     """
 
