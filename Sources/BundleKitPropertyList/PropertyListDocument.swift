@@ -124,6 +124,33 @@ public struct PropertyListDocument: Sendable {
   }
 }
 
+extension PropertyListDocument {
+  /// Edits the property list at `path` in place: read, changed by `body`, and written back
+  /// in its own format, atomically, under the folder lock `bundlekit bump` takes, so
+  /// concurrent edits all land. A write-protected file (read-only, or not opened for edit in
+  /// Perforce) is refused, not replaced behind its permissions. When `body` throws, nothing
+  /// is written.
+  ///
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - body: The edit.
+  public static func edit(
+    file path: String, _ body: (inout PropertyListDocument) throws -> Void
+  ) throws {
+    let lock = try FolderLocks(forEditing: path)
+    defer { lock.release() }
+    // A rename in a writable folder could replace a file its owner made read-only.
+    if FileIO.isWriteProtected(path) {
+      throw FileSystemError.io(
+        path: path,
+        message: "the file is write-protected (make it writable first); it was not changed")
+    }
+    var document = try PropertyListDocument(contentsOfFile: path)
+    try body(&document)
+    try document.write(toFile: path)
+  }
+}
+
 extension PropertyListError {
   /// Runs a file operation, its error as a property-list error naming the file.
   public static func file<Value>(_ body: () throws(FileSystemError) -> Value)

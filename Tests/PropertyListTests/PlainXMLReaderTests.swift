@@ -153,3 +153,35 @@ struct PlainXMLReaderTests {
     #expect(plainReads > 100)
   }
 }
+
+/// `PropertyListDocument.edit(file:_:)`: the one edit transaction `plist set` and `plist
+/// remove` share.
+struct DocumentEditTests {
+  @Test("an edit lands in the file's own format; a failed edit or a read-only file changes nothing")
+  func edit() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("Info.plist")
+    try FileIO.writeAtomically(
+      try PropertyListValue.dictionary(["CFBundleVersion": "1"]).encoded(as: .binary1), to: path)
+    let key = PropertyListKeyPath("CFBundleVersion")
+    try PropertyListDocument.edit(file: path) { try $0.value.setValue("2", at: key) }
+    let edited = try PropertyListDocument(contentsOfFile: path)
+    #expect(edited.format == .binary1)
+    #expect(edited.value["CFBundleVersion"] == "2")
+    let before = try FileIO.read(path)
+    struct Refused: Error {}
+    #expect(throws: Refused.self) {
+      try PropertyListDocument.edit(file: path) { document in
+        try document.value.setValue("3", at: key)
+        throw Refused()
+      }
+    }
+    #expect(try FileIO.read(path) == before)
+    chmod(path, 0o444)
+    defer { chmod(path, 0o644) }
+    #expect(throws: (any Error).self) {
+      try PropertyListDocument.edit(file: path) { try $0.value.setValue("4", at: key) }
+    }
+    #expect(try FileIO.read(path) == before)
+  }
+}

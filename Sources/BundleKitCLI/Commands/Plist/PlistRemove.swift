@@ -16,22 +16,12 @@ struct PlistRemove: ParsableCommand {
   var keyPath: String
 
   func run() throws {
-    // Read, edit and write under the folder lock `bump` takes: concurrent edits all land.
-    let lock = try FolderLocks(forEditing: file)
-    defer { lock.release() }
-    // A file the user may not write is not replaced behind its permissions (a rename in a
-    // writable folder could), as bump refuses it.
-    if FileIO.isWriteProtected(file) {
-      throw FileSystemError.io(
-        path: file,
-        message: "the file is write-protected (make it writable first); it was not changed")
+    try PropertyListDocument.edit(file: file) { document in
+      do throws(PropertyListError) {
+        try document.value.removeValue(at: PropertyListKeyPath(keyPath))
+      } catch {
+        throw error.inFile(file)
+      }
     }
-    var document = try PropertyListDocument(contentsOfFile: file)
-    do {
-      try document.value.removeValue(at: PropertyListKeyPath(keyPath))
-    } catch {
-      throw error.inFile(file)
-    }
-    try document.write(toFile: file)
   }
 }

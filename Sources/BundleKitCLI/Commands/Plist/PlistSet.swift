@@ -39,24 +39,15 @@ struct PlistSet: ParsableCommand {
   }
 
   func run() throws {
-    let lock = try FolderLocks(forEditing: file)
-    defer { lock.release() }
-    // A file the user may not write is not replaced behind its permissions (a rename in a
-    // writable folder could), as bump refuses it.
-    if FileIO.isWriteProtected(file) {
-      throw FileSystemError.io(
-        path: file,
-        message: "the file is write-protected (make it writable first); it was not changed")
+    try PropertyListDocument.edit(file: file) { document in
+      let path = PropertyListKeyPath(keyPath)
+      let newValue = try parsedValue(existing: try? document.value.value(at: path))
+      do throws(PropertyListError) {
+        try document.value.setValue(newValue, at: path)
+      } catch {
+        throw error.inFile(file)
+      }
     }
-    var document = try PropertyListDocument(contentsOfFile: file)
-    let path = PropertyListKeyPath(keyPath)
-    let newValue = try parsedValue(existing: try? document.value.value(at: path))
-    do {
-      try document.value.setValue(newValue, at: path)
-    } catch {
-      throw error.inFile(file)
-    }
-    try document.write(toFile: file)
   }
 
   /// VALUE read as `--type`, else as the type of the value it replaces.
@@ -83,7 +74,7 @@ struct PlistSet: ParsableCommand {
       chosen = .string
     }
     if chosen == .json {
-      do {
+      do throws(PropertyListError) {
         return try PropertyListValue(bytes: Array(value.utf8), format: .json)
       } catch {
         throw ToolError.invalidValue(value: value, kind: "JSON value", reason: error.message)
