@@ -366,7 +366,7 @@ let package = Package(
     // as SwiftPM and Xcode give them.
     .testTarget(
       name: "PluginLogicTests",
-      dependencies: ["bundlekit", "BundleKitTestSupport"]
+      dependencies: ["bundlekit", "BundleKitFileSystem", "BundleKitTestSupport"]
     ),
     .testTarget(
       name: "BundleKitCLITests",

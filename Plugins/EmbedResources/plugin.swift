@@ -10,18 +10,7 @@ struct EmbedResources: BuildToolPlugin {
   func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
     guard let target = target as? SourceModuleTarget else { return [] }
     let folder = target.directoryURL.appending(path: "Embedded")
-    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-    var inputs: [URL] = []
-    while let relative = walker.nextObject() as? String {
-      let url = folder.appending(path: relative)
-      var isFolder: ObjCBool = false
-      if !url.lastPathComponent.hasPrefix("."),
-        FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
-        !isFolder.boolValue
-      {
-        inputs.append(url)
-      }
-    }
+    let inputs = EmbeddedFiles.files(in: folder)
     guard !inputs.isEmpty else { return [] }
     return [
       Self.command(
@@ -52,13 +41,20 @@ struct EmbedResources: BuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws
       -> [Command]
     {
-      let inputs = target.inputFiles.map(\.url).filter {
-        $0.pathComponents.contains("Embedded") && !$0.lastPathComponent.hasPrefix(".")
+      let candidates = target.inputFiles.map(\.url).filter {
+        $0.pathComponents.contains("Embedded")
       }
-      guard let first = inputs.first,
+      guard let first = candidates.first,
         let index = first.pathComponents.lastIndex(of: "Embedded")
       else { return [] }
       let folder = URL(fileURLWithPath: first.pathComponents[...index].joined(separator: "/"))
+      // The tool's rule, on the path below the Embedded folder.
+      let inputs = candidates.filter { url in
+        guard let at = url.pathComponents.lastIndex(of: "Embedded") else { return false }
+        return EmbeddedFiles.isEmbedded(
+          relativePath: url.pathComponents[(at + 1)...].joined(separator: "/"))
+      }
+      guard !inputs.isEmpty else { return [] }
       return [
         Self.command(
           tool: try context.tool(named: "bundlekit").url, folder: folder, inputs: inputs,

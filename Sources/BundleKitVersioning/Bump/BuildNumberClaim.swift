@@ -150,3 +150,36 @@ public struct BuildNumberClaim: Sendable {
   }
 
 }
+
+extension BuildNumberClaim {
+  /// The number every file under `paths` would get next, one for all (`bump build --sync`):
+  /// what a claim starts from. Refused unless it is one whole number.
+  ///
+  /// - Parameters:
+  ///   - paths: Info.plists, `.xcodeproj` folders, or folders to search.
+  ///   - includeTests: Whether test bundles and test targets are taken too.
+  ///   - targets: Only these targets (and what they embed); all when empty.
+  public static func localNext(
+    paths: [String], includeTests: Bool = false, targets: [String] = []
+  ) throws(VersioningError) -> UInt32 {
+    let planned = try VersionBump(.build(.increment), sync: true).plan(
+      paths: paths, includeTests: includeTests, targets: targets)
+    let news = Set(planned.values.filter { $0.key == "CFBundleVersion" }.map(\.new))
+    guard news.count == 1, let text = news.first, let number = UInt32(text) else {
+      throw .scheme(
+        message:
+          "--claim takes whole build numbers; these files would get \(news.sorted().joined(separator: ", "))"
+      )
+    }
+    return number
+  }
+
+  /// The repository a claim for `paths` pushes from: the first path, or its folder when it
+  /// is a file.
+  public static func repositoryFolder(for paths: [String]) -> String {
+    let first = paths.first ?? "."
+    var info = stat()
+    let isFolder = stat(first, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    return isFolder ? first : Paths.parent(first)
+  }
+}

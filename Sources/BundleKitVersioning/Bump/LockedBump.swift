@@ -17,6 +17,16 @@ extension VersionBump {
 
     /// The folders of the files that change: what `apply` locks.
     var folders: Set<String> { Set(files.map { VersionInventory.parentFolder(of: $0.path) }) }
+
+    /// A warning for each new value with four components, where Apple documents at most
+    /// three: Xcode builds it, so it is written, and said.
+    public var warnings: [String] {
+      values.compactMap { value in
+        guard BundleVersion(value.new)?.hasMoreThanAppleDocuments == true else { return nil }
+        return BundleVersion.fourComponentsWarning(
+          value.bundles.joined(separator: ", "), key: value.key, value: value.new)
+      }
+    }
   }
 
   /// What the bump would change in the Info.plists and projects found under `paths`;

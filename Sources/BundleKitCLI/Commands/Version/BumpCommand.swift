@@ -69,6 +69,8 @@ struct BumpOptions: ParsableArguments {
     bump.allowLower = allowLower
     bump.allowOutside = allowOutside
     let planned: VersionBump.Plan
+    // One recorder checks the repository before anything is written and commits after.
+    let recorder = commit && !dryRun ? BumpCommit(allowDetached: allowDetached, tag: tag) : nil
     if dryRun {
       planned = try bump.plan(paths: paths, includeTests: includeTests, targets: target)
       if formatOptions.format == .text {
@@ -76,16 +78,11 @@ struct BumpOptions: ParsableArguments {
         return
       }
     } else {
-      let recorder = commit ? BumpCommit(allowDetached: allowDetached, tag: tag) : nil
       planned = try bump.apply(paths: paths, includeTests: includeTests, targets: target) {
         (plan) throws(VersioningError) in try recorder?.check(plan)
       }
     }
-    for value in planned.values where BundleVersion(value.new)?.hasMoreThanAppleDocuments == true {
-      ToolMain.diagnostics.warning(
-        BundleVersion.fourComponentsWarning(
-          value.bundles.joined(separator: ", "), key: value.key, value: value.new))
-    }
+    for warning in planned.warnings { ToolMain.diagnostics.warning(warning) }
     switch formatOptions.format {
     case .text:
       for value in planned.values {
@@ -97,9 +94,7 @@ struct BumpOptions: ParsableArguments {
       StandardStreams.writeJSON(
         planned.values.map { $0.report(in: planned.files, show: Self.relative) })
     }
-    if commit, !planned.files.isEmpty {
-      try BumpCommit(allowDetached: allowDetached, tag: tag).record(planned)
-    }
+    if let recorder, !planned.files.isEmpty { try recorder.record(planned) }
   }
 
   /// The diff of every file (paths relative to the working folder, `a/` and `b/` as git
@@ -199,24 +194,12 @@ struct BumpBuild: ParsableCommand {
   /// `--claim`: the next number after the files' and the remote's, claimed on the remote,
   /// then written to every file as `--to` would.
   private func runClaiming(on remote: String) throws {
-    let local = try options.formatOptions.reportingFailures { () throws -> UInt32 in
-      let planned = try VersionBump(.build(.increment), sync: true).plan(
+    let local = try options.formatOptions.reportingFailures {
+      try BuildNumberClaim.localNext(
         paths: paths, includeTests: options.includeTests, targets: options.target)
-      let news = Set(planned.values.filter { $0.key == "CFBundleVersion" }.map(\.new))
-      guard news.count == 1, let text = news.first, let number = UInt32(text) else {
-        throw VersioningError.scheme(
-          message:
-            "--claim takes whole build numbers; these files would get \(news.sorted().joined(separator: ", "))"
-        )
-      }
-      return number
     }
-    let first = paths.first ?? "."
-    var isFolder: ObjCBool = false
-    let folder =
-      FileManager.default.fileExists(atPath: first, isDirectory: &isFolder) && isFolder.boolValue
-      ? first : Paths.parent(first)
-    var claim = BuildNumberClaim(remote: remote, pattern: claimRef, folder: folder)
+    var claim = BuildNumberClaim(
+      remote: remote, pattern: claimRef, folder: BuildNumberClaim.repositoryFolder(for: paths))
     if allowJump { claim.maximumJump = nil }
     let number = try options.formatOptions.reportingFailures {
       try options.dryRun ? claim.next(atLeast: local) : claim.claim(atLeast: local)
