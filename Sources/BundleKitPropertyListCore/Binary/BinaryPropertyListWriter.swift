@@ -24,10 +24,7 @@ struct BinaryPropertyListWriter {
   private var table: [UInt64] = Array(repeating: 0, count: 1024)
   private var hashes: [UInt64] = []
   private var scalarCount = 0
-  private var output: [UInt8] = []
   private var compactReals = false
-  /// An upper bound of the object bytes, so the output is allocated once.
-  private var estimatedSize = 64
 
   static func write(_ value: PropertyListValue, compactReals: Bool = false) -> [UInt8] {
     var writer = BinaryPropertyListWriter()
@@ -61,7 +58,6 @@ struct BinaryPropertyListWriter {
       let index = entries.count
       let start = references.count
       entries.append(.array(start: start, count: items.count))
-      estimatedSize += 10 + 8 * items.count
       references.append(contentsOf: repeatElement(0, count: items.count))
       for (offset, item) in items.enumerated() {
         references[start + offset] = flatten(item)
@@ -72,7 +68,6 @@ struct BinaryPropertyListWriter {
       let start = references.count
       let count = dictionary.count
       entries.append(.dictionary(start: start, count: count))
-      estimatedSize += 10 + 16 * count
       references.append(contentsOf: repeatElement(0, count: 2 * count))
       for (offset, key) in dictionary.keys.enumerated() {
         references[start + offset] = flatten(.string(key))
@@ -107,11 +102,6 @@ struct BinaryPropertyListWriter {
     }
     let index = entries.count
     entries.append(.scalar(value))
-    switch value {
-    case .string(let string): estimatedSize += 18 + 2 * string.utf8.count
-    case .data(let data): estimatedSize += 18 + data.count
-    default: estimatedSize += 18
-    }
     while hashes.count < index { hashes.append(0) }
     hashes.append(hash)
     table[slot] = tag << 32 | UInt64(index + 1)
@@ -135,207 +125,241 @@ struct BinaryPropertyListWriter {
   /// Objects past this count are written in two halves on two threads.
   private static let parallelThreshold = 100_000
 
-  private mutating func serialize() -> [UInt8] {
+  /// The file: every object's size is known before it is written, so the output is
+  /// allocated once at its exact length and each half of the objects is written in place,
+  /// the second on another thread; nothing is copied or zero-filled first.
+  private func serialize() -> [UInt8] {
+    let count = entries.count
     // CoreFoundation requires the reference size to hold the object count itself.
-    let referenceSize = Self.minimalByteCount(for: UInt64(entries.count))
-    output.reserveCapacity(estimatedSize + entries.count * 8)
-    output.append(contentsOf: "bplist00".utf8)
-    var offsets: [Int] = []
-    offsets.reserveCapacity(entries.count)
-    if entries.count >= Self.parallelThreshold {
-      // The second half goes to its own buffer on another thread, then is appended: its
-      // offsets move by where it lands. Entries and references are only read.
-      let middle = entries.count / 2
-      let second = SecondHalf()
-      let group = DispatchGroup()
-      let writer = self
-      group.enter()
-      DispatchQueue.global().async {
-        var half = writer.chunkWriter()
-        second.offsets = half.writeObjects(
-          middle..<writer.entries.count, referenceSize: referenceSize)
-        second.bytes = half.output
-        group.leave()
-      }
-      offsets = writeObjects(0..<middle, referenceSize: referenceSize)
-      group.wait()
-      let shift = output.count
-      output.append(contentsOf: second.bytes)
-      offsets.append(contentsOf: second.offsets.lazy.map { $0 + shift })
-    } else {
-      offsets = writeObjects(0..<entries.count, referenceSize: referenceSize)
+    let referenceSize = Self.minimalByteCount(for: UInt64(count))
+    var offsets = [Int](repeating: 0, count: count)
+    var position = 8
+    for index in 0..<count {
+      offsets[index] = position
+      position += size(of: entries[index], referenceSize: referenceSize)
     }
-    let tableOffset = output.count
+    let tableOffset = position
     // ... and the offset size to hold the offset of the offset table, not just the last object.
     let offsetSize = Self.minimalByteCount(for: UInt64(tableOffset))
-    for offset in offsets {
-      writeBigEndian(UInt64(offset), size: offsetSize)
+    let total = tableOffset + offsetSize * count + 32
+    return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      var cursor = base
+      for byte in "bplist00".utf8 { Self.put(byte, at: &cursor) }
+      if count >= Self.parallelThreshold {
+        let middle = count / 2
+        let second = SendablePointer(pointer: base + offsets[middle])
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { [self] in
+          var at = second.pointer
+          writeObjects(middle..<count, at: &at, referenceSize: referenceSize)
+          group.leave()
+        }
+        writeObjects(0..<middle, at: &cursor, referenceSize: referenceSize)
+        group.wait()
+      } else {
+        writeObjects(0..<count, at: &cursor, referenceSize: referenceSize)
+      }
+      cursor = base + tableOffset
+      for offset in offsets { Self.putBigEndian(UInt64(offset), size: offsetSize, at: &cursor) }
+      for _ in 0..<6 { Self.put(0, at: &cursor) }
+      Self.put(UInt8(offsetSize), at: &cursor)
+      Self.put(UInt8(referenceSize), at: &cursor)
+      Self.putBigEndian(UInt64(count), size: 8, at: &cursor)
+      Self.putBigEndian(0, size: 8, at: &cursor)
+      Self.putBigEndian(UInt64(tableOffset), size: 8, at: &cursor)
+      initialized = total
     }
-    output.append(contentsOf: repeatElement(0, count: 6))
-    output.append(UInt8(offsetSize))
-    output.append(UInt8(referenceSize))
-    writeBigEndian(UInt64(entries.count), size: 8)
-    writeBigEndian(0, size: 8)
-    writeBigEndian(UInt64(tableOffset), size: 8)
-    return output
   }
 
-  /// A writer sharing this one's objects, with an empty output of its own.
-  private func chunkWriter() -> BinaryPropertyListWriter {
-    var writer = BinaryPropertyListWriter()
-    writer.entries = entries
-    writer.references = references
-    writer.compactReals = compactReals
-    writer.table = []
-    writer.output.reserveCapacity(estimatedSize / 2 + 1024)
-    return writer
-  }
-
-  /// Writes the objects `range` to the output; their offsets in it.
-  private mutating func writeObjects(_ range: Range<Int>, referenceSize: Int) -> [Int] {
-    var offsets: [Int] = []
-    offsets.reserveCapacity(range.count)
-    for index in range {
-      offsets.append(output.count)
-      switch entries[index] {
-      case .scalar(let value):
-        writeScalar(value)
-      case .array(let start, let count):
-        writeMarker(0xA, count: count)
-        writeReferences(start..<start + count, size: referenceSize)
-      case .dictionary(let start, let count):
-        writeMarker(0xD, count: count)
-        writeReferences(start..<start + 2 * count, size: referenceSize)
+  /// The bytes `entry` takes in the file.
+  private func size(of entry: Entry, referenceSize: Int) -> Int {
+    switch entry {
+    case .array(_, let count): return Self.markerSize(count) + count * referenceSize
+    case .dictionary(_, let count): return Self.markerSize(count) + 2 * count * referenceSize
+    case .scalar(let value):
+      switch value {
+      case .bool: return 1
+      case .integer(let integer):
+        if integer.isNegative { return 9 }
+        if integer.bitPattern <= UInt64(Int64.max) {
+          return 1 + Self.byteCount(for: integer.bitPattern)
+        }
+        return 17
+      case .real(let real):
+        return compactReals && !real.isNaN && Double(Float(real)) == real ? 5 : 9
+      case .date: return 9
+      case .data(let data): return Self.markerSize(data.count) + data.count
+      case .string(let string):
+        // `utf16.count` is O(1) for ASCII strings and equals the UTF-8 length exactly then.
+        let bytes = string.utf8.count
+        let units = string.utf16.count
+        return units == bytes ? Self.markerSize(bytes) + bytes : Self.markerSize(units) + 2 * units
+      case .uid(let uid): return 1 + Self.byteCount(for: uid)
+      case .array, .dictionary: return 0
       }
     }
-    return offsets
   }
 
-  private mutating func writeScalar(_ value: PropertyListValue) {
+  /// The bytes of a type nibble with `count`: inline below 15, else an integer object.
+  private static func markerSize(_ count: Int) -> Int {
+    count < 15 ? 1 : 2 + byteCount(for: UInt64(count))
+  }
+
+  /// Writes the objects `range` at `cursor`, moving it past them.
+  private func writeObjects(
+    _ range: Range<Int>, at cursor: inout UnsafeMutablePointer<UInt8>, referenceSize: Int
+  ) {
+    references.withUnsafeBufferPointer { references in
+      for index in range {
+        switch entries[index] {
+        case .scalar(let value):
+          writeScalar(value, at: &cursor)
+        case .array(let start, let count):
+          Self.writeMarker(0xA, count: count, at: &cursor)
+          Self.writeReferences(
+            references[start..<(start + count)], size: referenceSize, at: &cursor)
+        case .dictionary(let start, let count):
+          Self.writeMarker(0xD, count: count, at: &cursor)
+          Self.writeReferences(
+            references[start..<(start + 2 * count)], size: referenceSize, at: &cursor)
+        }
+      }
+    }
+  }
+
+  private func writeScalar(_ value: PropertyListValue, at cursor: inout UnsafeMutablePointer<UInt8>)
+  {
     switch value {
     case .bool(let bool):
-      output.append(bool ? 0x09 : 0x08)
+      Self.put(bool ? 0x09 : 0x08, at: &cursor)
     case .integer(let integer):
       if integer.isNegative {
-        output.append(0x13)
-        writeBigEndian(integer.bitPattern, size: 8)
+        Self.put(0x13, at: &cursor)
+        Self.putBigEndian(integer.bitPattern, size: 8, at: &cursor)
       } else if integer.bitPattern <= UInt64(Int64.max) {
         let size = Self.byteCount(for: integer.bitPattern)
-        output.append(0x10 | UInt8(size.trailingZeroBitCount))
-        writeBigEndian(integer.bitPattern, size: size)
+        Self.put(0x10 | UInt8(size.trailingZeroBitCount), at: &cursor)
+        Self.putBigEndian(integer.bitPattern, size: size, at: &cursor)
       } else {
-        output.append(0x14)
-        writeBigEndian(0, size: 8)
-        writeBigEndian(integer.bitPattern, size: 8)
+        Self.put(0x14, at: &cursor)
+        Self.putBigEndian(0, size: 8, at: &cursor)
+        Self.putBigEndian(integer.bitPattern, size: 8, at: &cursor)
       }
     case .real(let real):
       if compactReals, !real.isNaN, Double(Float(real)) == real {
-        output.append(0x22)
-        writeBigEndian(UInt64(Float(real).bitPattern), size: 4)
+        Self.put(0x22, at: &cursor)
+        Self.putBigEndian(UInt64(Float(real).bitPattern), size: 4, at: &cursor)
       } else {
-        output.append(0x23)
-        writeBigEndian(real.bitPattern, size: 8)
+        Self.put(0x23, at: &cursor)
+        Self.putBigEndian(real.bitPattern, size: 8, at: &cursor)
       }
     case .date(let date):
-      output.append(0x33)
-      writeBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+      Self.put(0x33, at: &cursor)
+      Self.putBigEndian(date.timeIntervalSinceReferenceDate.bitPattern, size: 8, at: &cursor)
     case .data(let data):
-      writeMarker(0x4, count: data.count)
-      output.append(contentsOf: data)
+      Self.writeMarker(0x4, count: data.count, at: &cursor)
+      data.withUnsafeBytes { bytes in
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        cursor.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        cursor += bytes.count
+      }
     case .string(var string):
-      // `utf16.count` is O(1) for ASCII strings and equals the UTF-8 length exactly then.
       let units = string.utf16.count
-      if units == string.utf8.count {
-        writeMarker(0x5, count: units)
-        string.withUTF8 { output.append(contentsOf: $0) }
-      } else {
-        string.withUTF8 { writeUTF16BigEndian($0, units: units) }
+      string.withUTF8 { utf8 in
+        if units == utf8.count {
+          Self.writeMarker(0x5, count: units, at: &cursor)
+          if let source = utf8.baseAddress, !utf8.isEmpty {
+            cursor.update(from: source, count: utf8.count)
+            cursor += utf8.count
+          }
+        } else {
+          Self.writeMarker(0x6, count: units, at: &cursor)
+          Self.writeUTF16BigEndian(utf8, at: &cursor)
+        }
       }
     case .uid(let uid):
       let size = Self.byteCount(for: uid)
-      output.append(0x80 | UInt8(size - 1))
-      writeBigEndian(uid, size: size)
+      Self.put(0x80 | UInt8(size - 1), at: &cursor)
+      Self.putBigEndian(uid, size: size, at: &cursor)
     case .array, .dictionary:
-      break  // written by serialize()
+      break  // written by writeObjects
     }
   }
 
-  /// Transcodes valid UTF-8 (a Swift string's storage) to a big-endian UTF-16 string object.
-  private mutating func writeUTF16BigEndian(_ utf8: UnsafeBufferPointer<UInt8>, units: Int) {
-    writeMarker(0x6, count: units)
-    // Encode straight into the output's storage.
-    let start = output.count
-    output.append(contentsOf: repeatElement(0, count: 2 * units))
-    output.withUnsafeMutableBufferPointer { buffer in
-      var out = start
-      var index = 0
-      @inline(__always) func put(_ unit: UInt32) {
-        buffer[out] = UInt8(truncatingIfNeeded: unit >> 8)
-        buffer[out + 1] = UInt8(truncatingIfNeeded: unit)
-        out += 2
-      }
-      while index < utf8.count {
-        let lead = UInt32(utf8[index])
-        if lead < 0x80 {
-          put(lead)
-          index += 1
-        } else if lead < 0xE0 {
-          put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
-          index += 2
-        } else if lead < 0xF0 {
-          put(
-            (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
-              | UInt32(utf8[index + 2] & 0x3F))
-          index += 3
-        } else {
-          let scalar =
-            ((lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
-              | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)) - 0x10000
-          put(0xD800 + (scalar >> 10))
-          put(0xDC00 + (scalar & 0x3FF))
-          index += 4
-        }
+  /// Transcodes valid UTF-8 (a Swift string's storage) to big-endian UTF-16 at `cursor`.
+  private static func writeUTF16BigEndian(
+    _ utf8: UnsafeBufferPointer<UInt8>, at cursor: inout UnsafeMutablePointer<UInt8>
+  ) {
+    var out = cursor
+    var index = 0
+    @inline(__always) func put(_ unit: UInt32) {
+      out[0] = UInt8(truncatingIfNeeded: unit >> 8)
+      out[1] = UInt8(truncatingIfNeeded: unit)
+      out += 2
+    }
+    while index < utf8.count {
+      let lead = UInt32(utf8[index])
+      if lead < 0x80 {
+        put(lead)
+        index += 1
+      } else if lead < 0xE0 {
+        put((lead & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F))
+        index += 2
+      } else if lead < 0xF0 {
+        put(
+          (lead & 0x0F) << 12 | UInt32(utf8[index + 1] & 0x3F) << 6
+            | UInt32(utf8[index + 2] & 0x3F))
+        index += 3
+      } else {
+        let scalar =
+          ((lead & 0x07) << 18 | UInt32(utf8[index + 1] & 0x3F) << 12
+            | UInt32(utf8[index + 2] & 0x3F) << 6 | UInt32(utf8[index + 3] & 0x3F)) - 0x10000
+        put(0xD800 + (scalar >> 10))
+        put(0xDC00 + (scalar & 0x3FF))
+        index += 4
       }
     }
+    cursor = out
   }
 
-  /// Object references, big-endian, written straight into the output's storage.
-  private mutating func writeReferences(_ range: Range<Int>, size: Int) {
-    let start = output.count
-    output.append(contentsOf: repeatElement(0, count: range.count * size))
-    references.withUnsafeBufferPointer { references in
-      output.withUnsafeMutableBufferPointer { buffer in
-        var out = start
-        for index in range {
-          let reference = UInt64(references[index])
-          var shift = (size - 1) * 8
-          while shift >= 0 {
-            buffer[out] = UInt8(truncatingIfNeeded: reference >> UInt64(shift))
-            out += 1
-            shift -= 8
-          }
-        }
-      }
-    }
+  /// Object references, big-endian, `size` bytes each.
+  private static func writeReferences(
+    _ references: Slice<UnsafeBufferPointer<Int>>, size: Int,
+    at cursor: inout UnsafeMutablePointer<UInt8>
+  ) {
+    for reference in references { putBigEndian(UInt64(reference), size: size, at: &cursor) }
   }
 
   /// A type nibble with the count inline, or 0xF followed by an integer object.
-  private mutating func writeMarker(_ type: UInt8, count: Int) {
+  private static func writeMarker(
+    _ type: UInt8, count: Int, at cursor: inout UnsafeMutablePointer<UInt8>
+  ) {
     if count < 15 {
-      output.append(type << 4 | UInt8(count))
+      put(type << 4 | UInt8(count), at: &cursor)
     } else {
-      output.append(type << 4 | 0x0F)
-      let size = Self.byteCount(for: UInt64(count))
-      output.append(0x10 | UInt8(size.trailingZeroBitCount))
-      writeBigEndian(UInt64(count), size: size)
+      put(type << 4 | 0x0F, at: &cursor)
+      let size = byteCount(for: UInt64(count))
+      put(0x10 | UInt8(size.trailingZeroBitCount), at: &cursor)
+      putBigEndian(UInt64(count), size: size, at: &cursor)
     }
   }
 
   @inline(__always)
-  private mutating func writeBigEndian(_ value: UInt64, size: Int) {
+  private static func put(_ byte: UInt8, at cursor: inout UnsafeMutablePointer<UInt8>) {
+    cursor.pointee = byte
+    cursor += 1
+  }
+
+  @inline(__always)
+  private static func putBigEndian(
+    _ value: UInt64, size: Int, at cursor: inout UnsafeMutablePointer<UInt8>
+  ) {
     var shift = (size - 1) * 8
     while shift >= 0 {
-      output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      cursor.pointee = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+      cursor += 1
       shift -= 8
     }
   }
@@ -356,8 +380,7 @@ struct BinaryPropertyListWriter {
   }
 }
 
-/// What the second half's thread hands back.
-private final class SecondHalf: @unchecked Sendable {
-  var bytes: [UInt8] = []
-  var offsets: [Int] = []
+/// The second half's place in the output, for its thread: the halves never overlap.
+private struct SendablePointer: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<UInt8>
 }
