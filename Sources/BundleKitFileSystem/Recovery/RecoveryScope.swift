@@ -13,7 +13,7 @@
 /// reports as a warning (``pendingFolders``). A command that writes a tree permits that tree
 /// (`bump` its paths, `bundlekit recover` the ones it is given); every writer may also finish
 /// the journals in the one folder it writes into.
-public enum RecoveryScope {
+package enum RecoveryScope {
   private static let state = LockedState<State>(State())
 
   private struct State {
@@ -23,7 +23,7 @@ public enum RecoveryScope {
   }
 
   /// What recovery did to one file of a killed run's committed batch.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// The batch's new file was put in place (rolled forward).
     case replaced(String)
     /// The file changed after the batch began, so the batch's version was dropped and the
@@ -37,11 +37,11 @@ public enum RecoveryScope {
   }
 
   /// What this run's recovery did, in order.
-  public static var outcomes: [Outcome] { state.read { $0.outcomes } }
+  package static var outcomes: [Outcome] { state.read { $0.outcomes } }
 
   /// Lets this run finish what killed runs left below each of `paths` (a folder, or the
   /// folder of a file), and in nothing above them.
-  public static func permit(under paths: [String]) {
+  package static func permit(under paths: [String]) {
     let roots = paths.compactMap { path -> String? in
       var info = stat()
       let isFolder = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
@@ -65,7 +65,7 @@ public enum RecoveryScope {
   }
 
   /// The folders where this run met an unfinished journal of a killed run and left it, sorted.
-  public static var pendingFolders: [String] { state.read { $0.pending.sorted() } }
+  package static var pendingFolders: [String] { state.read { $0.pending.sorted() } }
 }
 
 /// A value shared between threads behind a pthread mutex (the runtime products stay free of

@@ -16,9 +16,9 @@
 /// - a temporary file or staging folder: `.<name>~bundlekit-<transaction>.<n>`;
 /// - a journal of a batch of renames: `.bundlekit-<transaction>.journal`, renamed to
 ///   `.bundlekit-<transaction>.committed` once every temporary file of the batch is on disk.
-public enum ScratchFiles {
+package enum ScratchFiles {
   /// What a scratch name is.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// A temporary file or staging folder of a transaction.
     case temporary(transaction: String)
     /// A transaction's journal, committed or not yet.
@@ -32,7 +32,7 @@ public enum ScratchFiles {
 
   /// What `name` is, or nil for a name that is not one of BundleKit's scratch names. Cheap:
   /// directory walkers ask it for every name.
-  public static func kind(of name: String) -> Kind? {
+  package static func kind(of name: String) -> Kind? {
     let bytes = name.utf8
     guard bytes.first == UInt8(ascii: "."), bytes.count > 12 else { return nil }
     if name.hasPrefix(journalPrefix) {
@@ -65,13 +65,13 @@ public enum ScratchFiles {
 
   /// A new transaction identifier: the process in base 35 (so it holds no `z`), `z`, and a
   /// random number in base 36. Recovery reads the process back to leave a live run alone.
-  public static func newTransaction() -> String {
+  package static func newTransaction() -> String {
     String(UInt64(getpid()), radix: 35) + "z" + String(UInt64.random(in: 0..<(1 << 52)), radix: 36)
   }
 
   /// Whether the process that started `transaction` still runs (on this machine): its
   /// scratch files are its own business. A transaction that names no process counts as dead.
-  public static func writerIsAlive(_ transaction: String) -> Bool {
+  package static func writerIsAlive(_ transaction: String) -> Bool {
     guard let separator = transaction.firstIndex(of: "z"),
       let pid = Int32(transaction[..<separator], radix: 35), pid > 0
     else { return false }
@@ -87,7 +87,7 @@ public enum ScratchFiles {
   /// The name of temporary number `index` of `transaction`, for a file or folder called
   /// `name`: hidden, and short enough for any file system (a long name is cut, at a
   /// character boundary; the temporary's name is never read back).
-  public static func temporaryName(for name: String, transaction: String, index: Int) -> String {
+  package static func temporaryName(for name: String, transaction: String, index: Int) -> String {
     let suffix = temporaryMarker + transaction + "." + String(index, radix: 36)
     var kept = Substring(name)
     while kept.utf8.count + suffix.utf8.count + 1 > 250 { kept.removeLast() }

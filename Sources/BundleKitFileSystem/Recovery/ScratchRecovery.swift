@@ -17,14 +17,14 @@
 /// ``JournalKey`` bound to their folder; it reaches every path of a journal below the
 /// journal's folder one component at a time without following links; and it waits for a
 /// live writer's lock a bounded time only.
-public enum ScratchRecovery {
+package enum ScratchRecovery {
   /// How long recovery waits for a live run's journal before leaving it.
   static let lockWait: Double = 20
 
   /// Deals with the scratch entry `name` in `folder`. Returns whether the folder changed in
   /// a way a listing taken before does not show (a journal rolled forward).
   @discardableResult
-  public static func recover(_ name: String, in folder: String) -> Bool {
+  package static func recover(_ name: String, in folder: String) -> Bool {
     switch ScratchFiles.kind(of: name) {
     case .journal(let transaction, _)?:
       return finishJournal(in: folder, transaction: transaction)
@@ -37,7 +37,7 @@ public enum ScratchRecovery {
 
   /// Finishes the journals in the folder of each path (the path itself when it is a folder)
   /// that this run may write (``RecoveryScope``); nothing above. Walks below finish the rest.
-  public static func recover(atRoots paths: [String]) {
+  package static func recover(atRoots paths: [String]) {
     var visited: Set<String> = []
     for path in paths {
       var info = stat()
@@ -55,7 +55,7 @@ public enum ScratchRecovery {
   /// Finishes the journals in `folder` and removes the scratch entries of earlier, dead runs
   /// there whose names start like `name` (what a killed write of `name` leaves). Writers call
   /// it for the folder they write into.
-  public static func recover(in folder: String, beside name: String = "") {
+  package static func recover(in folder: String, beside name: String = "") {
     let prefix = "." + name.prefix(8)
     guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
     for entry in listing
@@ -68,7 +68,7 @@ public enum ScratchRecovery {
   /// Permits recovery below each of `roots` and finishes everything killed runs left there,
   /// walking the whole tree: what `bundlekit recover` does, and what a command that plans
   /// its writes from many files of a tree does first, so it plans from finished files.
-  public static func recoverTree(_ roots: [String]) {
+  package static func recoverTree(_ roots: [String]) {
     RecoveryScope.permit(under: roots)
     recover(atRoots: roots)
     for root in roots {
@@ -82,7 +82,7 @@ public enum ScratchRecovery {
   /// to write) that this run may recover (``RecoveryScope``): a killed batch's committed
   /// journal over one of them sits in the deepest folder holding that batch, which may be
   /// any of them. Finished first, the killed batch lands before this write, never after it.
-  public static func recover(above paths: [String]) {
+  package static func recover(above paths: [String]) {
     var folders: Set<String> = []
     for path in paths {
       guard var folder = FileIO.realPath(Paths.parent(path)) else { continue }

@@ -16,9 +16,9 @@
 /// that others can read or write, is not used: journals are then written unsigned, and a run
 /// killed half-way is left for the user to finish (`bundlekit recover` says so) rather than
 /// trusted.
-public enum JournalKey {
+package enum JournalKey {
   /// The key, or nil when no trustworthy key can be read or made.
-  public static let current: [UInt8]? = load()
+  package static let current: [UInt8]? = load()
 
   /// The folder the key lives in.
   static func folder() -> String? {

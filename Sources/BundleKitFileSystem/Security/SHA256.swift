@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for archive manifests and the MAC of write journals. Written here so the tool the plugins build
 /// stays free of a cryptography package; checked against `sha256sum` in the tests.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   private var state: [UInt32] = [
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
     0x5be0_cd19,
@@ -28,10 +28,10 @@ public struct SHA256: Sendable {
   ]
 
   /// A new hash.
-  public init() {}
+  package init() {}
 
   /// Adds bytes.
-  public mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+  package mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
     length += UInt64(bytes.count)
     buffer.append(contentsOf: bytes)
     var offset = 0
@@ -43,7 +43,7 @@ public struct SHA256: Sendable {
   }
 
   /// The digest of everything added.
-  public mutating func finalize() -> [UInt8] {
+  package mutating func finalize() -> [UInt8] {
     let bits = length &* 8
     var tail = buffer + [0x80]
     while tail.count % 64 != 56 { tail.append(0) }
@@ -62,14 +62,14 @@ public struct SHA256: Sendable {
   }
 
   /// The digest of `bytes` as lower-case hex.
-  public static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+  package static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
     var hash = SHA256()
     hash.update(bytes)
     return hexString(hash.finalize())
   }
 
   /// A digest's bytes as lower-case hex.
-  public static func hexString(_ digest: [UInt8]) -> String {
+  package static func hexString(_ digest: [UInt8]) -> String {
     digest.map {
       String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16)
     }.joined()
@@ -122,7 +122,7 @@ public struct SHA256: Sendable {
 
 extension SHA256 {
   /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
-  public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+  package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
     var block = key
     if block.count > 64 {
       var hash = SHA256()
