@@ -18,7 +18,7 @@ let package = Package(
     .executableTarget(
       name: "BundleKitBench",
       dependencies: [
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitLocalization", package: "BundleKit"),

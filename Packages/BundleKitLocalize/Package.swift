@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "BundleKitStringsExtraction",
       dependencies: [
-        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "_BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftParser", package: "swift-syntax"),
         .product(name: "SwiftOperators", package: "swift-syntax"),
@@ -33,8 +33,8 @@ let package = Package(
       dependencies: [
         "BundleKitStringsExtraction",
         .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
-        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyListCore", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -60,7 +60,7 @@ let package = Package(
       name: "StringsExtractionTests",
       dependencies: [
         "BundleKitStringsExtraction", "bundlekit-localize",
-        .product(name: "BundleKitTestSupport", package: "BundleKit"),
+        .product(name: "_BundleKitTestSupport", package: "BundleKit"),
       ],
       exclude: ["Fixtures"]
     ),

@@ -29,8 +29,8 @@ let package = Package(
     .target(
       name: "BundleKitTranslation",
       dependencies: [
-        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitPropertyListCore", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
@@ -42,7 +42,7 @@ let package = Package(
       name: "BundleKitTranslationPostgres",
       dependencies: [
         "BundleKitTranslation",
-        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "_BundleKitDiagnostics", package: "BundleKit"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -51,7 +51,7 @@ let package = Package(
       name: "BundleKitTranslationServer",
       dependencies: [
         "BundleKitTranslation",
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -68,8 +68,8 @@ let package = Package(
         "BundleKitTranslationServer",
         "BundleKitTranslationPostgres",
         .product(name: "_BundleKitCommandLineTool", package: "BundleKit"),
-        .product(name: "BundleKitDiagnostics", package: "BundleKit"),
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitDiagnostics", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitTranslateCLI"
@@ -78,10 +78,10 @@ let package = Package(
       name: "TranslationTests",
       dependencies: [
         "BundleKitTranslation", "BundleKitTranslationServer", "BundleKitTranslationPostgres", "bundlekit-translate",
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
-        .product(name: "BundleKitTestSupport", package: "BundleKit"),
+        .product(name: "_BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),

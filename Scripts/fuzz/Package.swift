@@ -21,7 +21,7 @@ let package = Package(
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "BundleKitVersioning", package: "BundleKit"),
-        .product(name: "BundleKitFileSystem", package: "BundleKit"),
+        .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitTranslation", package: "BundleKitTranslate"),
         .product(name: "BundleKitStringsExtraction", package: "BundleKitLocalize"),
       ]
