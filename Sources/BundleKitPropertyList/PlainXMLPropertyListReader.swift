@@ -273,9 +273,9 @@ enum PlainXMLPropertyListReader {
         case .key:
           guard let frame = frames.last, frame.tag == .dict,
             keys.count - frame.keyStart == values.count - frame.valueStart,
-            let text = selfClosing ? [] : content(of: tag)
+            let text = selfClosing ? .input(index, 0) : content(of: tag)
           else { return nil }
-          keys.append(String(decoding: text, as: UTF8.self))
+          keys.append(withBytes(text) { String(decoding: $0, as: UTF8.self) })
           continue
         case .dict, .array:
           guard canTakeValue(), frames.count <= Nesting.maximumDepth else { return nil }
@@ -291,8 +291,8 @@ enum PlainXMLPropertyListReader {
           frames.append(Frame(tag: tag, valueStart: values.count, keyStart: keys.count))
           continue
         default:
-          guard canTakeValue(), let text = selfClosing ? [] : content(of: tag),
-            let value = scalar(tag, text)
+          guard canTakeValue(), let text = selfClosing ? .input(index, 0) : content(of: tag),
+            let value = withBytes(text, { scalar(tag, $0) })
           else { return nil }
           if frames.isEmpty {
             result = value
@@ -356,7 +356,7 @@ enum PlainXMLPropertyListReader {
     }
 
     /// A scalar element's value from its text.
-    func scalar(_ tag: Tag, _ text: [UInt8]) -> PropertyListValue? {
+    func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> PropertyListValue? {
       switch tag {
       case .string:
         return .string(String(decoding: text, as: UTF8.self))
@@ -376,28 +376,56 @@ enum PlainXMLPropertyListReader {
       }
     }
 
-    func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+    func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
       var slice = text[...]
       while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
       while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
       return slice
     }
 
-    /// The text of a scalar element up to its closing tag, entities decoded; nil for markup
-    /// inside (a comment, CDATA, an element) or a bad reference.
-    mutating func content(of tag: Tag) -> [UInt8]? {
-      scratch.removeAll(keepingCapacity: true)
+    /// Where a scalar's text is: in the input as it stands, or decoded into `scratch`.
+    enum Text {
+      case input(Int, Int)
+      case decoded
+    }
+
+    /// `body` on the bytes of `text`.
+    func withBytes<Result>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+      -> Result
+    {
+      switch text {
+      case .input(let start, let count):
+        return body(UnsafeBufferPointer(start: base + start, count: count))
+      case .decoded:
+        return scratch.withUnsafeBufferPointer(body)
+      }
+    }
+
+    /// The text of a scalar element up to its closing tag, entities decoded (into `scratch`,
+    /// read before the next call); nil for markup inside (a comment, CDATA, an element) or a
+    /// bad reference. Text without a reference is read in place, not copied.
+    mutating func content(of tag: Tag) -> Text? {
       var start = index
+      var decoded = false
       while index < end {
         let byte = base[index]
         if byte == 0x3C {
-          scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+          let text: Text
+          if decoded {
+            scratch.append(
+              contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+            text = .decoded
+          } else {
+            text = .input(start, index - start)
+          }
           guard index + 1 < end, base[index + 1] == 0x2F else { return nil }
           index += 2
           guard name() == tag, closeTag() else { return nil }
-          return scratch
+          return text
         }
         if byte == 0x26 {
+          if !decoded { scratch.removeAll(keepingCapacity: true) }
+          decoded = true
           scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
           guard reference() else { return nil }
           start = index
