@@ -357,26 +357,28 @@ enum PlainXMLPropertyListReader {
 
     /// A scalar element's value from its text.
     func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> PropertyListValue? {
+      if tag == .string { return .string(String(decoding: text, as: UTF8.self)) }
+      // The other scalars are short: copied, they take the helpers' concrete (specialised)
+      // overloads, not their generic ones across the module boundary.
+      let bytes = Array(text)
       switch tag {
-      case .string:
-        return .string(String(decoding: text, as: UTF8.self))
       case .integer:
-        return PropertyListInteger(text: trimmed(text)).map { .integer($0) }
+        return PropertyListInteger(text: trimmed(bytes)).map { .integer($0) }
       case .real:
-        return parseReal(trimmed(text)).map { .real($0) }
+        return parseReal(trimmed(bytes)).map { .real($0) }
       case .true, .false:
-        return text.allSatisfy(isSpace) ? .bool(tag == .true) : nil
+        return bytes.allSatisfy(isSpace) ? .bool(tag == .true) : nil
       case .date:
-        return ISO8601.parse(text).map { .date($0) }
+        return ISO8601.parse(bytes).map { .date($0) }
       case .data:
-        guard case .success(let bytes) = Base64.decode(text) else { return nil }
-        return .data(Data(bytes))
+        guard case .success(let decoded) = Base64.decode(bytes) else { return nil }
+        return .data(Data(decoded))
       default:
         return nil
       }
     }
 
-    func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+    func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
       var slice = text[...]
       while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
       while let last = slice.last, isSpace(last) { slice = slice.dropLast() }

@@ -69,11 +69,16 @@ struct BinaryPropertyListWriter {
       let count = dictionary.count
       entries.append(.dictionary(start: start, count: count))
       references.append(contentsOf: repeatElement(0, count: 2 * count))
-      for (offset, key) in dictionary.keys.enumerated() {
-        references[start + offset] = flatten(.string(key))
+      // Through the storage of keys and values: no iterator, no copy of each value.
+      dictionary.keys.elements.withUnsafeBufferPointer { keys in
+        for offset in keys.indices {
+          references[start + offset] = flatten(.string(keys[offset]))
+        }
       }
-      for (offset, item) in dictionary.values.enumerated() {
-        references[start + count + offset] = flatten(item)
+      dictionary.values.elements.withUnsafeBufferPointer { values in
+        for offset in values.indices {
+          references[start + count + offset] = flatten(values[offset])
+        }
       }
       return index
     default:

@@ -22,8 +22,15 @@ extension BinaryPropertyListWriter {
 
   static func hash(_ value: PropertyListValue) -> UInt64 {
     switch value {
-    case .string(var string):
-      return string.withUTF8 { fastHash(UnsafeRawBufferPointer($0), seed: 1) }
+    case .string(let string):
+      // Native strings are contiguous: hashed in place, without a copy of the value.
+      if let hash = string.utf8.withContiguousStorageIfAvailable({
+        fastHash(UnsafeRawBufferPointer($0), seed: 1)
+      }) {
+        return hash
+      }
+      var copy = string
+      return copy.withUTF8 { fastHash(UnsafeRawBufferPointer($0), seed: 1) }
     case .integer(let integer): return mix(integer.bitPattern ^ (integer.isNegative ? 0x9E37 : 0x2))
     case .real(let real): return mix(real.bitPattern ^ 3)
     case .bool(let bool): return mix(bool ? 4 : 5)
