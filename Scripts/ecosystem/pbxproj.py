@@ -154,16 +154,68 @@ def folders_of_targets_holding(tree, project_path, relative):
                 holders.add(target)
     if not holders:
         return None
+    # The sources' own exceptions: a file of a target's synchronized folder that the target
+    # leaves out (IceCubes' widget-only file), and files of another synchronized folder that
+    # a target takes in one by one (WebA11Y's Intents).
+    excluded = {}
+    included = {}
+    for identifier, item in objects.items():
+        if not isinstance(item, dict) or item.get("isa") != "PBXFileSystemSynchronizedRootGroup":
+            continue
+        folder = paths.get(identifier)
+        if not folder:
+            continue
+        for exception_id in item.get("exceptions", []):
+            exception = objects.get(exception_id, {})
+            target = exception.get("target")
+            if target not in targets:
+                continue
+            names = [os.path.normpath(os.path.join(folder, name))
+                     for name in exception.get("membershipExceptions", [])
+                     if name.endswith(".swift")]
+            if target in owners.get(identifier, set()):
+                excluded.setdefault(target, set()).update(names)
+            else:
+                included.setdefault(target, set()).update(names)
     result = set()
+    files = set()
+    left_out = set()
     for holder in holders:
         for folder in folders[holder]:
             full = os.path.normpath(os.path.join(base, folder))
             if not full.startswith(".."):
                 result.add(full)
+        for name in included.get(holder, set()):
+            full = os.path.normpath(os.path.join(base, name))
+            if not full.startswith(".."):
+                files.add(full)
+        left_out |= {os.path.normpath(os.path.join(base, n)) for n in excluded.get(holder, set())}
+    # A file one holder leaves out stays when another holder takes it.
+    for holder in holders:
+        for folder in folders[holder]:
+            full = os.path.normpath(os.path.join(base, folder))
+            left_out -= {f for f in left_out if f.startswith(full + "/")
+                         and f not in {os.path.normpath(os.path.join(base, n))
+                                       for n in excluded.get(holder, set())}}
     # The outermost folders only.
     outer = sorted(result, key=len)
     kept = []
     for folder in outer:
         if folder == "." or not any(folder.startswith(k + "/") or k == "." for k in kept):
             kept.append(folder)
-    return sorted(kept) or None
+    # A folder with files left out is given as its other Swift files.
+    expanded = []
+    for folder in kept:
+        if not any(f.startswith(folder + "/") or folder == "." for f in left_out):
+            expanded.append(folder)
+            continue
+        for walked, subfolders, names in os.walk(os.path.join(tree, folder)):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    relative = os.path.relpath(os.path.join(walked, name), tree)
+                    if relative not in left_out:
+                        expanded.append(relative)
+    expanded += [f for f in sorted(files)
+                 if not any(f.startswith(k + "/") or k == "." for k in kept)]
+    return sorted(expanded) or None
