@@ -532,7 +532,10 @@ enum PlainXMLPropertyListReader {
     mutating func attributes() -> Bool {
       skipSpace()
       guard index < end, base[index] != 0x3E, base[index] != 0x2F else { return true }
+      // A name first: `<plist ="1.0">` is no attribute.
+      let nameStart = index
       while index < end, base[index] >= 0x61 && base[index] <= 0x7A { index += 1 }
+      guard index > nameStart else { return false }
       skipSpace()
       guard index < end, base[index] == 0x3D else { return false }
       index += 1

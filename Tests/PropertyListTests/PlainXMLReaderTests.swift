@@ -69,6 +69,7 @@ struct PlainXMLReaderTests {
       " <?xml version=\"1.0\"?><plist><true/></plist>",
       "<plist><string>\u{1}</string></plist>",
       "<plist/>",
+      "<plist =\"1.0\"><true/></plist>",
     ])
   func notPlain(text: String) {
     let (plain, _) = Self.roads(Array(text.utf8))
