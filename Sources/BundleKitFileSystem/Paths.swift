@@ -11,19 +11,35 @@
 public enum Paths {
   /// The last component: `a/b/c.txt` → `c.txt`.
   public static func lastComponent(_ path: String) -> String {
-    var trimmed = path
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-    guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
-    return String(trimmed[trimmed.index(after: slash)...])
+    let (end, slash) = lastSlash(path)
+    let utf8 = path.utf8
+    guard let slash else { return String(path[..<end]) }
+    return String(path[utf8.index(after: slash)..<end])
   }
 
   /// The folder holding `path`: `a/b/c.txt` → `a/b`, `c.txt` → `.`, `/c` → `/`.
   public static func parent(_ path: String) -> String {
-    var trimmed = path
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-    let parent = String(trimmed[..<slash])
-    return parent.isEmpty ? "/" : parent
+    guard let slash = lastSlash(path).slash else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// Where `path` ends once trailing slashes are dropped (one `/` is kept), and the last
+  /// slash before that end: worked out on the UTF-8 bytes, since a `/` is never part of
+  /// another character there, instead of walking `Character`s.
+  private static func lastSlash(_ path: String) -> (end: String.Index, slash: String.Index?) {
+    let utf8 = path.utf8
+    var end = utf8.endIndex
+    let shortest = utf8.isEmpty ? utf8.startIndex : utf8.index(after: utf8.startIndex)
+    while end > shortest, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
+      end = utf8.index(before: end)
+    }
+    var cursor = end
+    while cursor > utf8.startIndex {
+      let before = utf8.index(before: cursor)
+      if utf8[before] == UInt8(ascii: "/") { return (end, before) }
+      cursor = before
+    }
+    return (end, nil)
   }
 
   /// The name without its extension: `c.tar.gz` → `c.tar`, `.hidden` stays.

@@ -27,13 +27,13 @@ public struct FileWrite: Sendable, Hashable {
   }
 
   /// Throws when the file, its links followed, lies outside ``confinedTo``.
-  func checkConfinement() throws(FileSystemError) {
+  func checkConfinement(_ folders: inout AbsolutePath.RealFolders) throws(FileSystemError) {
     guard let confinedTo else { return }
-    guard let root = FileIO.realPath(confinedTo) else {
+    guard let root = folders.folder(confinedTo) else {
       throw .io(path: confinedTo, message: "no such folder")
     }
     // The folder the file goes in, links followed, then the file itself when it is a link.
-    let folder = FileIO.realPath(Paths.parent(path))
+    let folder = folders.folder(Paths.parent(path))
     var place = folder.map { Paths.join($0, Paths.lastComponent(path)) }
     if FileIO.linkDestination(path) != nil {
       place = FileIO.realPath(path)
@@ -55,8 +55,18 @@ extension FileIO {
   /// place. A run killed before the commit is rolled back, one killed after it rolled
   /// forward, by the next BundleKit run that meets the journal (`ScratchRecovery`).
   public static func writeAtomically(_ files: [FileWrite]) throws(FileSystemError) {
-    for file in files { try file.checkConfinement() }
-    ScratchRecovery.recover(above: files.map(\.path))
+    var folders = AbsolutePath.RealFolders()
+    try writeAtomically(files, folders: &folders)
+  }
+
+  /// Writes several files atomically as one batch, as the public `writeAtomically` does,
+  /// with the folders the caller resolved already: every folder of the batch is resolved
+  /// once, for all the checks.
+  package static func writeAtomically(
+    _ files: [FileWrite], folders: inout AbsolutePath.RealFolders
+  ) throws(FileSystemError) {
+    for file in files { try file.checkConfinement(&folders) }
+    ScratchRecovery.recover(above: files.map(\.path), folders: &folders)
     if files.count == 1, let file = files.first {
       try writeAtomically(file.bytes, to: file.path)
       return
@@ -73,13 +83,16 @@ extension FileIO {
       }
       seen[target.target] = target.path
     }
-    let current = AbsolutePath.currentFolder()
     let folder = AbsolutePath.commonFolder(
-      targets.map { AbsolutePath.make($0.target, from: current) })
+      targets.map { AbsolutePath.make($0.target, from: folders.current) })
     ScratchRecovery.recover(in: folder)
     var journal = try RenameJournal(
       transaction: transaction,
-      renames: targets.map { RenameJournal.Rename(source: $0.temporary, target: $0.target) })
+      renames: targets.map {
+        RenameJournal.Rename(
+          source: $0.temporary, target: $0.target,
+          state: $0.existing.map(RenameJournal.FileState.text) ?? RenameJournal.FileState.absent)
+      }, folders: &folders)
     let staged: [StagedFile]
     do {
       staged = try stageAll(files, targets)

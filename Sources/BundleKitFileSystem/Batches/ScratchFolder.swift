@@ -91,9 +91,11 @@ public enum FileMoves {
   /// not be replaced, when a rename fails.
   public static func perform(_ moves: [FileMove], transaction: String) throws(FileSystemError) {
     guard !moves.isEmpty else { return }
+    var folders = AbsolutePath.RealFolders()
     var journal = try RenameJournal(
       transaction: transaction,
-      renames: moves.map { RenameJournal.Rename(source: $0.source, target: $0.target) })
+      renames: moves.map { RenameJournal.Rename(source: $0.source, target: $0.target) },
+      folders: &folders)
     do {
       try journal.commit()
     } catch {

@@ -41,8 +41,8 @@ public enum FileIO {
           path: path,
           message: "is not a regular file (a device, FIFO or socket, or a link to one): not read")
       }
-      // Reads of a regular file do not block: back to blocking for plain reads.
-      _ = fcntl(descriptor, F_SETFL, 0)
+      // Reads of a regular file do not block: the flag stays (a system call per file saved),
+      // and a file system that honours it anyway is switched back below when it says so.
     }
     if Int(info.st_size) > maximumReadSize {
       throw .io(
@@ -61,6 +61,10 @@ public enum FileIO {
           let count = systemRead(
             descriptor, buffer.baseAddress.map { $0 + initialized }, expected - initialized)
           if count < 0, errno == EINTR { continue }
+          if count < 0, errno == EAGAIN, descriptor != STDIN_FILENO {
+            _ = fcntl(descriptor, F_SETFL, 0)
+            continue
+          }
           if count <= 0 {
             failed = count < 0
             break
@@ -83,6 +87,11 @@ public enum FileIO {
       let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
+        // Opened without blocking (see `read`), on a file system that honours it for files.
+        if errno == EAGAIN, descriptor != STDIN_FILENO {
+          _ = fcntl(descriptor, F_SETFL, 0)
+          continue
+        }
         throw .io(path: path, message: systemError("cannot read"))
       }
       if count == 0 { return bytes }
@@ -201,7 +210,7 @@ public enum FileIO {
   public static func isWriteProtected(_ path: String) -> Bool {
     var info = stat()
     guard stat(path, &info) == 0 else { return false }
-    if geteuid() == 0 { return info.st_mode & 0o222 == 0 }
+    if processOwner.user == 0 { return info.st_mode & 0o222 == 0 }
     return access(path, W_OK) != 0 && errno == EACCES
   }
 

@@ -52,8 +52,15 @@ package enum RecoveryScope {
 
   /// Whether this run may finish scratch entries in `folder`.
   static func permits(_ folder: String) -> Bool {
+    guard state.read({ !$0.roots.isEmpty }), let real = FileIO.realPath(folder) else {
+      return false
+    }
+    return permits(real: real)
+  }
+
+  /// Whether this run may finish scratch entries in `real`, a folder's real path.
+  static func permits(real: String) -> Bool {
     let roots = state.read { $0.roots }
-    guard !roots.isEmpty, let real = FileIO.realPath(folder) else { return false }
     return roots.contains { root in
       real == root || root == "/" || real.hasPrefix(root + "/")
     }

@@ -65,6 +65,22 @@ public enum DirectoryWalker {
     return listing.names + listing.scratch
   }
 
+  /// Whether `folder` holds a scratch entry (or cannot be read: the caller then looks
+  /// closer). Only names starting with `.` are made strings.
+  static func holdsScratch(_ folder: String) -> Bool {
+    guard let directory = opendir(folder) else { return true }
+    defer { closedir(directory) }
+    while let entry = readdir(directory) {
+      let found = withUnsafeBytes(of: entry.pointee.d_name) { raw -> Bool in
+        guard raw.first == UInt8(ascii: ".") else { return false }
+        let name = UTF8Text.validated(Array(raw.prefix { $0 != 0 }))
+        return name.map { ScratchFiles.kind(of: $0) != nil } ?? false
+      }
+      if found { return true }
+    }
+    return false
+  }
+
   /// Recovers scratch entries, journals first, where this run may (``RecoveryScope``); else
   /// leaves them and notes an unfinished journal. Returns whether the folder must be read
   /// again.

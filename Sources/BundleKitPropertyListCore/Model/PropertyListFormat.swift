@@ -22,6 +22,18 @@ public enum PropertyListFormat: String, Sendable, CaseIterable, CustomStringConv
   /// first key is followed by `:`. Everything else is read as OpenStep, which also covers
   /// `.strings` files.
   public static func detect<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> PropertyListFormat {
+    if let format = bytes.withContiguousStorageIfAvailable({
+      detect(UnsafeRawBufferPointer($0))
+    }) {
+      return format
+    }
+    return Array(bytes).withUnsafeBytes { detect($0) }
+  }
+
+  /// Guesses the format from the first bytes of a file held in memory, as the generic
+  /// `detect` does, on a concrete type: the generic one, called from another module, runs
+  /// unspecialised (a third of a small file's read went there).
+  public static func detect(_ bytes: UnsafeRawBufferPointer) -> PropertyListFormat {
     if bytes.starts(with: "bplist".utf8) { return .binary1 }
     var rest = bytes[...]
     if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }

@@ -103,29 +103,36 @@ extension VersionBump {
       planned = try plan(
         paths: paths, includeTests: includeTests, targets: targets, found: found)
     }
+    // One resolver for the check and the write: each folder's links are read once.
+    var resolved = AbsolutePath.RealFolders()
     if !allowOutside {
-      let outside = Self.outside(planned.files.map(\.path), roots: paths.isEmpty ? ["."] : paths)
+      let outside = Self.outside(
+        planned.files.map(\.path), roots: paths.isEmpty ? ["."] : paths, folders: &resolved)
       if !outside.isEmpty {
         throw .outside(paths: outside, roots: paths.isEmpty ? ["."] : paths)
       }
     }
     try check(planned)
-    try VersionBump.write(planned.files)
+    try VersionBump.write(planned.files, folders: &resolved)
     return planned
   }
 
   /// The files of `files` whose real place (links followed) is not below one of `roots`.
   /// A project or workspace given by name stands for the folder that holds it: its
   /// Info.plists and the projects a workspace lists are found relative to that folder.
-  static func outside(_ files: [String], roots: [String]) -> [String] {
-    let real = roots.map { root -> String in
+  static func outside(
+    _ files: [String], roots: [String],
+    folders: inout AbsolutePath.RealFolders
+  ) -> [String] {
+    let folderRoots = roots.map { root -> String in
       let name = root.hasSuffix("/") ? String(root.dropLast()) : root
       guard name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") else { return root }
       guard let slash = name.lastIndex(of: "/") else { return "." }
       return slash == name.startIndex ? "/" : String(name[..<slash])
-    }.compactMap(FileIO.realPath)
+    }
+    let real = folderRoots.compactMap { folders.folder($0) }
     return files.filter { file in
-      guard let place = FileIO.realPath(file) else { return true }
+      guard let place = folders.file(file) else { return true }
       return !real.contains { root in
         place == root || root == "/" || place.hasPrefix(root + "/")
       }

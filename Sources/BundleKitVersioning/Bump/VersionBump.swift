@@ -217,7 +217,10 @@ public struct VersionBump: Sendable {
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places,
           texts: texts, isApplications: group.app))
     }
-    return Plan(values: values, files: try fileChanges(values, contents: inventory.contents))
+    return Plan(
+      values: values,
+      files: try fileChanges(
+        values, contents: inventory.contents, documents: inventory.documents))
   }
 
   /// The keys this bump changes.
@@ -303,7 +306,10 @@ public struct VersionBump: Sendable {
   }
 
   /// The new bytes of every file the values live in.
-  func fileChanges(_ values: [ValueChange], contents: [String: [UInt8]] = [:])
+  func fileChanges(
+    _ values: [ValueChange], contents: [String: [UInt8]] = [:],
+    documents: [String: PropertyListDocument] = [:]
+  )
     throws(VersioningError) -> [FileChange]
   {
     var byFile: [String: [(VersionPlace, String)]] = [:]
@@ -330,7 +336,8 @@ public struct VersionBump: Sendable {
             old = try FileIO.read(file)
           } catch { throw .file(error) }
         }
-        let (new, isBinary) = try FileEditor.apply(edits, to: old, path: file)
+        let (new, isBinary) = try FileEditor.apply(
+          edits, to: old, path: file, document: contents[file] == nil ? nil : documents[file])
         return FileChange(path: file, old: old, new: new, isBinary: isBinary)
       }
     }
@@ -346,11 +353,20 @@ public struct VersionBump: Sendable {
   /// none is replaced, so a failed run leaves every file as it was. A write-protected file
   /// (read-only, or not yet opened for edit in Perforce) is an error, not replaced.
   public static func write(_ changes: [FileChange]) throws(VersioningError) {
+    var folders = AbsolutePath.RealFolders()
+    try write(changes, folders: &folders)
+  }
+
+  /// ``write(_:)`` with the folders the caller resolved already (their links read once).
+  static func write(_ changes: [FileChange], folders: inout AbsolutePath.RealFolders)
+    throws(VersioningError)
+  {
     if let locked = changes.first(where: { FileIO.isWriteProtected($0.path) }) {
       throw .writeProtected(path: locked.path)
     }
     do {
-      try FileIO.writeAtomically(changes.map { FileWrite(path: $0.path, bytes: $0.new) })
+      try FileIO.writeAtomically(
+        changes.map { FileWrite(path: $0.path, bytes: $0.new) }, folders: &folders)
     } catch {
       throw .notWritten(error)
     }

@@ -248,6 +248,8 @@ public struct VersionInventory: Sendable {
   public var bundles: [VersionedBundle] = []
   /// The bytes of each Info.plist as read, so a bump edits exactly what was checked.
   public var contents: [String: [UInt8]] = [:]
+  /// Each Info.plist of ``contents`` as parsed, so a bump does not parse it again.
+  var documents: [String: PropertyListDocument] = [:]
   /// The targets asked for by name (nil: all).
   var namedTargets: Set<String>?
   /// What a reader should know about how the versions were found (a generated project
@@ -427,6 +429,7 @@ public struct VersionInventory: Sendable {
       switch result {
       case .success(let (bytes, parsed)):
         contents[path] = bytes
+        documents[path] = parsed
         document = parsed
       case .failure(let error):
         // Its row's problem: `version` prints the others, `bump` refuses.

@@ -29,7 +29,12 @@ enum FileEditor {
     }
   }
 
-  static func apply(_ edits: [(VersionPlace, String)], to bytes: [UInt8], path: String)
+  /// The new bytes of the file at `path` (now `bytes`) with `edits` made. `document` is
+  /// `bytes` as already parsed, when the caller has it.
+  static func apply(
+    _ edits: [(VersionPlace, String)], to bytes: [UInt8], path: String,
+    document parsed: PropertyListDocument? = nil
+  )
     throws(VersioningError) -> (bytes: [UInt8], isBinary: Bool)
   {
     if path.hasSuffix(".xcconfig") {
@@ -69,11 +74,15 @@ enum FileEditor {
       return (result, false)
     }
     // An Info.plist.
-    let document: PropertyListDocument
-    do {
-      document = try PropertyListDocument(bytes: bytes)
-    } catch {
-      throw .propertyList(error.inFile(path))
+    var document: PropertyListDocument
+    if let parsed {
+      document = parsed
+    } else {
+      do {
+        document = try PropertyListDocument(bytes: bytes)
+      } catch {
+        throw .propertyList(error.inFile(path))
+      }
     }
     var expected = document.value
     for (place, value) in edits {

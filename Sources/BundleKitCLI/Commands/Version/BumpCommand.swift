@@ -85,10 +85,10 @@ struct BumpOptions: ParsableArguments {
     for warning in planned.warnings { ToolMain.diagnostics.warning(warning) }
     switch formatOptions.format {
     case .text:
-      for value in planned.values {
-        StandardStreams.printLine(
-          "\(value.key) \(value.old) -> \(value.new): \(value.bundles.joined(separator: ", "))")
-      }
+      StandardStreams.printLines(
+        planned.values.map {
+          "\($0.key) \($0.old) -> \($0.new): \($0.bundles.joined(separator: ", "))"
+        })
       if planned.values.isEmpty { StandardStreams.printLine("nothing to change") }
     case .json:
       StandardStreams.writeJSON(
