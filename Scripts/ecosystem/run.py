@@ -25,8 +25,9 @@ Each repository is checked out at its pinned commit into a scratch tree outside 
   strings export, then strings import --dry-run of that export
                      -- imports nothing: an unedited export changes no byte
   strings export of a committed .xcloc's Source Contents
-                     -- Xcode's own Localized Contents: units equal (id, source, target,
-                        state, note, order) and <file> elements byte-identical but <tool>
+                     -- Xcode's own Localized Contents: units equal by id (source, target,
+                        state, note), and <file> elements byte-identical but <tool> (the
+                        order); units Xcode read from code are counted apart
   scan               -- exits 0 or 1
 
 A crash is any exit status but 0 and 1 (2 is a usage error, which these commands never
@@ -501,7 +502,7 @@ class Runner:
 
     def committed_exports(self, row, tree):
         """Each committed .xcloc exported again from its own Source Contents, against Xcode's."""
-        units = equal = files = identical = 0
+        units = equal = missing = files = identical = 0
         for path in committed_xclocs(tree):
             try:
                 result = xcloc.counts(self.tool, path)
@@ -509,10 +510,11 @@ class Runner:
                 row["crashes"].append(f"xcloc {os.path.basename(path)} ({type(error).__name__})")
                 continue
             equal, units = equal + result["equal"], units + result["units"]
+            missing += result["missing"]
             identical, files = identical + result["identical"], files + result["files"]
         if files:
-            row["xcloc"] = f"units {equal}/{units}, files {identical}/{files}"
-            row["xcloc_counts"] = (equal, units, identical, files)
+            row["xcloc"] = f"units {equal}/{units} ({missing} only in Xcode's), files {identical}/{files}"
+            row["xcloc_counts"] = (equal, units, identical, files, missing)
 
     def exchange(self, row, tree, bundlekit):
         exported = os.path.join(self.args.scratch, "xcloc", row["repo"].replace("/", "+"))
@@ -600,8 +602,9 @@ def summary(rows):
         "apps at 98% recall and precision": f"{sum(1 for r in judged if r.get('recall', 0) >= 0.98 and r.get('precision', 0) >= 0.98)}/{len(recalls)}",
         "sync clean": f"{clean}/{eligible}",
         "import no-op": f"{imports}/{import_runs}",
-        "committed Xcode exports exported again (units equal, <file>s byte-identical)": (
-            f"{sum(e[0] for e in exports)}/{sum(e[1] for e in exports)}, "
+        "committed Xcode exports exported again (units equal by id, <file>s byte-identical)": (
+            f"{sum(e[0] for e in exports)}/{sum(e[1] for e in exports)} "
+            f"({sum(e[4] for e in exports)} only in Xcode's: read from code), "
             f"{sum(e[2] for e in exports)}/{sum(e[3] for e in exports)} in {len(exports)} repositories"),
         "crashes": crashes, "hangs": hangs,
     }

@@ -3,8 +3,9 @@
 
 An .xcloc's `Source Contents/` holds the very tables Xcode exported from, so exporting them
 again with `bundlekit strings export` must give Xcode's `Localized Contents/<lang>.xliff`:
-the same files in the same order, the same units (id, source, target, state, note) in the
-same order, and the same bytes apart from each file's `<tool>` line. Translations of
+the same files in the same order, the same units (id, source, target, state, note) matched
+by id, and the same bytes apart from each file's `<tool>` line (which judges the order too).
+Units Xcode extracted from code are not in `Source Contents/`: counted as "only in Xcode's". Translations of
 `.strings` tables are not in `Source Contents/` (only the development language's are), so
 for those a target is compared only where the tables give one.
 
@@ -60,7 +61,7 @@ def blocks(path):
 
 
 def counts(bundlekit, xcloc):
-    """{units, equal, files, identical} for one .xcloc (what the ecosystem runner sums)."""
+    """{units, equal, missing, files, identical} for one .xcloc (what the ecosystem runner sums)."""
     result = {}
     compare(bundlekit, xcloc, result)
     if not result:
@@ -92,15 +93,23 @@ def compare(bundlekit, xcloc, counted=None):
             differences.append(f"files: Xcode {theirs_names} ours {our_names}")
         strings_translation = language != development
         ours_by_name = dict(our_files)
-        total = equal = 0
+        total = equal = missing = 0
         for name, their_units in theirs_files:
             mine = ours_by_name.get(name, [])
             total += len(their_units)
+            # Units are matched by id (their order is judged by the byte-identical files). A
+            # unit Xcode has and ours lacks is one Xcode read from code, which Source
+            # Contents does not hold.
+            mine_by_id = {u[0]: u for u in mine}
+            missing += sum(1 for u in their_units if u[0] not in mine_by_id)
             if [u[0] for u in their_units] != [u[0] for u in mine]:
                 differences.append(
                     f"{name}: ids differ: Xcode {len(their_units)}, ours {len(mine)}; first "
                     f"{next((a[0], b[0]) for a, b in zip(their_units + [('-',)], mine + [('-',)]) if a[0] != b[0])}")
-            for theirs, ours_unit in zip(their_units, mine):
+            for theirs in their_units:
+                ours_unit = mine_by_id.get(theirs[0])
+                if ours_unit is None:
+                    continue
                 a, b = list(theirs), list(ours_unit)
                 if strings_translation and not name.endswith(".xcstrings") and b[2] is None:
                     a[2] = a[3] = None  # the translation's table is not in Source Contents
@@ -111,11 +120,12 @@ def compare(bundlekit, xcloc, counted=None):
         identical = without_tool(xliff) == without_tool(ours)
         if counted is not None:
             their_blocks, our_blocks = blocks(xliff), blocks(ours)
-            counted.update(units=total, equal=equal, files=len(their_blocks),
+            counted.update(units=total, equal=equal, missing=missing, files=len(their_blocks),
                            identical=sum(1 for n, b in their_blocks.items() if our_blocks.get(n) == b))
         their_blocks, our_blocks = blocks(xliff), blocks(ours)
         same_blocks = sum(1 for name, block in their_blocks.items() if our_blocks.get(name) == block)
-        row = (f"{xcloc}: {language} (development {development}): units {equal}/{total} equal, "
+        row = (f"{xcloc}: {language} (development {development}): units {equal}/{total} equal "
+               f"({missing} only in Xcode's), "
                f"files byte-identical {same_blocks}/{len(their_blocks)}, "
                f"whole file {'identical' if identical else 'differs'} (apart from <tool>)")
         return row, differences

@@ -8,6 +8,24 @@ public enum TableDiscovery {
   /// Every `.strings`, `.stringsdict` and `.xcstrings` file in `paths` (files are taken as
   /// they are; folders are searched), sorted and without repeats.
   public static func tables(in paths: [String]) throws(DiagnosticsError) -> [TableLocation] {
+    try files(in: paths, taking: { StringsTableKind(path: $0) != nil }).compactMap(
+      TableLocation.init(path:))
+  }
+
+  /// Every storyboard and XIB in a `.lproj` folder in `paths` (files are taken as they are;
+  /// folders are searched), sorted: the Interface Builder documents Xcode exports strings of.
+  static func interfaceDocuments(in paths: [String]) throws(DiagnosticsError) -> [String] {
+    try files(in: paths, taking: DocumentStrings.isDocument).filter {
+      DocumentStrings.isDocument($0)
+        && Paths.lastComponent(Paths.parent($0)).hasSuffix(".lproj")
+    }
+  }
+
+  /// The files named in `paths`, and those below its folders whose names `take` accepts,
+  /// sorted and without repeats.
+  private static func files(
+    in paths: [String], taking take: (String) -> Bool
+  ) throws(DiagnosticsError) -> [String] {
     var found: [String] = []
     let manager = FileManager.default
     // A batch a killed run left half-written in these folders is finished first when this
@@ -29,7 +47,7 @@ public enum TableDiscovery {
         // the project's own (Xcode never builds them): a table inside one is taken only
         // when named.
         if name.hasSuffix(".xcloc") { return .skip }
-        if StringsTableKind(path: name) != nil {
+        if take(name) {
           let relative = entry.relativePath
           found.append(
             path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
@@ -39,6 +57,6 @@ public enum TableDiscovery {
       }
     }
     var seen: Set<String> = []
-    return found.sorted().filter { seen.insert($0).inserted }.compactMap(TableLocation.init(path:))
+    return found.sorted().filter { seen.insert($0).inserted }
   }
 }

@@ -15,6 +15,9 @@ public enum LocalizationExchange {
   struct Project {
     var catalogs: [(original: String, catalog: StringCatalog)] = []
     var strings: [(original: String, location: TableLocation)] = []
+    /// The development language's storyboards, XIBs and intent definitions (in `Base.lproj`
+    /// or its own).
+    var interfaces: [(original: String, path: String)] = []
     var languages: Set<String> = []
   }
 
@@ -74,6 +77,13 @@ public enum LocalizationExchange {
     project.strings = base.filter {
       $0.location.language != "Base" || !developmentTables.contains($0.location.path)
     }
+    for root in paths {
+      for path in try TableDiscovery.interfaceDocuments(in: [root]) {
+        let folder = Paths.lastComponent(Paths.parent(path))
+        guard folder == "Base.lproj" || folder == developmentLanguage + ".lproj" else { continue }
+        project.interfaces.append((original(path, root: root), path))
+      }
+    }
     return project
   }
 
@@ -108,6 +118,16 @@ public enum LocalizationExchange {
     for (original, location) in project.strings {
       sources.append(Output(path: original, bytes: try FileIO.read(location.path)))
     }
+    // Each storyboard's and XIB's strings, read once for every language.
+    var interfaces: [(original: String, path: String, entries: [DocumentStrings.Entry])] =
+      []
+    for (original, path) in project.interfaces {
+      let bytes = try FileIO.read(path)
+      let entries = try DocumentStrings.entries(bytes, path: path)
+      sources.append(Output(path: original, bytes: bytes))
+      // A document with nothing to translate (a launch screen) has no <file>, as in Xcode's.
+      if !entries.isEmpty { interfaces.append((original, path, entries)) }
+    }
     for language in chosen {
       var files: [XLIFFDocument.File] = []
       var source = developmentLanguage
@@ -124,16 +144,25 @@ public enum LocalizationExchange {
       for (original, location) in project.strings {
         let translated = StringsExchange.translatedPath(location.path, language: language)
         let exists = translated.map(FileIO.exists) ?? false
+        // The development language of a Base-localized table is the table itself: Xcode
+        // gives each unit its source as the target.
+        let selfTranslated = !exists && language == developmentLanguage
         let units: [XLIFFDocument.Unit]
         if location.kind == .strings {
-          let target = exists ? try translated.map { try StringsFile(contentsOfFile: $0) } : nil
-          units = StringsExchange.units(
-            strings: try StringsFile(contentsOfFile: location.path), target: target)
+          let table = try StringsFile(contentsOfFile: location.path)
+          let target =
+            exists
+            ? try translated.map { try StringsFile(contentsOfFile: $0) }
+            : selfTranslated ? table : nil
+          units = StringsExchange.units(strings: table, target: target)
         } else {
-          let target = exists ? try translated.map { try StringsdictFile(contentsOfFile: $0) } : nil
+          let table = try StringsdictFile(contentsOfFile: location.path)
+          let target =
+            exists
+            ? try translated.map { try StringsdictFile(contentsOfFile: $0) }
+            : selfTranslated ? table : nil
           units = StringsExchange.units(
-            stringsdict: try StringsdictFile(contentsOfFile: location.path), target: target,
-            language: language, cache: &cache)
+            stringsdict: table, target: target, language: language, cache: &cache)
         }
         files.append(
           XLIFFDocument.File(
@@ -142,8 +171,34 @@ public enum LocalizationExchange {
               units, table: location.path, translation: translated ?? location.path,
               language: language, warnings: &warnings)))
       }
+      for (original, path, entries) in interfaces {
+        let translation = DocumentStrings.translationPath(path, language: language)
+        let translated = try translation.flatMap {
+          FileIO.exists($0) ? try StringsFile(contentsOfFile: $0) : nil
+        }
+        // The development language's text is the document's own, unless its `.lproj` has a
+        // table for the document (Xcode takes that).
+        let units = entries.map { entry in
+          XLIFFDocument.Unit(
+            id: entry.id, source: entry.value,
+            target: translated?.dictionary[entry.id]?.stringValue
+              ?? (language == developmentLanguage ? entry.value : nil),
+            state: nil, note: entry.note)
+        }
+        files.append(
+          XLIFFDocument.File(
+            original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
+            units: xmlSafe(
+              units.sorted { StringsExchange.numericOrder($0.id, $1.id) }, table: path,
+              translation: translation ?? path, language: language, warnings: &warnings)))
+      }
       // No table at all (a .lproj of images only): nothing to translate, no .xcloc.
       guard !files.isEmpty else { continue }
+      // Xcode's order: by path, letters compared without case (`dexcom-share-client/…`
+      // before `G7SensorKit/…`, `ckcomplication.strings` before `Localizable.strings`).
+      files.sort {
+        ($0.original.lowercased(), $0.original) < ($1.original.lowercased(), $1.original)
+      }
       let bundle = Paths.join(folder, "\(language).xcloc")
       outputs.append(
         Output(
@@ -310,11 +365,20 @@ public enum LocalizationExchange {
           fail("original \"\(file.original)\" leads out of \(root) through a link")
           continue
         }
-        guard let location = TableLocation(path: tablePath), let language = file.targetLanguage
+        // Storyboards, XIBs and intent definitions keep their translations in
+        // `<lang>.lproj/<name>.strings`.
+        let isInterface = DocumentStrings.isDocument(tablePath)
+        guard let language = file.targetLanguage,
+          let location = isInterface
+            ? TableLocation(path: tablePath + ".strings") : TableLocation(path: tablePath)
         else {
           fail("original \"\(file.original)\" is not a strings table")
           continue
         }
+        // A document's strings (storyboard, XIB, intent definition): the development
+        // language's are the document's own (Xcode changes no document on import); others go
+        // to `<lang>.lproj/<name>.strings`.
+        if isInterface, language == file.sourceLanguage { continue }
         switch location.kind {
         case .catalog:
           let bytes = try pending[tablePath] ?? FileIO.read(tablePath)
@@ -334,9 +398,20 @@ public enum LocalizationExchange {
             plan.changes.append((tablePath, applied.changed))
           }
         case .strings, .stringsdict:
-          guard let target = StringsExchange.translatedPath(tablePath, language: language) else {
+          guard
+            var target = isInterface
+              ? DocumentStrings.translationPath(tablePath, language: language)
+              : StringsExchange.translatedPath(tablePath, language: language)
+          else {
             fail("original \"\(file.original)\" is not in a <language>.lproj folder")
             continue
+          }
+          // The development language of a Base-localized table with no table of its own is
+          // the Base table (the export gave its text as the targets).
+          if !isInterface, language == file.sourceLanguage, location.language == "Base",
+            pending[target] == nil, !FileIO.exists(target)
+          {
+            target = tablePath
           }
           let lproj = Paths.parent(Paths.parent(target))
           guard let realParent = FileIO.realPath(lproj),
@@ -365,10 +440,18 @@ public enum LocalizationExchange {
           let existing = try pending[target] ?? (FileIO.exists(target) ? FileIO.read(target) : nil)
           let applied: CatalogExchange.Applied
           if location.kind == .strings {
+            // A document's source is the table ibtool would write for it.
+            let source =
+              isInterface
+              ? try StringsFile(
+                bytes: DocumentStrings.stringsTable(
+                  DocumentStrings.entries(FileIO.read(tablePath), path: tablePath)),
+                path: tablePath)
+              : try StringsFile(contentsOfFile: tablePath)
             applied = StringsExchange.apply(
-              file, source: try StringsFile(contentsOfFile: tablePath),
+              file, source: source,
               target: try existing.map { try StringsFile(bytes: $0, path: target) },
-              xliffPath: xliffPath)
+              xliffPath: xliffPath, addingUnknown: target != tablePath)
           } else {
             applied = try StringsExchange.apply(
               file, source: try StringsdictFile(contentsOfFile: tablePath),

@@ -78,20 +78,24 @@ enum StringsExchange {
 
   /// Merges a file's units into the language's `.strings` table (`target`, nil when it does
   /// not exist yet): the table is written again in the development table's order, each entry
-  /// under its comment, entries only the translation has kept at the end.
+  /// under its comment, entries only the translation has kept next, then units the
+  /// development table lacks.
+  ///
+  /// Xcode exports a `.strings` table with the strings it extracts from code, which the table
+  /// may not hold, and imports them: so does this, with one warning for the file. With
+  /// `addingUnknown` false (the development language's own table) they are left out.
   static func apply(
-    _ file: XLIFFDocument.File, source: StringsFile, target: StringsFile?, xliffPath: String
+    _ file: XLIFFDocument.File, source: StringsFile, target: StringsFile?, xliffPath: String,
+    addingUnknown: Bool = true
   ) -> CatalogExchange.Applied {
     var applied = CatalogExchange.Applied()
     var values: [String: String] = [:]
+    var unknown: [XLIFFDocument.Unit] = []
+    var unknownCount = 0
     for unit in file.units {
-      guard let value = source.dictionary[unit.id]?.stringValue else {
-        applied.diagnostics.append(
-          .error(
-            xliffPath, line: unit.line, column: unit.column,
-            "\(source.path) has no key \(StringsFile.literal(unit.id))"))
-        continue
-      }
+      let known = source.dictionary[unit.id]?.stringValue
+      if known == nil { unknownCount += 1 }
+      guard let value = known ?? (addingUnknown ? unit.source : nil) else { continue }
       guard let translation = unit.target, !translation.isEmpty,
         target?.dictionary[unit.id]?.stringValue != translation
       else { continue }
@@ -102,7 +106,15 @@ enum StringsExchange {
           unit, translation: translation, source: value, plural: false, into: &applied, xliffPath)
       else { continue }
       values[unit.id] = translation
+      if known == nil { unknown.append(unit) }
       applied.changed += 1
+    }
+    if unknownCount > 0 {
+      applied.diagnostics.append(
+        Diagnostic(
+          .warning, path: xliffPath, line: file.line, column: file.column,
+          "\(unknownCount) unit\(unknownCount == 1 ? " is" : "s are") not in \(source.path) (Xcode exports the strings it extracts from code, or an intent definition's, with the table): \(addingUnknown ? "imported with the others" : "left out of the development language's table")"
+        ))
     }
     guard applied.changed > 0, !applied.diagnostics.contains(where: { $0.severity == .error })
     else { return applied }
@@ -115,8 +127,14 @@ enum StringsExchange {
       blocks.append(StringsText.entry(key: entry.key, value: value, comment: entry.comment))
     }
     for entry in target?.entries ?? [] where written.insert(entry.key).inserted {
-      guard let value = target?.dictionary[entry.key]?.stringValue else { continue }
+      guard let value = values[entry.key] ?? target?.dictionary[entry.key]?.stringValue else {
+        continue
+      }
       blocks.append(StringsText.entry(key: entry.key, value: value, comment: entry.comment))
+    }
+    for unit in unknown where written.insert(unit.id).inserted {
+      guard let value = values[unit.id] else { continue }
+      blocks.append(StringsText.entry(key: unit.id, value: value, comment: unit.note))
     }
     let encoding = target?.encoding ?? .utf8
     let marks: [UInt8] =
