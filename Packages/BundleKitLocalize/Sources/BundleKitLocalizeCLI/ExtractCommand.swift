@@ -30,7 +30,8 @@ struct ExtractCommand: ParsableCommand {
 
   func run() throws {
     let files = try SwiftSources.read(paths)
-    let result = SwiftSources.extractor(for: paths).extract(files)
+    let result = SwiftSources.extractor(for: paths).extract(
+      files, context: SwiftSources.context(for: paths, files: files))
     // With --strict every finding fails the run.
     ToolMain.diagnostics.warningsAsErrors = strict
     ToolMain.diagnostics.emit(result.diagnostics)

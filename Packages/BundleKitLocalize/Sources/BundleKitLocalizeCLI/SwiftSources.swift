@@ -46,6 +46,136 @@ enum SwiftSources {
     return files
   }
 
+  /// The Swift sources of the local packages the code under `paths` depends on, which
+  /// extraction reads for their declarations only (a design-system package's
+  /// `AppButton(_ title: LocalizedStringKey)`), the files of `files` left out.
+  ///
+  /// The packages are those a `Package.swift` above a path lists with `.package(path:)`,
+  /// that package's own other modules, and those an Xcode project in the repository
+  /// references (`XCLocalSwiftPackageReference`), followed through their manifests. Only
+  /// packages inside the repository (the folder holding `.git` above the paths) are read,
+  /// and unreadable files are passed over: they add knowledge, never findings.
+  static func context(for paths: [String], files: [(path: String, source: String)])
+    -> [(path: String, source: String)]
+  {
+    guard let first = paths.first, let start = FileIO.realPath(first),
+      let repository = repositoryRoot(above: start)
+    else { return [] }
+    var pending: [String] = []
+    for path in paths {
+      guard let real = FileIO.realPath(path) else { continue }
+      if let package = enclosingPackage(of: real, within: repository) {
+        pending.append(package)
+      } else {
+        pending += projectPackages(in: repository)
+      }
+    }
+    var packages: [String] = []
+    var seen: Set<String> = []
+    // A bounded walk of the dependency graph: a repository has a handful of local packages.
+    while let package = pending.popLast(), packages.count < 64 {
+      guard let real = FileIO.realPath(package),
+        real == repository || real.hasPrefix(repository + "/"),
+        seen.insert(real).inserted
+      else { continue }
+      packages.append(real)
+      pending += localDependencies(of: real)
+    }
+    let known = Set(files.compactMap { FileIO.realPath($0.path) })
+    var context: [(path: String, source: String)] = []
+    for package in packages {
+      let sources = Paths.join(package, "Sources")
+      for path in Self.paths(in: [sources]) where !known.contains(FileIO.realPath(path) ?? path) {
+        guard let bytes = try? FileIO.read(path),
+          let text = String(validating: bytes, as: UTF8.self)
+        else { continue }
+        context.append((path, text))
+      }
+    }
+    return context
+  }
+
+  /// The nearest folder at or above `path` that holds `.git`, looked for at most 64 levels up.
+  static func repositoryRoot(above path: String) -> String? {
+    var folder = path
+    for _ in 0..<64 {
+      if FileIO.exists(Paths.join(folder, ".git")) { return folder }
+      if folder == "/" { return nil }
+      folder = Paths.parent(folder)
+    }
+    return nil
+  }
+
+  /// The nearest folder at or above `path`, inside `repository`, that holds a `Package.swift`.
+  static func enclosingPackage(of path: String, within repository: String) -> String? {
+    var folder = path
+    while folder == repository || folder.hasPrefix(repository + "/") {
+      if FileIO.exists(Paths.join(folder, "Package.swift")) { return folder }
+      if folder == repository { return nil }
+      folder = Paths.parent(folder)
+    }
+    return nil
+  }
+
+  /// The folders a manifest lists with `.package(path: "...")`, relative to its package.
+  static func localDependencies(of package: String) -> [String] {
+    guard let bytes = try? FileIO.read(Paths.join(package, "Package.swift")),
+      let text = String(validating: bytes, as: UTF8.self)
+    else { return [] }
+    return quotedValues(after: "path:", in: text, within: ".package(").map {
+      Paths.join(package, $0)
+    }
+  }
+
+  /// The local packages the Xcode projects at the top of `repository` (and one level down)
+  /// reference: each `XCLocalSwiftPackageReference`'s `relativePath`, from the project's
+  /// folder.
+  static func projectPackages(in repository: String) -> [String] {
+    var projects: [String] = []
+    let top = DirectoryWalker.names(in: repository)?.names ?? []
+    for name in top {
+      if name.hasSuffix(".xcodeproj") {
+        projects.append(Paths.join(repository, name))
+      } else if !name.hasPrefix("."), !SkippedFolders.skips(name) {
+        for inner in DirectoryWalker.names(in: Paths.join(repository, name))?.names ?? []
+        where inner.hasSuffix(".xcodeproj") {
+          projects.append(Paths.join(Paths.join(repository, name), inner))
+        }
+      }
+    }
+    var packages: [String] = []
+    for project in projects {
+      guard let bytes = try? FileIO.read(Paths.join(project, "project.pbxproj")),
+        let text = String(validating: bytes, as: UTF8.self)
+      else { continue }
+      for block in text.components(separatedBy: "isa = XCLocalSwiftPackageReference;").dropFirst() {
+        guard let range = block.range(of: "relativePath = ") else { continue }
+        var value = block[range.upperBound...].prefix { $0 != ";" && $0 != "\n" }
+        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+          value = value.dropFirst().dropLast()
+        }
+        packages.append(Paths.join(Paths.parent(project), String(value)))
+      }
+    }
+    return packages
+  }
+
+  /// The quoted strings following `label` inside calls opened by `opener` in `text`:
+  /// `path:` in `.package(path: "../Kit")`.
+  private static func quotedValues(after label: String, in text: String, within opener: String)
+    -> [String]
+  {
+    var values: [String] = []
+    for call in text.components(separatedBy: opener).dropFirst() {
+      let head = call.prefix { $0 != ")" }
+      guard let range = head.range(of: label) else { continue }
+      let rest = head[range.upperBound...].drop { $0 == " " }
+      guard rest.first == "\"" else { continue }
+      values.append(String(rest.dropFirst().prefix { $0 != "\"" }))
+    }
+    return values
+  }
+
   /// The extractor for the sources under `paths`: it knows the properties of their Core
   /// Data models (`*.xcdatamodeld`), whose classes Xcode generates.
   static func extractor(for paths: [String]) -> SwiftStringExtractor {

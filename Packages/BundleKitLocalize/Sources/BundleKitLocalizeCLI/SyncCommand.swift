@@ -93,7 +93,8 @@ struct SyncPlan {
     var plan = SyncPlan()
     let locations = try TableDiscovery.tables(in: paths)
     let files = try SwiftSources.read(paths)
-    let extraction = SwiftSources.extractor(for: paths).extract(files)
+    let extraction = SwiftSources.extractor(for: paths).extract(
+      files, context: SwiftSources.context(for: paths, files: files))
     plan.diagnostics = extraction.diagnostics
     plan.fileCount = files.count
     plan.stringCount = extraction.strings.count

@@ -39,6 +39,102 @@ import Testing
   }
 }
 
+/// Calls of a local package's public API, as Xcode's compiler knows them.
+@Suite struct LocalPackageTests {
+  @Test(
+    "a local package's public initialisers with localized parameters extract at their calls, from the app (through the project) and from another package; nothing internal, nothing from outside the repository"
+  )
+  func localPackages() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try TemporaryFolder()
+    let repository = folder.file("repo")
+    let files: [String: String] = [
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      // The app: a folder of an Xcode project that references the packages.
+      "repo/App.xcodeproj/project.pbxproj": """
+      // !$*UTF8*$!
+      { objects = {
+        A1 /* XCLocalSwiftPackageReference "Packages/UI" */ = {
+          isa = XCLocalSwiftPackageReference;
+          relativePath = Packages/UI;
+        };
+      }; }
+      """,
+      "repo/App/Root.swift": """
+      import UI
+      struct Root: View {
+        var body: some View {
+          AppButton("Save", systemImage: "tray")
+          AppButton(secret: "Not public")
+          Banner(title: "Welcome")
+          Badge("Outside")
+          // A `String` overload beside the localized one takes the literal, as Swift picks it.
+          AppRow("Plain", systemImage: "x") {}
+          AppRow("Only localized", detail: "x")
+        }
+      }
+      """,
+      "repo/Packages/UI/Package.swift": """
+      // swift-tools-version: 6.0
+      import PackageDescription
+      let package = Package(name: "UI", dependencies: [.package(path: "../Design"), .package(path: "../../../outside")], targets: [.target(name: "UI")])
+      """,
+      "repo/Packages/UI/Sources/UI/AppButton.swift": """
+      import SwiftUI
+      public struct AppButton: View {
+        public init(_ title: LocalizedStringKey, systemImage: String) {}
+        init(secret: LocalizedStringKey) {}
+        public var body: some View { Text("Inside the package") }
+      }
+      public struct AppRow {
+        public init(_ title: LocalizedStringKey, systemImage: String? = nil, action: () -> Void) {}
+        public init(_ title: String, systemImage: String? = nil, action: () -> Void) {}
+        public init(_ title: LocalizedStringKey, detail: String) {}
+      }
+      """,
+      "repo/Packages/Design/Package.swift": """
+      // swift-tools-version: 6.0
+      import PackageDescription
+      let package = Package(name: "Design", targets: [.target(name: "Design")])
+      """,
+      "repo/Packages/Design/Sources/Design/Banner.swift": """
+      import SwiftUI
+      public struct Banner: View { public var body: some View { EmptyView() } }
+      public extension Banner {
+        init(title: LocalizedStringKey) { self.init() }
+      }
+      """,
+      // A package outside the repository is not read, even when a manifest names it.
+      "outside/Package.swift": "let package = Package(name: \"outside\")\n",
+      "outside/Sources/Outside/Badge.swift": """
+      public struct Badge { public init(_ text: LocalizedStringKey) {} }
+      """,
+    ]
+    for (path, text) in files {
+      let full = folder.file(path)
+      try FileManager.default.createDirectory(
+        atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: full))
+    }
+    func keys(_ path: String) throws -> [String] {
+      let result = try Tool.run(tool, ["extract", path, "--format", "json"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let rows = try #require(
+        try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+      return rows.compactMap { $0["key"] as? String }.sorted()
+    }
+    #expect(try keys(repository + "/App") == ["Only localized", "Save", "Welcome"])
+    // From a module of a package: its dependency's declarations, its own strings only.
+    try Data(#"struct S { let b = Banner(title: "Hello") }"#.utf8).write(
+      to: URL(fileURLWithPath: folder.file("repo/Packages/UI/Sources/UI/Screen.swift")))
+    #expect(
+      try keys(folder.file("repo/Packages/UI/Sources/UI")) == ["Hello", "Inside the package"])
+    // Without a repository around them, the sources are read alone, as before.
+    try FileManager.default.removeItem(atPath: folder.file("repo/.git"))
+    #expect(try keys(repository + "/App") == [])
+  }
+}
+
 /// `bundlekit strings extract` runs the helper beside it, with the same answer.
 @Suite struct ForwardingTests {
   @Test("bundlekit strings extract prints what bundlekit-localize extract prints")

@@ -488,7 +488,12 @@ final class ExtractionVisitor: SyntaxVisitor {
     if let callables = declarations.callables[name],
       let positions = matchedPositions(arguments, callables)
     {
-      for index in positions {
+      // Where a `String` overload takes the literal too, the literal goes there.
+      var plain: Set<Int> = []
+      for overload in declarations.plainCallables[name] ?? [] {
+        plain.formUnion(matchedPositions(arguments, [overload]) ?? [])
+      }
+      for index in positions where !plain.contains(index) {
         recordTyped(arguments[index].expression, source: name, arguments: arguments)
       }
       return .visitChildren

@@ -27,6 +27,12 @@ public struct SwiftStringExtractor: Sendable {
     public var literals: Set<String> = []
   }
 
+  /// Whether `source` spells one of the localized types (a cheap test before parsing).
+  static func namesLocalizedType(_ source: String) -> Bool {
+    source.contains("LocalizedStringKey") || source.contains("LocalizedStringResource")
+      || source.contains("LocalizationValue")
+  }
+
   /// Files larger than this are an error, not parsed: a source not read is a source whose
   /// strings `sync` would otherwise take for deleted.
   public var maximumFileSize = 8 << 20
@@ -50,11 +56,27 @@ public struct SwiftStringExtractor: Sendable {
   /// An extractor.
   public init() {}
 
-  /// Extracts from `files`: each a path (as reported) and its source text.
-  public func extract(_ files: [(path: String, source: String)]) -> Result {
+  /// Extracts from `files`: each a path (as reported) and its source text. `context` holds
+  /// the sources of the modules `files` may call (local packages the target depends on):
+  /// their public initialisers and functions with localized parameters are known, as Xcode's
+  /// compiler knows them, and nothing is extracted from them.
+  public func extract(
+    _ files: [(path: String, source: String)],
+    context: [(path: String, source: String)] = []
+  ) -> Result {
     var result = Result()
     var trees: [(path: String, tree: SourceFileSyntax)] = []
     var declarations = TargetDeclarations()
+    for (_, source) in context where source.utf8.count <= maximumFileSize {
+      // Only a file that names a localized type can declare a parameter of one; the rest is
+      // not parsed. A file the parser could not take in reasonable time is left out.
+      guard Self.namesLocalizedType(source),
+        (Self.longestBracketRun(source)?.count ?? 0) <= maximumBracketRun
+      else { continue }
+      let parsed = Parser.parse(source: source)
+      guard Self.tooDeep(parsed, limit: maximumNesting) == nil else { continue }
+      declarations.collectPublic(parsed)
+    }
     for (name, types) in generatedProperties {
       declarations.properties[name, default: []].formUnion(types)
     }

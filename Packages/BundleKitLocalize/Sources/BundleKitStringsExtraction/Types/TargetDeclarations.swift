@@ -16,6 +16,10 @@ struct TargetDeclarations: Sendable {
 
   /// Callables by name.
   var callables: [String: [LocalizedCallable]] = [:]
+  /// Overloads taking a plain `String` by name, its positions in `localized`: a string
+  /// literal goes to `String` (its default type) when both fit, so Xcode extracts nothing
+  /// there (`AppRow(_ title: String)` beside `AppRow(_ title: LocalizedStringKey)`).
+  var plainCallables: [String: [LocalizedCallable]] = [:]
   /// Stored and computed properties by name, with every type they are declared with.
   var properties: [String: Set<String>] = [:]
   /// Members by type and name, where a type's own are known (Core Data entities' classes).
@@ -63,7 +67,24 @@ struct TargetDeclarations: Sendable {
   mutating func collect(_ file: SourceFileSyntax) {
     let collector = Collector(viewMode: .sourceAccurate)
     collector.walk(file)
+    add(collector)
+  }
+
+  /// Collects what another module may call from `file`: its public and open initialisers
+  /// and functions taking localized parameters (a local package's `AppButton("Save")`),
+  /// nothing else (its property types are its own module's business).
+  mutating func collectPublic(_ file: SourceFileSyntax) {
+    let collector = Collector(viewMode: .sourceAccurate)
+    collector.publicOnly = true
+    collector.walk(file)
+    add(collector)
+  }
+
+  private mutating func add(_ collector: Collector) {
     for callable in collector.callables { callables[callable.name, default: []].append(callable) }
+    for callable in collector.plainCallables {
+      plainCallables[callable.name, default: []].append(callable)
+    }
     for (name, types) in collector.properties { properties[name, default: []].formUnion(types) }
     for (name, types) in collector.results { results[name, default: []].formUnion(types) }
   }
@@ -89,13 +110,27 @@ struct TargetDeclarations: Sendable {
 
   private final class Collector: SyntaxVisitor {
     var callables: [LocalizedCallable] = []
+    var plainCallables: [LocalizedCallable] = []
     var properties: [String: Set<String>] = [:]
     var results: [String: Set<String>] = [:]
     var typeNames: [String] = []
+    /// Only what other modules may call (``collectPublic(_:)``).
+    var publicOnly = false
+    /// Whether each enclosing extension is `public` (its members are public by default).
+    var publicExtensions: [Bool] = []
+
+    /// Whether a declaration with `modifiers` can be called from another module.
+    func isVisible(_ modifiers: DeclModifierListSyntax) -> Bool {
+      let names = modifiers.map(\.name.text)
+      if names.contains("public") || names.contains("open") { return true }
+      let restricted = ["private", "fileprivate", "internal", "package"]
+      return publicExtensions.last == true && !names.contains(where: restricted.contains)
+    }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
       typeNames.append(node.name.text)
-      recordMemberwiseInitializer(node)
+      // The memberwise initialiser is internal: no other module calls it.
+      if !publicOnly { recordMemberwiseInitializer(node) }
       return .visitChildren
     }
 
@@ -152,11 +187,21 @@ struct TargetDeclarations: Sendable {
     override func visitPost(_ node: EnumDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
       typeNames.append(node.extendedType.trimmedDescription)
+      publicExtensions.append(node.modifiers.contains { $0.name.text == "public" })
       return .visitChildren
     }
-    override func visitPost(_ node: ExtensionDeclSyntax) { typeNames.removeLast() }
+    override func visitPost(_ node: ExtensionDeclSyntax) {
+      typeNames.removeLast()
+      publicExtensions.removeLast()
+    }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+      if publicOnly {
+        if isVisible(node.modifiers) {
+          record(name: node.name.text, parameters: node.signature.parameterClause.parameters)
+        }
+        return .skipChildren
+      }
       record(name: node.name.text, parameters: node.signature.parameterClause.parameters)
       if let result = node.signature.returnClause?.type {
         results[node.name.text, default: []].insert(result.trimmedDescription)
@@ -168,6 +213,7 @@ struct TargetDeclarations: Sendable {
     /// `case invalid(description: LocalizedStringKey)`: `.invalid(description: "...")` is a
     /// call with a localized parameter.
     override func visit(_ node: EnumCaseDeclSyntax) -> SyntaxVisitorContinueKind {
+      if publicOnly { return .skipChildren }
       for element in node.elements {
         guard let parameters = element.parameterClause?.parameters else { continue }
         var labels: [String?] = []
@@ -186,6 +232,7 @@ struct TargetDeclarations: Sendable {
     }
 
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+      if publicOnly, !isVisible(node.modifiers) { return .skipChildren }
       if let type = typeNames.last {
         record(name: type, parameters: node.signature.parameterClause.parameters)
       }
@@ -193,6 +240,7 @@ struct TargetDeclarations: Sendable {
     }
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+      if publicOnly { return .skipChildren }
       for binding in node.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { continue }
@@ -212,13 +260,20 @@ struct TargetDeclarations: Sendable {
     func record(name: String, parameters: FunctionParameterListSyntax) {
       var labels: [String?] = []
       var localized: Set<Int> = []
+      var plain: Set<Int> = []
       for (index, parameter) in parameters.enumerated() {
         let label = parameter.firstName.text
         labels.append(label == "_" ? nil : label)
         if TargetDeclarations.isLocalized(parameter.type) { localized.insert(index) }
+        if ["String", "String?"].contains(parameter.type.trimmedDescription) {
+          plain.insert(index)
+        }
       }
       if !localized.isEmpty {
         callables.append(LocalizedCallable(name: name, labels: labels, localized: localized))
+      }
+      if !plain.isEmpty {
+        plainCallables.append(LocalizedCallable(name: name, labels: labels, localized: plain))
       }
     }
   }
