@@ -208,19 +208,22 @@ enum PlainXMLPropertyListReader {
     /// A quoted literal of a DOCTYPE: a public identifier takes only the characters XML
     /// allows there.
     mutating func literal(publicID: Bool) -> Bool {
+      quoted { byte in
+        guard publicID else { return true }
+        let letter = byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
+        let digit = byte >= 0x30 && byte <= 0x39
+        return letter || digit || byte == 0x20 || byte == 0x0A
+          || "-'()+,./:=?;!*#@$_%".utf8.contains(byte)
+      }
+    }
+
+    /// A text in single or double quotes whose every byte `accepts` takes, read past.
+    mutating func quoted(_ accepts: (UInt8) -> Bool) -> Bool {
       guard index < end, base[index] == 0x22 || base[index] == 0x27 else { return false }
       let quote = base[index]
       index += 1
       while index < end, base[index] != quote {
-        let byte = base[index]
-        if publicID {
-          let letter = byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
-          let digit = byte >= 0x30 && byte <= 0x39
-          guard
-            letter || digit || byte == 0x20 || byte == 0x0A
-              || "-'()+,./:=?;!*#@$_%".utf8.contains(byte)
-          else { return false }
-        }
+        guard accepts(base[index]) else { return false }
         index += 1
       }
       guard index < end else { return false }
@@ -247,7 +250,8 @@ enum PlainXMLPropertyListReader {
             result = value
             break elements
           }
-          guard add(value) else { return nil }
+          // Its place in the container was checked when it began.
+          values.append(value)
           continue
         }
         if starts(with: "<!--") {
@@ -285,7 +289,7 @@ enum PlainXMLPropertyListReader {
               result = value
               break elements
             }
-            guard add(value) else { return nil }
+            values.append(value)
             continue
           }
           frames.append(Frame(tag: tag, valueStart: values.count, keyStart: keys.count))
@@ -298,7 +302,8 @@ enum PlainXMLPropertyListReader {
             result = value
             break elements
           }
-          guard add(value) else { return nil }
+          // Its place in the container was checked when it began.
+          values.append(value)
           continue
         }
       }
@@ -314,13 +319,6 @@ enum PlainXMLPropertyListReader {
       case .plist: return values.count == frame.valueStart
       default: return true
       }
-    }
-
-    /// Adds a finished value to the innermost container (its count was checked when it
-    /// began).
-    mutating func add(_ value: PropertyListValue) -> Bool {
-      values.append(value)
-      return true
     }
 
     /// The value of a container whose closing tag was read, its items taken off the stacks.
@@ -540,16 +538,7 @@ enum PlainXMLPropertyListReader {
       guard index < end, base[index] == 0x3D else { return false }
       index += 1
       skipSpace()
-      guard index < end, base[index] == 0x22 || base[index] == 0x27 else { return false }
-      let quote = base[index]
-      index += 1
-      while index < end, base[index] != quote {
-        if base[index] == 0x3C || base[index] == 0x26 { return false }
-        index += 1
-      }
-      guard index < end else { return false }
-      index += 1
-      return true
+      return quoted { $0 != 0x3C && $0 != 0x26 }
     }
 
     /// `>` or `/>` after a start tag's name (space before it allowed): whether it closed
