@@ -28,8 +28,7 @@ public enum StandardStreams {
 
   /// Prints a line to standard output.
   public static func printLine(_ line: String) {
-    writeAll(
-      Array((line + "\n").utf8), to: dataToStandardError ? STDERR_FILENO : STDOUT_FILENO)
+    printLines([line])
   }
 
   /// Prints lines to standard output in one write: a thousand changed files make one system

@@ -346,4 +346,43 @@ struct DocumentExchangeTests {
     #expect((read as? [String: String])?["9KhaIS"] == "DE I've set the \"${name}\" preset")
     #expect((read as? [String: String])?.count == 4)
   }
+
+  @Test(
+    "a storyboard or table that is a link leading out of the tree is refused by name, its text never exported; a link inside is read"
+  )
+  func linksOut() throws {
+    let folder = try TemporaryFolder()
+    try XLIFFExchangeTests.write(
+      [
+        "outside/Secret.storyboard": Self.storyboard,
+        "outside/Secret.strings": "\"secret\" = \"Secret table\";\n",
+        "App/Base.lproj/Localizable.strings": "\"hello\" = \"Hello\";\n",
+      ], in: folder)
+    func export() throws -> String {
+      var warnings: [Diagnostic] = []
+      let outputs = try LocalizationExchange.export(
+        [folder.file("App")], to: folder.file("out"), languages: ["fr"],
+        developmentLanguage: "en", toolVersion: "test", warnings: &warnings)
+      let xliff = try #require(outputs.first { $0.path.hasSuffix("/fr.xliff") })
+      return String(decoding: xliff.bytes, as: UTF8.self)
+    }
+    for (link, target) in [
+      ("App/Base.lproj/Main.storyboard", "outside/Secret.storyboard"),
+      ("App/Base.lproj/Other.strings", "outside/Secret.strings"),
+    ] {
+      try FileManager.default.createSymbolicLink(
+        atPath: folder.file(link), withDestinationPath: folder.file(target))
+      #expect {
+        _ = try export()
+      } throws: { error in
+        "\(error)".contains("\(folder.file(link)): error: is a link that leads out of")
+      }
+      try FileManager.default.removeItem(atPath: folder.file(link))
+    }
+    // Inside the tree, a link is a table like another.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("App/Base.lproj/Other.strings"),
+      withDestinationPath: "Localizable.strings")
+    #expect(try export().contains("Base.lproj/Other.strings\" source-language"))
+  }
 }

@@ -27,6 +27,7 @@ public enum TableDiscovery {
     in paths: [String], taking take: (String) -> Bool
   ) throws(DiagnosticsError) -> [String] {
     var found: [String] = []
+    var outside: [Diagnostic] = []
     let manager = FileManager.default
     // A batch a killed run left half-written in these folders is finished first when this
     // run writes them (the walk below finishes those inside); never above them.
@@ -40,6 +41,7 @@ public enum TableDiscovery {
         found.append(path)
         continue
       }
+      let realRoot = FileIO.realPath(path) ?? path
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
         if SkippedFolders.skips(name) { return .skip }
@@ -49,13 +51,28 @@ public enum TableDiscovery {
         if name.hasSuffix(".xcloc") { return .skip }
         if take(name) {
           let relative = entry.relativePath
-          found.append(
+          let file =
             path == "." ? relative : (path.hasSuffix("/") ? path + relative : path + "/" + relative)
-          )
+          // A link found in the tree is followed only when it stays inside it: a planted
+          // `Main.storyboard -> ~/.aws/credentials` is not read into an export. (A link to
+          // a device or FIFO is the reader's to refuse, as any such file.)
+          var info = stat()
+          var target = stat()
+          if lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+            stat(file, &target) == 0, target.st_mode & S_IFMT == S_IFREG,
+            !(FileIO.realPath(file).map { realRoot == "/" || $0.hasPrefix(realRoot + "/") }
+              ?? false)
+          {
+            outside.append(
+              Diagnostic(.error, .syntax, file, "is a link that leads out of \(path): not read"))
+          } else {
+            found.append(file)
+          }
         }
         return .descend
       }
     }
+    if !outside.isEmpty { throw DiagnosticsError(outside) }
     var seen: Set<String> = []
     return found.sorted().filter { seen.insert($0).inserted }
   }

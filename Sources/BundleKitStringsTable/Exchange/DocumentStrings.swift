@@ -1,3 +1,4 @@
+import BundleKitFileSystem
 import BundleKitPropertyList
 import BundleKitPropertyListCore
 
@@ -163,10 +164,9 @@ enum DocumentStrings {
   /// `DIR/Base.lproj/Main.storyboard` for `de`: `DIR/de.lproj/Main.strings`, where the
   /// document's translation lives.
   static func translationPath(_ path: String, language: String) -> String? {
-    guard let translated = StringsExchange.translatedPath(path, language: language),
-      let dot = translated.lastIndex(of: ".")
-    else { return nil }
-    return String(translated[..<dot]) + ".strings"
+    StringsExchange.translatedPath(path, language: language).map {
+      Paths.removingExtension($0) + ".strings"
+    }
   }
 
   /// The entries as the `.strings` table ibtool writes (each note as its comment), which an

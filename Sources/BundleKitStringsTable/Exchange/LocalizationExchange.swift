@@ -118,7 +118,7 @@ public enum LocalizationExchange {
     for (original, location) in project.strings {
       sources.append(Output(path: original, bytes: try FileIO.read(location.path)))
     }
-    // Each storyboard's and XIB's strings, read once for every language.
+    // Each storyboard's, XIB's and intent definition's strings, read once for every language.
     var interfaces: [(original: String, path: String, entries: [DocumentStrings.Entry])] =
       []
     for (original, path) in project.interfaces {

@@ -74,7 +74,7 @@ enum FileEditor {
       return (result, false)
     }
     // An Info.plist.
-    var document: PropertyListDocument
+    let document: PropertyListDocument
     if let parsed {
       document = parsed
     } else {

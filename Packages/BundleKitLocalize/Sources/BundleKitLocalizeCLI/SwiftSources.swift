@@ -85,8 +85,12 @@ enum SwiftSources {
     var context: [(path: String, source: String)] = []
     for package in packages {
       let sources = Paths.join(package, "Sources")
-      for path in Self.paths(in: [sources]) where !known.contains(FileIO.realPath(path) ?? path) {
-        guard let bytes = try? FileIO.read(path),
+      for path in Self.paths(in: [sources]) {
+        // A link (the file, or `Sources` itself) that leads out of the repository is not
+        // followed.
+        guard let real = FileIO.realPath(path),
+          repository == "/" || real.hasPrefix(repository + "/"),
+          !known.contains(real), let bytes = try? FileIO.read(path),
           let text = String(validating: bytes, as: UTF8.self)
         else { continue }
         context.append((path, text))

@@ -129,6 +129,22 @@ import Testing
       to: URL(fileURLWithPath: folder.file("repo/Packages/UI/Sources/UI/Screen.swift")))
     #expect(
       try keys(folder.file("repo/Packages/UI/Sources/UI")) == ["Hello", "Inside the package"])
+    // A package whose `Sources` is a link out of the repository is not read through it.
+    try FileManager.default.createDirectory(
+      atPath: folder.file("repo/Packages/Linked"), withIntermediateDirectories: true)
+    try Data("let package = Package(name: \"Linked\")\n".utf8).write(
+      to: URL(fileURLWithPath: folder.file("repo/Packages/Linked/Package.swift")))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("repo/Packages/Linked/Sources"),
+      withDestinationPath: folder.file("outside/Sources"))
+    try Data(
+      #"let package = Package(name: "UI", dependencies: [.package(path: "../Design"), .package(path: "../Linked")])"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: folder.file("repo/Packages/UI/Package.swift")))
+    try Data(#"struct T { let b = Badge("Through a link") }"#.utf8).write(
+      to: URL(fileURLWithPath: folder.file("repo/Packages/UI/Sources/UI/Linked.swift")))
+    #expect(
+      try keys(folder.file("repo/Packages/UI/Sources/UI")) == ["Hello", "Inside the package"])
     // Without a repository around them, the sources are read alone, as before.
     try FileManager.default.removeItem(atPath: folder.file("repo/.git"))
     #expect(try keys(repository + "/App") == [])
