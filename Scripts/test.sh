@@ -24,15 +24,24 @@ count_skipped() {
   skipped_total=$((skipped_total + count))
   skipped_detail+=("$1 $count")
 }
+# The three packages build in one scratch folder, the root's: SwiftPM finds BundleKit's
+# modules, compiled by the same commands for each package, done already, and `bundlekit` is
+# beside each helper. The consumer packages the tests build (ConsumerPackage) use it too.
+# No index store: nothing here reads one, and compiling takes a fifth less time without it.
+scratch=("--scratch-path" "$PWD/.build" "--disable-index-store")
 # Every import of a module must be a dependency the manifest declares.
-swift test --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
+checks=("--explicit-target-dependency-import-check" "error")
+step() { echo "test.sh: $1 at $((SECONDS - started)) s"; }
+started=$SECONDS
+swift test "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
 count_skipped BundleKit
-swift build --package-path Packages/BundleKitTranslate --product bundlekit
-swift test --package-path Packages/BundleKitTranslate --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
+step "BundleKit done"
+swift test --package-path Packages/BundleKitTranslate "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
 count_skipped BundleKitTranslate
-swift build --package-path Packages/BundleKitLocalize --product bundlekit
-swift test --package-path Packages/BundleKitLocalize --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log"
+step "BundleKitTranslate done"
+swift test --package-path Packages/BundleKitLocalize "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
 count_skipped BundleKitLocalize
+step "BundleKitLocalize done"
 if [[ "$skipped_total" -gt 0 ]]; then
   echo "test.sh: $skipped_total corpus tests or suites skipped (${skipped_detail[*]}): ../shared/corpus is not beside this clone"
 else

@@ -34,19 +34,19 @@ struct PluginTests {
     }
   }
 
-  /// `swift ARGUMENTS`, stopped after 600 s (exit 124): a plugin that hangs fails the test
-  /// instead of holding CI.
-  func swift(_ arguments: [String]) throws -> Tool.Result {
-    try Tool.swift(arguments)
+  /// `swift COMMAND ARGUMENTS` on the copy at `package`, in the tests' scratch folder, stopped
+  /// after 600 s (exit 124): a plugin that hangs fails the test instead of holding CI.
+  func swift(_ command: String, _ package: String, _ arguments: [String] = []) throws
+    -> Tool.Result
+  {
+    try ConsumerPackage(path: package).swift(command, arguments)
   }
 
   @Test("a user of the plugins resolves no web server, networking or database")
   func leanResolution() throws {
     let folder = try makePackage()
     let package = folder.file("DemoApp")
-    let run = try swift([
-      "package", "--package-path", package, "show-dependencies", "--format", "json",
-    ])
+    let run = try swift("package", package, ["show-dependencies", "--format", "json"])
     try #require(run.status == 0, "\(run.stderr)")
     let tree = try JSONSerialization.jsonObject(with: run.stdout)
     var names: Set<String> = []
@@ -77,7 +77,7 @@ struct PluginTests {
   func endToEnd() throws {
     let folder = try makePackage()
     let package = folder.file("DemoApp")
-    let build = try swift(["build", "--package-path", package])
+    let build = try swift("build", package)
     let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
     try #require(build.status == 0, "swift build failed:\n\(log)")
     #expect(log.contains("Compiling strings tables of DemoApp"))
@@ -88,7 +88,7 @@ struct PluginTests {
     }
     #expect(generatedWarnings.isEmpty, "\(generatedWarnings)")
     let run = try Tool.run(
-      package + "/.build/debug/DemoApp", [],
+      ConsumerPackage(path: package).products + "/DemoApp", [],
       environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LANGUAGE": ""])
     let output = String(decoding: run.stdout, as: UTF8.self)
     #expect(
@@ -118,35 +118,31 @@ struct PluginTests {
       ("de_DE.UTF-8", "environment: Hallo | 3 Dateien | Einstellungen"),
     ] {
       let localized = try Tool.run(
-        package + "/.build/debug/DemoApp", [],
+        ConsumerPackage(path: package).products + "/DemoApp", [],
         environment: ["LANG": lang, "LC_ALL": "", "LANGUAGE": ""])
       #expect(
         String(decoding: localized.stdout, as: UTF8.self).contains(expected + "\n"), "\(lang)")
     }
     // The command plugins bump the Info.plist; BuildInfo follows on the next build.
-    let bump = try swift([
-      "package", "--package-path", package, "--allow-writing-to-package-directory",
-      "bump-build-number", "--target", "DemoApp",
-    ])
+    let bump = try swift(
+      "package", package,
+      ["--allow-writing-to-package-directory", "bump-build-number", "--target", "DemoApp"])
     #expect(bump.status == 0, "\(bump.stderr)")
-    let version = try swift([
-      "package", "--package-path", package, "--allow-writing-to-package-directory", "bump-version",
-      "minor",
-    ])
+    let version = try swift(
+      "package", package, ["--allow-writing-to-package-directory", "bump-version", "minor"])
     #expect(version.status == 0, "\(version.stderr)")
     let info = try PropertyListDocument(contentsOfFile: package + "/Sources/DemoApp/Info.plist")
       .value
     #expect(info["CFBundleVersion"] == "46")
     #expect(info["CFBundleShortVersionString"] == "2.4.0")
-    #expect(try swift(["build", "--package-path", package]).status == 0)
+    #expect(try swift("build", package).status == 0)
     let rebuilt = String(
-      decoding: try Tool.run(package + "/.build/debug/DemoApp", []).stdout, as: UTF8.self)
+      decoding: try Tool.run(ConsumerPackage(path: package).products + "/DemoApp", []).stdout,
+      as: UTF8.self)
     #expect(rebuilt.contains("build: 2.4.0 (46), built "))
     // package-resources: an archive per target, named with its version, strings compiled.
-    let packaged = try swift([
-      "package", "--package-path", package, "--allow-writing-to-package-directory",
-      "package-resources",
-    ])
+    let packaged = try swift(
+      "package", package, ["--allow-writing-to-package-directory", "package-resources"])
     #expect(packaged.status == 0, "\(packaged.stderr)")
     let archive = package + "/dist/DemoApp-2.4.0-46.tar.gz"
     let entries = try Tool.run(
@@ -161,7 +157,7 @@ struct PluginTests {
     // targets and never calls SwiftPM back (which waited forever for the lock).
     for command in [["release", "--dry-run"], ["scan-resources"]] {
       let run = try swift(
-        ["package", "--package-path", package, "--allow-writing-to-package-directory"] + command)
+        "package", package, ["--allow-writing-to-package-directory"] + command)
       #expect(run.status == 0, "\(command): exit \(run.status) (124: timed out); \(run.stderr)")
       let output = String(decoding: run.stdout, as: UTF8.self)
       #expect(
@@ -171,7 +167,7 @@ struct PluginTests {
     let table = package + "/Sources/DemoApp/Resources/fr.lproj/Localizable.strings"
     try FileIO.writeAtomically(
       Array("\"greeting\" = \"Bonjour\"\n\"other\" = \"x\";\n".utf8), to: table)
-    let broken = try swift(["build", "--package-path", package])
+    let broken = try swift("build", package)
     let brokenLog = String(decoding: broken.stdout, as: UTF8.self) + broken.stderr
     #expect(broken.status != 0)
     #expect(
