@@ -41,15 +41,6 @@ public struct ConsumerPackage: Sendable {
     return nil
   }()
 
-  /// Whether the tests' build wrote an index store (SwiftPM's default; `Scripts/test.sh`
-  /// turns it off): read from the build description in the scratch folder.
-  static let testsBuildIndexed: Bool = {
-    guard let scratch = testsScratchFolder,
-      let description = FileManager.default.contents(atPath: scratch + "/debug.yaml")
-    else { return true }
-    return description.range(of: Data("\"-index-store-path\"".utf8)) != nil
-  }()
-
   /// The folder of the package's debug products: its executables and resource bundles.
   public var products: String {
     (Self.testsScratchFolder ?? path + "/.build") + "/debug"
@@ -66,8 +57,6 @@ public struct ConsumerPackage: Sendable {
       return try Tool.swift(options + arguments, timeout: timeout, environment: environment)
     }
     options += ["--scratch-path", scratch, "--ignore-lock"]
-    // The same options as the tests' build, or every shared module is compiled again.
-    if !Self.testsBuildIndexed { options.append("--disable-index-store") }
     let lock = open(
       scratch + "/bundlekit-consumer-packages.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard lock >= 0 else {
