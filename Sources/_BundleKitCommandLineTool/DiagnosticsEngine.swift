@@ -5,7 +5,7 @@ import Foundation
 /// turned into the tool's exit status by ``ToolMain``, with `--warnings-as-errors` applied
 /// here and nowhere else (as swift-format's frontend does).
 ///
-/// Commands emit into ``ToolMain/diagnostics`` and never choose an exit code: a run that
+/// Commands emit into their run's engine (``ToolRun/diagnostics``) and never choose an exit code: a run that
 /// emitted an error exits 1, one that threw a ``DiagnosticConvertible`` error too, anything
 /// else 0.
 public final class DiagnosticsEngine: @unchecked Sendable {

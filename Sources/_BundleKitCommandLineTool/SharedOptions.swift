@@ -38,17 +38,21 @@ public struct FormatOptions: ParsableArguments {
       valueName: "format"))
   public var given: FormatChoice?
 
-  /// The format chosen: the command line's, else the configuration's, else text.
-  public var choice: FormatChoice {
-    given ?? ToolMain.configuration.format.flatMap(FormatChoice.init(rawValue:)) ?? .text
+  /// The format chosen: the command line's, else `run`'s configuration's, else text.
+  public func choice(in run: ToolRun) -> FormatChoice {
+    run.setting(given, \.formatChoice) ?? .text
   }
 
   /// How the command prints its data: JSON when asked, else text (a CI format reports the
   /// findings; the data stays text, on standard error when the report is a document).
-  public var format: OutputFormat { choice == .json ? .json : .text }
+  public func format(in run: ToolRun) -> OutputFormat {
+    choice(in: run) == .json ? .json : .text
+  }
 
   /// The CI format the findings are reported in, when one is chosen.
-  public var report: ReportFormat? { ReportFormat(rawValue: choice.rawValue) }
+  public func report(in run: ToolRun) -> ReportFormat? {
+    ReportFormat(rawValue: choice(in: run).rawValue)
+  }
 
   /// Text, unless the command line says otherwise.
   public init() {}
@@ -57,8 +61,8 @@ public struct FormatOptions: ParsableArguments {
 /// A command whose findings a CI format can report: the tool collects them and writes the
 /// report when the command ends.
 public protocol ReportsFindings {
-  /// The CI format its findings go out in, when one is chosen.
-  var reportFormat: ReportFormat? { get }
+  /// The CI format its findings go out in, when one is chosen, with `run`'s settings.
+  func reportFormat(in run: ToolRun) -> ReportFormat?
 }
 
 /// A command whose `--format` (``FormatOptions``) chooses its CI report.
@@ -69,7 +73,7 @@ public protocol ReportsFindingsInFormat: ReportsFindings {
 
 extension ReportsFindingsInFormat {
   /// The `--format` chosen, when it is a CI format.
-  public var reportFormat: ReportFormat? { formatOptions.report }
+  public func reportFormat(in run: ToolRun) -> ReportFormat? { formatOptions.report(in: run) }
 }
 
 /// `--development-language`, shared by every command that reads strings tables.
@@ -85,10 +89,10 @@ public struct LanguageOptions: ParsableArguments {
   /// `--config FILE`: every command that reads tables takes a configuration.
   @OptionGroup public var configurationOptions: ConfigurationOptions
 
-  /// The language other languages are compared with: the command line's, else the
+  /// The language other languages are compared with: the command line's, else `run`'s
   /// `--config` file's, else English.
-  public var developmentLanguage: String {
-    givenDevelopmentLanguage ?? ToolMain.configuration.developmentLanguage ?? "en"
+  public func developmentLanguage(in run: ToolRun) -> String {
+    run.setting(givenDevelopmentLanguage, \.developmentLanguage) ?? "en"
   }
 
   /// English, unless the command line says otherwise.

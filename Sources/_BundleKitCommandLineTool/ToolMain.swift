@@ -9,62 +9,104 @@ import BundleKitDiagnostics
   import Musl
 #endif
 
-/// The one `main` of BundleKit's executables: parses the command line, runs the command and
-/// exits with BundleKit's codes, 0 success, 1 bad input, 2 usage error.
+/// The one `main` of BundleKit's executables: parses the command line, makes the run
+/// (``ToolRun``: the diagnostics engine and the `--config` file's settings), hands it to the
+/// command and exits with BundleKit's codes, 0 success, 1 bad input, 2 usage error.
 ///
-/// The exit status is decided here alone: 1 when the command emitted an error into
-/// ``diagnostics`` or threw one (errors that are ``DiagnosticConvertible`` print their
-/// diagnostics), 2 for argument errors (the parser's message and usage); anything else goes
-/// to swift-argument-parser.
+/// The exit status is decided here alone: 1 when the command emitted an error into the run's
+/// engine or threw one (errors that are ``DiagnosticConvertible`` print their diagnostics),
+/// 2 for argument errors (the parser's message and usage); anything else goes to
+/// swift-argument-parser.
 public enum ToolMain {
-  /// The engine every command emits its findings into; it decides the exit status.
-  public static let diagnostics = DiagnosticsEngine()
-
-  /// The `--config` file of this run and its settings (``ToolConfiguration``).
-  public static let settings = ConfigurationStore()
-
-  /// The settings of the `--config` file; empty without one.
-  public static var configuration: ToolConfiguration { settings.current }
-
   /// Runs `Root`'s subcommand as the command line asks, then exits.
   ///
   /// - Parameters:
   ///   - root: The tool's root command.
   ///   - hints: How this tool lifts each refusal, by rule name (``DiagnosticsEngine/hints``).
-  ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings).
+  ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings), with
+  ///     the run's engine.
   ///   - rules: Help for each rule a finding may name, by rule name (a SARIF report's rules).
   public static func run<Root: ParsableCommand>(
     _ root: Root.Type, hints: [String: String] = [:], rules: [String: String] = [:],
-    epilogue: () -> Void = {}
+    epilogue: (DiagnosticsEngine) -> Void = { _ in }
   ) -> Never {
+    let diagnostics = DiagnosticsEngine()
     diagnostics.hints = hints
     do {
-      var command = try root.parseAsRoot()
-      try settings.load(into: diagnostics)
-      beginReport(for: command)
-      try command.run()
-      epilogue()
-      finish(root, rules: rules)
+      let (command, run) = try prepare(root, diagnostics)
+      if let command = command as? any ToolCommand {
+        try command.run(run)
+      } else {
+        var command = command
+        try command.run()
+      }
+      epilogue(diagnostics)
+      finish(root, diagnostics, rules: rules)
     } catch {
-      epilogue()
-      fail(error, root, rules: rules)
+      epilogue(diagnostics)
+      fail(error, root, diagnostics, rules: rules)
     }
   }
 
+  /// Runs `Root`'s subcommand, synchronous or asynchronous, as the command line asks, then
+  /// exits.
+  ///
+  /// - Parameter root: The tool's root command.
+  public static func run<Root: AsyncParsableCommand>(_ root: Root.Type) async -> Never {
+    let diagnostics = DiagnosticsEngine()
+    do {
+      let (command, run) = try prepare(root, diagnostics)
+      if let command = command as? any AsyncToolCommand {
+        try await command.run(run)
+      } else if let command = command as? any ToolCommand {
+        try command.run(run)
+      } else if var asynchronous = command as? any AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        var command = command
+        try command.run()
+      }
+      finish(root, diagnostics, rules: [:])
+    } catch {
+      fail(error, root, diagnostics, rules: [:])
+    }
+  }
+
+  /// Parses the command line and makes its run: the `--config` file the parse recorded, read
+  /// (its warnings into `diagnostics`), and the CI report the command asks for begun.
+  private static func prepare<Root: ParsableCommand>(
+    _ root: Root.Type, _ diagnostics: DiagnosticsEngine
+  ) throws -> (any ParsableCommand, ToolRun) {
+    let request = ToolRun.ConfigurationRequest()
+    let command = try ToolRun.ConfigurationRequest.$current.withValue(request) {
+      try root.parseAsRoot()
+    }
+    var configuration = ToolConfiguration()
+    if let path = request.path {
+      let (loaded, warnings) = try ToolConfiguration.load(path)
+      diagnostics.emit(warnings)
+      configuration = loaded
+    }
+    let run = ToolRun(diagnostics: diagnostics, configuration: configuration)
+    beginReport(for: command, run)
+    return (command, run)
+  }
+
   /// Collects the findings for a CI report when the command reports in one.
-  private static func beginReport(for command: any ParsableCommand) {
-    guard let reporting = command as? any ReportsFindings, let format = reporting.reportFormat
+  private static func beginReport(for command: any ParsableCommand, _ run: ToolRun) {
+    guard let reporting = command as? any ReportsFindings,
+      let format = reporting.reportFormat(in: run)
     else { return }
-    diagnostics.report = format
+    run.diagnostics.report = format
     // A document on standard output holds nothing else: the command's data goes to
     // standard error (GitHub's annotations are lines among others).
     StandardStreams.dataToStandardError = format != .github
   }
 
   /// Writes the report, if any, and exits with the run's status.
-  private static func finish<Root: ParsableCommand>(_ root: Root.Type, rules: [String: String])
-    -> Never
-  {
+  private static func finish<Root: ParsableCommand>(
+    _ root: Root.Type, _ diagnostics: DiagnosticsEngine, rules: [String: String]
+  ) -> Never {
     diagnostics.finishReport(reportContext(root, rules: rules))
     exit(diagnostics.exitStatus)
   }
@@ -104,28 +146,9 @@ public enum ToolMain {
     return words.joined(separator: " ")
   }
 
-  /// Runs `Root`'s subcommand, synchronous or asynchronous, as the command line asks, then
-  /// exits.
-  ///
-  /// - Parameter root: The tool's root command.
-  public static func run<Root: AsyncParsableCommand>(_ root: Root.Type) async -> Never {
-    do {
-      var command = try root.parseAsRoot()
-      try settings.load(into: diagnostics)
-      beginReport(for: command)
-      if var asynchronous = command as? any AsyncParsableCommand {
-        try await asynchronous.run()
-      } else {
-        try command.run()
-      }
-      finish(root, rules: [:])
-    } catch {
-      fail(error, root, rules: [:])
-    }
-  }
-
   private static func fail<Root: ParsableCommand>(
-    _ error: any Error, _ root: Root.Type, rules: [String: String]
+    _ error: any Error, _ root: Root.Type, _ diagnostics: DiagnosticsEngine,
+    rules: [String: String]
   ) -> Never {
     if let error = error as? any DiagnosticConvertible {
       diagnostics.emit(error.diagnostics)

@@ -260,6 +260,40 @@ import Testing
     }
   }
 
+  /// The development language named by the `--config` file counts as the command line's
+  /// does: read once the command line is parsed, it was not seen by the check before.
+  @Test("pseudo refuses the development language, from the command line or the --config file")
+  func pseudoRefusesDevelopmentLanguage() throws {
+    let folder = try TemporaryFolder()
+    for (language, text) in [("en", "Hello"), ("de", "Hallo")] {
+      try FileManager.default.createDirectory(
+        atPath: folder.file("\(language).lproj"), withIntermediateDirectories: true)
+      try Data("\"hello\" = \"\(text)\";\n".utf8).write(
+        to: URL(fileURLWithPath: folder.file("\(language).lproj/Localizable.strings")))
+    }
+    let config = folder.file("bundlekit.json")
+    try Data(#"{ "developmentLanguage": "de" }"#.utf8).write(to: URL(fileURLWithPath: config))
+    for arguments in [
+      ["strings", "pseudo", folder.path, "--language", "de", "--development-language", "de"],
+      ["--config", config, "strings", "pseudo", folder.path, "--language", "de"],
+      ["strings", "pseudo", folder.path, "--language", "de", "--config", config],
+    ] {
+      let run = try BundleKitTool.run(arguments)
+      #expect(run.status == 2, "\(arguments): \(run.stderr)")
+      #expect(
+        run.stderr.contains("other than the development language, not 'de'"),
+        "\(arguments): \(run.stderr)")
+    }
+    #expect(
+      try String(contentsOfFile: folder.file("de.lproj/Localizable.strings"), encoding: .utf8)
+        == "\"hello\" = \"Hallo\";\n")
+    // Without either, German is a language like any other to pseudolocalize into.
+    let allowed = try BundleKitTool.run([
+      "strings", "pseudo", folder.path, "--language", "de", "--dry-run",
+    ])
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+  }
+
   /// `100% sure` keeps `% s`: printf reads it as a placeholder in the source too, so the
   /// pseudo-language formats exactly as the development language does.
   @Test("transform: letters change, placeholders and %% do not; every style")

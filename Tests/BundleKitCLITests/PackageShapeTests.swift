@@ -240,6 +240,25 @@ struct PackageShapeTests {
     #expect(files > 40)
   }
 
+  @Test("per-run state: the engine and the settings are the run's, handed in, never a static")
+  func perRunState() throws {
+    for folder in Self.commandFolders + ["Sources/_BundleKitCommandLineTool"] {
+      for file in try Self.swiftFiles(under: folder) {
+        for word in [
+          "ToolMain.diagnostics", "ToolMain.configuration", "ToolMain.settings",
+          "static let diagnostics", "static var diagnostics", "static var configuration:",
+          "ConfigurationStore",
+        ] {
+          #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+        }
+        // The one place a flag and the --config file's value are merged.
+        if file.path != "Sources/_BundleKitCommandLineTool/ToolRun.swift" {
+          #expect(!file.text.contains("?? run.configuration."), "\(file.path) merges by hand")
+        }
+      }
+    }
+  }
+
   @Test("no hand-built JSON: commands print Encodable values through one encoder")
   func noHandBuiltJSON() throws {
     // `plist print` and `plist get` convert the user's document, which is a property list.

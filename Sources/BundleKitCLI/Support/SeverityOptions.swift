@@ -39,14 +39,15 @@ struct SeverityOptions: ParsableArguments {
   }
 
   /// Applies `--warnings-as-errors` (and `lint --strict`, and the `--config` file's
-  /// `warningsAsErrors`) to `engine`, which then raises every warning it prints, and returns
-  /// `base` with the configuration's settings and then these options on top; the policy
-  /// follows the engine, so a compile stops before it writes anything. A severity the
+  /// `warningsAsErrors`) to `run`'s engine, which then raises every warning it prints, and
+  /// returns `base` with the configuration's settings and then these options on top; the
+  /// policy follows the engine, so a compile stops before it writes anything. A severity the
   /// configuration gets wrong is an error naming it.
-  func apply(to engine: DiagnosticsEngine, base: SeverityPolicy, strict: Bool = false) throws
+  func apply(in run: ToolRun, base: SeverityPolicy, strict: Bool = false) throws
     -> SeverityPolicy
   {
-    let configuration = ToolMain.configuration
+    let engine = run.diagnostics
+    let configuration = run.configuration
     if warningsAsErrors || strict || configuration.warningsAsErrors == true {
       engine.warningsAsErrors = true
     }

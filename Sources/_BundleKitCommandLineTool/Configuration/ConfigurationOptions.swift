@@ -1,6 +1,4 @@
 import ArgumentParser
-import BundleKitDiagnostics
-import Foundation
 
 /// `--config FILE`: a `bundlekit.json` (``ToolConfiguration``) whose settings stand in for the
 /// options the command line does not give.
@@ -16,38 +14,9 @@ public struct ConfigurationOptions: ParsableArguments {
   /// No file, unless the command line names one.
   public init() {}
 
-  /// Records the file for ``ToolMain``, which reads it before the command runs.
+  /// Records the file for the run ``ToolMain`` is parsing, which reads it before the command
+  /// runs.
   public func validate() throws {
-    if let config { ToolMain.settings.path = config }
-  }
-}
-
-/// The configuration of this run: the file `--config` named, read once before the command
-/// runs.
-public final class ConfigurationStore: @unchecked Sendable {
-  private let lock = NSLock()
-  private var file: String?
-  private var settings = ToolConfiguration()
-
-  init() {}
-
-  /// The file `--config` named.
-  public var path: String? {
-    get { lock.withLock { file } }
-    set { lock.withLock { file = newValue } }
-  }
-
-  /// The settings read from it; empty without `--config`.
-  public var current: ToolConfiguration {
-    get { lock.withLock { settings } }
-    set { lock.withLock { settings = newValue } }
-  }
-
-  /// Reads the file `--config` named, when there is one; its warnings go to `diagnostics`.
-  func load(into diagnostics: DiagnosticsEngine) throws {
-    guard let path else { return }
-    let (configuration, warnings) = try ToolConfiguration.load(path)
-    diagnostics.emit(warnings)
-    current = configuration
+    if let config { ToolRun.ConfigurationRequest.current?.path = config }
   }
 }

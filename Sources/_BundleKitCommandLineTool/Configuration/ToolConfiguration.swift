@@ -46,6 +46,9 @@ public struct ToolConfiguration: Sendable, Equatable {
   /// The file read, when there was one.
   public var file: String?
 
+  /// ``format`` as a choice; `load(_:)` refuses a name that is none.
+  public var formatChoice: FormatChoice? { format.flatMap(FormatChoice.init(rawValue:)) }
+
   /// No settings: every option keeps its default.
   public init() {}
 

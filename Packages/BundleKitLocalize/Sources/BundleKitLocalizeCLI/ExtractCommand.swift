@@ -7,7 +7,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings extract PATH... [--format text|json]`.
-struct ExtractCommand: ParsableCommand {
+struct ExtractCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "extract",
     abstract: "List the localizable strings of Swift sources, as Xcode's extraction finds them.",
@@ -28,14 +28,14 @@ struct ExtractCommand: ParsableCommand {
   @Flag(help: "Fail (exit 1) when an interpolation's type is not known.")
   var strict = false
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let files = try SwiftSources.read(paths)
     let result = SwiftSources.extractor(for: paths).extract(
       files, context: SwiftSources.context(for: paths, files: files))
     // With --strict every finding fails the run.
-    ToolMain.diagnostics.warningsAsErrors = strict
-    ToolMain.diagnostics.emit(result.diagnostics)
-    switch formatOptions.format {
+    run.diagnostics.warningsAsErrors = strict
+    run.diagnostics.emit(result.diagnostics)
+    switch formatOptions.format(in: run) {
     case .text:
       var text = ""
       for string in result.strings {

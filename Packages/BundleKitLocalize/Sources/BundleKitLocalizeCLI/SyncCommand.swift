@@ -7,7 +7,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings sync PATH... [--check]`.
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "sync",
     abstract: "Bring a target's String Catalogs up to date with its Swift sources, as Xcode does.",
@@ -34,9 +34,10 @@ struct SyncCommand: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
-    let plan = try SyncPlan.make(paths: paths, language: languageOptions.developmentLanguage)
-    ToolMain.diagnostics.emit(plan.diagnostics)
+  func run(_ run: ToolRun) throws {
+    let plan = try SyncPlan.make(
+      paths: paths, language: languageOptions.developmentLanguage(in: run))
+    run.diagnostics.emit(plan.diagnostics)
     // A source that could not be read holds strings sync would take for deleted: nothing is
     // written, and --check cannot call the tables up to date.
     guard !plan.diagnostics.contains(where: { $0.severity == .error }) else {
@@ -57,15 +58,15 @@ struct SyncCommand: ParsableCommand {
         StandardStreams.printToStandardError(summary + ": up to date")
       } else {
         // A CI report names each change at its table, so the annotation lands on the file.
-        if reportFormat != nil {
+        if reportFormat(in: run) != nil {
           for table in plan.tables {
             for change in table.changes {
-              ToolMain.diagnostics.emit(.error(table.path, "out of step with the code: \(change)"))
+              run.diagnostics.emit(.error(table.path, "out of step with the code: \(change)"))
             }
           }
         }
         // Out of date fails the check.
-        ToolMain.diagnostics.error(summary + ": run `bundlekit strings sync` to apply")
+        run.diagnostics.error(summary + ": run `bundlekit strings sync` to apply")
       }
       return
     }

@@ -7,7 +7,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit archive list ARCHIVE`.
-struct ArchiveList: ParsableCommand {
+struct ArchiveList: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "list",
     abstract: "List an archive's entries: type, mode, size, modification time (UTC), name."
@@ -18,12 +18,12 @@ struct ArchiveList: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     // What could be read is shown; damage is reported after it, and fails the command.
     let listing = try ArchiveReader.listing(archive)
     let (entries, damage) = (listing.entries, listing.damage)
-    defer { if let damage { ToolMain.diagnostics.emit(.error(archive, damage)) } }
-    switch formatOptions.format {
+    defer { if let damage { run.diagnostics.emit(.error(archive, damage)) } }
+    switch formatOptions.format(in: run) {
     case .text:
       var rows = [["TYPE", "MODE", "SIZE", "MODIFIED", "NAME"]]
       for entry in entries {

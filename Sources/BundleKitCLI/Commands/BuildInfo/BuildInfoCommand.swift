@@ -10,7 +10,7 @@ import _BundleKitCommandLineTool
 
 /// `bundlekit build-info -o FILE.swift [--info-plist PATH] [--git-folder DIR]`: the Swift
 /// file the BuildInfo plugin adds to a target.
-struct BuildInfoCommand: ParsableCommand {
+struct BuildInfoCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "build-info",
     abstract: "Generate a Swift file with the version, build number, git commit and build date.",
@@ -57,7 +57,7 @@ struct BuildInfoCommand: ParsableCommand {
     if let problem = Identifier.typeNameProblem(typeName) { throw ValidationError(problem) }
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var version: String?
     var build: String?
     if let infoPlist {
@@ -75,7 +75,7 @@ struct BuildInfoCommand: ParsableCommand {
         throw ToolError.unknownTarget(project: xcodeProject, target: target)
       }
       // A value the project leaves unresolved is left out of the file, and said.
-      ToolMain.diagnostics.emit(
+      run.diagnostics.emit(
         bundle.problems.map {
           var warning = $0.diagnostic
           warning.severity = .warning

@@ -17,7 +17,7 @@ struct BundleCommand: ParsableCommand {
 }
 
 /// `bundlekit bundle create NAME --from DIR -o OUT.bundle`.
-struct BundleCreate: ParsableCommand {
+struct BundleCreate: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "create",
     abstract: "Assemble <Name>.bundle: strings compiled, files copied, Info.plist from a template.",
@@ -62,11 +62,11 @@ struct BundleCreate: ParsableCommand {
   )
   var force = false
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var builder = ResourceBundleBuilder(name: name, identifier: identifier)
     builder.version = version
     builder.build = build
-    builder.developmentLanguage = languageOptions.developmentLanguage
+    builder.developmentLanguage = languageOptions.developmentLanguage(in: run)
     builder.force = force
     for setting in settings {
       guard let equals = setting.firstIndex(of: "=") else {

@@ -11,7 +11,7 @@ import _BundleKitCommandLineTool
 #endif
 
 /// `bundlekit scan [PACKAGE_DIR]`: what the package's targets hold.
-struct ScanCommand: ParsableCommand {
+struct ScanCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
     abstract: "Show each target's resources: tables per language, Info.plists, bundles, assets.",
@@ -39,11 +39,11 @@ struct ScanCommand: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let scan = ResourceScan(
-      folder: folder, developmentLanguage: languageOptions.developmentLanguage,
+      folder: folder, developmentLanguage: languageOptions.developmentLanguage(in: run),
       describe: !noDescribe, declared: try targets.map(ResourceScan.DeclaredTarget.read))
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json: StandardStreams.writeJSON(scan.report)
     case .text: StandardStreams.writeToStandardOutput(Array(text(scan).utf8))
     }

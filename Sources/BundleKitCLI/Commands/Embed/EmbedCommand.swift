@@ -9,7 +9,7 @@ import _BundleKitCommandLineTool
 
 /// `bundlekit embed FILE... -o OUT.swift`: files as Swift constants, for libraries that ship
 /// resources without a bundle (the EmbedResources plugin runs it).
-struct EmbedCommand: ParsableCommand {
+struct EmbedCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "embed",
     abstract: "Generate a Swift file that holds files' bytes (Data, [UInt8], UTF-8 String).",
@@ -36,7 +36,7 @@ struct EmbedCommand: ParsableCommand {
     if let problem = Identifier.typeNameProblem(typeName) { throw ValidationError(problem) }
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var files: [(name: String, path: String)] = []
     for path in paths {
       var isFolder: ObjCBool = false
@@ -47,7 +47,7 @@ struct EmbedCommand: ParsableCommand {
         if let bad = DirectoryWalker.firstUndecodableName(under: path) {
           throw FileSystemError.io(path: bad, message: DirectoryWalker.undecodableMessage)
         }
-        files += Self.files(under: path)
+        files += Self.files(under: path, warning: run.diagnostics)
       } else {
         files.append((Paths.lastComponent(path), path))
       }
@@ -62,8 +62,10 @@ struct EmbedCommand: ParsableCommand {
 
   /// The files under `folder`, as every walk of BundleKit finds them: hidden names, build
   /// products and dependencies skipped (`SkippedFolders`), links never followed out of the
-  /// folder (one that leads out is left out, with a warning).
-  static func files(under folder: String) -> [(name: String, path: String)] {
+  /// folder (one that leads out is left out, with a warning into `diagnostics`).
+  static func files(under folder: String, warning diagnostics: DiagnosticsEngine)
+    -> [(name: String, path: String)]
+  {
     let root = FileIO.realPath(folder) ?? folder
     var files: [(name: String, path: String)] = []
     DirectoryWalker.walk(folder) { entry in
@@ -82,7 +84,7 @@ struct EmbedCommand: ParsableCommand {
         {
           files.append((entry.relativePath, full))
         } else {
-          ToolMain.diagnostics.emit(
+          diagnostics.emit(
             Diagnostic(
               .warning, path: full,
               "is a link that leads out of \(folder) (or to no file): not embedded"))

@@ -6,7 +6,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit plist lint FILE...`: check that files parse.
-struct PlistLint: ParsableCommand {
+struct PlistLint: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "lint",
     abstract: "Check that property lists are well formed (like plutil -lint).",
@@ -27,27 +27,27 @@ struct PlistLint: ParsableCommand {
     var error: String?
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var report: [Row] = []
-    ToolMain.diagnostics.checked(files)
+    run.diagnostics.checked(files)
     for file in files {
       do {
         let document = try PropertyListDocument(contentsOfFile: file)
-        if formatOptions.format == .text {
+        if formatOptions.format(in: run) == .text {
           StandardStreams.printLine("\(file): OK")
         } else {
           report.append(Row(path: file, ok: true, format: document.format.rawValue))
         }
       } catch {
-        if formatOptions.format == .text {
-          ToolMain.diagnostics.emit(error: error)
+        if formatOptions.format(in: run) == .text {
+          run.diagnostics.emit(error: error)
         } else {
-          ToolMain.diagnostics.record(Diagnostic.of(error))
+          run.diagnostics.record(Diagnostic.of(error))
           report.append(Row(path: file, ok: false, error: error.description))
         }
       }
     }
-    if formatOptions.format == .json { StandardStreams.writeJSON(report) }
+    if formatOptions.format(in: run) == .json { StandardStreams.writeJSON(report) }
   }
 }
 

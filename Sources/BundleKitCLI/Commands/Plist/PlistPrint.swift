@@ -5,7 +5,7 @@ import BundleKitPropertyList
 import _BundleKitCommandLineTool
 
 /// `bundlekit plist print FILE`: the whole value, for people or as JSON.
-struct PlistPrint: ParsableCommand {
+struct PlistPrint: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "print",
     abstract: "Print a property list in a readable form (like plutil -p)."
@@ -16,9 +16,9 @@ struct PlistPrint: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let document = try PropertyListDocument(contentsOfFile: file)
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .text:
       StandardStreams.writeToStandardOutput(Array(ValuePrinter.render(document.value).utf8))
     case .json:

@@ -4,7 +4,7 @@ import BundleKitFileSystem
 import _BundleKitCommandLineTool
 
 /// `bundlekit recover`: finishes what killed BundleKit runs left in a tree.
-struct RecoverCommand: ParsableCommand {
+struct RecoverCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "recover",
     abstract: "Finish the writes that killed BundleKit runs left in these folders.",
@@ -20,7 +20,7 @@ struct RecoverCommand: ParsableCommand {
   @Argument(help: "Folders to recover (default: the current folder).")
   var paths: [String] = []
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     ScratchRecovery.recoverTree(paths.isEmpty ? ["."] : paths)
     for outcome in RecoveryScope.outcomes {
       switch outcome {
@@ -34,10 +34,10 @@ struct RecoverCommand: ParsableCommand {
   }
 
   /// Warns once per folder where a killed run's write was met and left unfinished.
-  static func reportPending() {
+  static func reportPending(_ diagnostics: DiagnosticsEngine) {
     let folders = RecoveryScope.pendingFolders
     guard !folders.isEmpty else { return }
-    ToolMain.diagnostics.emit(
+    diagnostics.emit(
       folders.map { folder in
         Diagnostic(
           .warning, path: folder,

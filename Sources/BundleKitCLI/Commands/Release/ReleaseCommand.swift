@@ -13,7 +13,7 @@ import _BundleKitCommandLineTool
 #endif
 
 /// `bundlekit release [PACKAGE_DIR]`: the whole chain — lint, compile, bump, archive, report.
-struct ReleaseCommand: ParsableCommand {
+struct ReleaseCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "release",
     abstract: "Lint and compile strings tables, bump the build, archive each target's resources.",
@@ -68,20 +68,21 @@ struct ReleaseCommand: ParsableCommand {
   )
   var targets: String?
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var pipeline = ReleasePipeline(packageDirectory: packageDirectory)
     if let targets { pipeline.declaredTargets = try ResourceScan.DeclaredTarget.read(targets) }
     pipeline.bump = bump.change
     pipeline.archiveFormat = archiveFormat
     pipeline.outputFolder = output
-    pipeline.developmentLanguage = languageOptions.developmentLanguage
-    pipeline.policy = try severity.apply(to: ToolMain.diagnostics, base: .compile)
+    pipeline.developmentLanguage = languageOptions.developmentLanguage(in: run)
+    pipeline.policy = try severity.apply(
+      in: run, base: .compile)
     pipeline.dryRun = dryRun
-    pipeline.pruneBelow = pruneBelow ?? ToolMain.configuration.pruneBelow
+    pipeline.pruneBelow = run.setting(pruneBelow, \.pruneBelow)
     let progress = ReleaseProgress(steps: 4)
     defer { progress.finish() }
-    let report = try pipeline.run(step: progress.step, findings: ToolMain.diagnostics.emit)
-    switch formatOptions.format {
+    let report = try pipeline.run(step: progress.step, findings: run.diagnostics.emit)
+    switch formatOptions.format(in: run) {
     case .text: StandardStreams.printLine(report.text)
     case .json: StandardStreams.writeJSON(report)
     }

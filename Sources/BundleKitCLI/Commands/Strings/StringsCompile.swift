@@ -6,7 +6,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings compile PATH... --output-dir DIR`.
-struct StringsCompile: ParsableCommand {
+struct StringsCompile: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "compile",
     abstract: "Compile strings tables to binary property lists, keeping the <lang>.lproj layout.",
@@ -58,35 +58,37 @@ struct StringsCompile: ParsableCommand {
     }
   }
 
-  func run() throws {
-    let policy = try severity.apply(to: ToolMain.diagnostics, base: .compile)
+  func run(_ run: ToolRun) throws {
+    let policy = try severity.apply(
+      in: run, base: .compile)
     do {
       let locations = try TableDiscovery.tables(in: paths)
       LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: locations.map(\.path)))
-      var compiler = StringsCompiler(developmentLanguage: languageOptions.developmentLanguage)
+      var compiler = StringsCompiler(
+        developmentLanguage: languageOptions.developmentLanguage(in: run))
       compiler.policy = policy
-      let pruneBelow = self.pruneBelow ?? ToolMain.configuration.pruneBelow
+      let pruneBelow = run.setting(self.pruneBelow, \.pruneBelow)
       compiler.pruneBelow = pruneBelow
       compiler.prunedLanguagesUseDevelopmentTables = prunedAsDevelopment
       let compiled = try compiler.compile(locations, into: outputDir)
       for (language, share) in compiled.pruned.sorted(by: { $0.key < $1.key }) {
-        ToolMain.diagnostics.note(
+        run.diagnostics.note(
           "\(language) left out: \(String(format: "%.1f", share * 100))% translated, under --prune-below \(pruneBelow ?? 0)"
         )
       }
       if warnings {
-        ToolMain.diagnostics.emit(compiled.warnings)
+        run.diagnostics.emit(compiled.warnings)
       } else if !compiled.warnings.isEmpty {
         // Never silent about a table that builds but may crash at run time (a placeholder
         // that disagrees with the development language): counted by rule, --warnings lists.
-        ToolMain.diagnostics.note(Self.summary(of: compiled.warnings))
+        run.diagnostics.note(Self.summary(of: compiled.warnings))
       }
       if verbose { for path in compiled.paths { StandardStreams.printLine(path) } }
     } catch {
       // The errors that stopped the run always; its warnings only with --warnings.
       let stopping = error.diagnostics.filter { $0.severity == .error }
       guard !stopping.isEmpty else { throw error }
-      ToolMain.diagnostics.emit(warnings ? error.diagnostics : stopping)
+      run.diagnostics.emit(warnings ? error.diagnostics : stopping)
     }
   }
 

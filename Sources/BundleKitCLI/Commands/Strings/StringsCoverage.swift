@@ -5,7 +5,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings coverage PATH... [--min 0.9] [--format json]`.
-struct StringsCoverage: ParsableCommand {
+struct StringsCoverage: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "coverage",
     abstract: "Show how much of each table is translated into each language.",
@@ -43,12 +43,12 @@ struct StringsCoverage: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let locations = try TableDiscovery.tables(in: paths)
     let loaded = StringsTableSet.load(locations)
     if !loaded.diagnostics.isEmpty { throw DiagnosticsError(loaded.diagnostics) }
     let coverage = TranslationCoverage(
-      loaded, developmentLanguage: languageOptions.developmentLanguage)
+      loaded, developmentLanguage: languageOptions.developmentLanguage(in: run))
     let under = coverage.rows.filter { row in min.map { row.share < $0 } ?? false }
     switch format {
     case .text, .github:
@@ -76,7 +76,7 @@ struct StringsCoverage: ParsableCommand {
     if format == .github { StepSummary.append(CoverageGraphics.markdown(coverage.rows)) }
     guard let min, !under.isEmpty else { return }
     for row in under {
-      ToolMain.diagnostics.error(
+      run.diagnostics.error(
         "\(row.language) \(row.table) is \(Self.percent(row.share)) translated, under \(Self.percent(min)) (\(row.missing.count) missing)"
       )
     }
@@ -90,5 +90,5 @@ struct StringsCoverage: ParsableCommand {
 }
 
 extension StringsCoverage: ReportsFindings {
-  var reportFormat: ReportFormat? { format == .github ? .github : nil }
+  func reportFormat(in run: ToolRun) -> ReportFormat? { format == .github ? .github : nil }
 }

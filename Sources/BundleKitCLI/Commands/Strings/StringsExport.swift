@@ -5,7 +5,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings export PATH... --xcloc DIR [--language LANG ...]`.
-struct StringsExport: ParsableCommand {
+struct StringsExport: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
     abstract: "Export strings for translators as Xcode does: one .xcloc per language.",
@@ -32,13 +32,13 @@ struct StringsExport: ParsableCommand {
 
   @OptionGroup var languageOptions: LanguageOptions
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var warnings: [Diagnostic] = []
     let outputs = try LocalizationExchange.export(
       paths, to: xcloc, languages: languages,
-      developmentLanguage: languageOptions.developmentLanguage,
+      developmentLanguage: languageOptions.developmentLanguage(in: run),
       toolVersion: BundleKit.configuration.version, warnings: &warnings)
-    ToolMain.diagnostics.emit(warnings)
+    run.diagnostics.emit(warnings)
     guard !outputs.isEmpty else {
       throw DiagnosticsError([
         Diagnostic(

@@ -9,7 +9,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings generate PATH... -o FILE.swift [--template NAME|PATH]`.
-struct StringsGenerate: ParsableCommand {
+struct StringsGenerate: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "generate",
     abstract: "Generate typed Swift accessors for strings tables.",
@@ -60,17 +60,17 @@ struct StringsGenerate: ParsableCommand {
     }
   }
 
-  func run() throws {
-    let configuration = ToolMain.configuration
-    let enumName = self.enumName ?? configuration.enumName ?? "L10n"
+  func run(_ run: ToolRun) throws {
+    let configuration = run.configuration
+    let enumName = run.setting(self.enumName, \.enumName) ?? "L10n"
     if let problem = Identifier.typeNameProblem(enumName) {
       throw DiagnosticsError([.error(configuration.file, "enumName: \(problem)")])
     }
     let template = try AccessorTemplate.load(
-      self.template ?? configuration.template ?? "swift6",
+      run.setting(self.template, \.template) ?? "swift6",
       shipped: BundleKitTemplates.templates("strings"))
     var generator = AccessorGenerator()
-    generator.developmentLanguage = languageOptions.developmentLanguage
+    generator.developmentLanguage = languageOptions.developmentLanguage(in: run)
     generator.enumName = enumName
     generator.accessLevel = `public` || configuration.accessLevel == "public" ? .public : .internal
     switch bundle {
@@ -89,7 +89,7 @@ struct StringsGenerate: ParsableCommand {
     let code = try generator.generate(
       loaded, template: template.main, partials: template.partials
     ) {
-      ToolMain.diagnostics.emit([$0])
+      run.diagnostics.emit([$0])
     }
     try FileIO.writeIfChanged(Array(code.utf8), to: output)
   }

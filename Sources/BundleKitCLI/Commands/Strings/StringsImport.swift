@@ -5,7 +5,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings import FILE.xliff|DIR.xcloc ... [PATH] [--dry-run]`.
-struct StringsImport: ParsableCommand {
+struct StringsImport: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Import translations from XLIFF or .xcloc into the tables, as Xcode does.",
@@ -34,7 +34,7 @@ struct StringsImport: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     var files = inputs
     var root = "."
     if files.count > 1, let last = files.last, !last.hasSuffix(".xliff"),
@@ -50,7 +50,7 @@ struct StringsImport: ParsableCommand {
     if plan.diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(plan.diagnostics)
     }
-    ToolMain.diagnostics.emit(plan.diagnostics)
+    run.diagnostics.emit(plan.diagnostics)
     if !dryRun {
       for write in plan.writes { try FileIO.createFolders(for: write.path) }
       try FileIO.writeAtomically(plan.writes)

@@ -6,7 +6,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings lint PATH...`.
-struct StringsLint: ParsableCommand {
+struct StringsLint: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "lint",
     abstract: "Check strings tables: syntax, duplicates, missing keys, placeholders, plural rules.",
@@ -67,15 +67,16 @@ struct StringsLint: ParsableCommand {
     }
   }
 
-  func run() throws {
-    let diagnostics = ToolMain.diagnostics
+  func run(_ run: ToolRun) throws {
+    let diagnostics = run.diagnostics
     let locations = try TableDiscovery.tables(in: paths)
     diagnostics.checked(locations.map(\.path))
     let findings = try severity.apply(
-      to: ToolMain.diagnostics, base: asBuild ? .compile : SeverityPolicy(), strict: strict
+      in: run, base: asBuild ? .compile : SeverityPolicy(), strict: strict
     ).apply(
-      StringsLinter(developmentLanguage: languageOptions.developmentLanguage).lint(locations))
-    switch formatOptions.format {
+      StringsLinter(developmentLanguage: languageOptions.developmentLanguage(in: run)).lint(
+        locations))
+    switch formatOptions.format(in: run) {
     case .text:
       diagnostics.emit(findings)
       // Many placeholder findings usually mean values that are not format strings: said

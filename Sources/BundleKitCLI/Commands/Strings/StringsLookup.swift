@@ -5,7 +5,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings lookup KEY --in PATH [ARG...]`: the runtime's answer, formatted.
-struct StringsLookup: ParsableCommand {
+struct StringsLookup: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "lookup",
     abstract: "Print the localized string for a key, formatted, plurals resolved.",
@@ -34,9 +34,9 @@ struct StringsLookup: ParsableCommand {
   @Argument(help: "Values for the placeholders, in order.")
   var arguments: [String] = []
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let strings = LocalizedStrings(
-      path: path, developmentLanguage: languageOptions.developmentLanguage)
+      path: path, developmentLanguage: languageOptions.developmentLanguage(in: run))
     guard !strings.availableLanguages.isEmpty else {
       throw ToolError.invalidValue(
         value: path, kind: "bundle", reason: "it holds no <lang>.lproj folder")

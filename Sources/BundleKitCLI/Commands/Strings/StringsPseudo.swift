@@ -6,7 +6,7 @@ import BundleKitStringsTable
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings pseudo PATH... --style accented|long|rtl [--language qps-ploc]`.
-struct StringsPseudo: ParsableCommand {
+struct StringsPseudo: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "pseudo",
     abstract: "Write a pseudo-language from the development language's tables.",
@@ -38,19 +38,26 @@ struct StringsPseudo: ParsableCommand {
       ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
         || $0 == "-" || $0 == "_"
     }
-    guard allowed, !language.isEmpty, language != languageOptions.developmentLanguage else {
-      throw ValidationError(
-        "--language must be a language code other than the development language, not '\(language)'"
-      )
-    }
+    guard allowed, !language.isEmpty else { throw Self.notAPseudoLanguage(language) }
   }
 
-  func run() throws {
+  static func notAPseudoLanguage(_ language: String) -> ValidationError {
+    ValidationError(
+      "--language must be a language code other than the development language, not '\(language)'"
+    )
+  }
+
+  func run(_ run: ToolRun) throws {
+    // Here, not in validate(): the development language may come from the --config file,
+    // which is read once the command line is parsed.
+    let developmentLanguage = languageOptions.developmentLanguage(in: run)
+    guard language != developmentLanguage else { throw Self.notAPseudoLanguage(language) }
     let locations = try TableDiscovery.tables(in: paths)
     let loaded = StringsTableSet.load(locations)
     if !loaded.diagnostics.isEmpty { throw DiagnosticsError(loaded.diagnostics) }
     let outputs = try Pseudolocalizer(style: style).outputs(
-      for: loaded, language: language, developmentLanguage: languageOptions.developmentLanguage)
+      for: loaded, language: language,
+      developmentLanguage: developmentLanguage)
     if !dryRun {
       for output in outputs { try FileIO.createFolders(for: output.path) }
       try FileIO.writeAtomically(outputs.map { FileWrite(path: $0.path, bytes: $0.bytes) })

@@ -60,11 +60,13 @@ struct BumpOptions: ParsableArguments {
   }
 
   /// Plans the bump, then applies it (or with --dry-run prints the diff). Prints what changed.
-  func run(_ bump: VersionBump, paths: [String]) throws {
-    try formatOptions.reportingFailures { try runReporting(bump, paths: paths) }
+  func run(_ bump: VersionBump, paths: [String], in run: ToolRun) throws {
+    try formatOptions.reportingFailures(in: run) {
+      try runReporting(bump, paths: paths, in: run)
+    }
   }
 
-  private func runReporting(_ bump: VersionBump, paths: [String]) throws {
+  private func runReporting(_ bump: VersionBump, paths: [String], in run: ToolRun) throws {
     var bump = bump
     bump.allowLower = allowLower
     bump.allowOutside = allowOutside
@@ -73,7 +75,7 @@ struct BumpOptions: ParsableArguments {
     let recorder = commit && !dryRun ? BumpCommit(allowDetached: allowDetached, tag: tag) : nil
     if dryRun {
       planned = try bump.plan(paths: paths, includeTests: includeTests, targets: target)
-      if formatOptions.format == .text {
+      if formatOptions.format(in: run) == .text {
         printDiff(planned.files, planned.values)
         return
       }
@@ -82,8 +84,8 @@ struct BumpOptions: ParsableArguments {
         (plan) throws(VersioningError) in try recorder?.check(plan)
       }
     }
-    for warning in planned.warnings { ToolMain.diagnostics.warning(warning) }
-    switch formatOptions.format {
+    for warning in planned.warnings { run.diagnostics.warning(warning) }
+    switch formatOptions.format(in: run) {
     case .text:
       StandardStreams.printLines(
         planned.values.map {
@@ -128,7 +130,7 @@ struct BumpOptions: ParsableArguments {
 }
 
 /// `bundlekit bump build [PATH...]`.
-struct BumpBuild: ParsableCommand {
+struct BumpBuild: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "build",
     abstract: "Raise CFBundleVersion: by one per file, to a number, or by a scheme.",
@@ -182,26 +184,26 @@ struct BumpBuild: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let buildScheme = to.flatMap(BundleVersion.init).map { .to($0) } ?? scheme.scheme
     if let claim {
-      try runClaiming(on: claim)
+      try runClaiming(on: claim, in: run)
       return
     }
-    try options.run(VersionBump(.build(buildScheme), sync: sync), paths: paths)
+    try options.run(VersionBump(.build(buildScheme), sync: sync), paths: paths, in: run)
   }
 
   /// `--claim`: the next number after the files' and the remote's, claimed on the remote,
   /// then written to every file as `--to` would.
-  private func runClaiming(on remote: String) throws {
-    let local = try options.formatOptions.reportingFailures {
+  private func runClaiming(on remote: String, in run: ToolRun) throws {
+    let local = try options.formatOptions.reportingFailures(in: run) {
       try BuildNumberClaim.localNext(
         paths: paths, includeTests: options.includeTests, targets: options.target)
     }
     var claim = BuildNumberClaim(
       remote: remote, pattern: claimRef, folder: BuildNumberClaim.repositoryFolder(for: paths))
     if allowJump { claim.maximumJump = nil }
-    let number = try options.formatOptions.reportingFailures {
+    let number = try options.formatOptions.reportingFailures(in: run) {
       try options.dryRun ? claim.next(atLeast: local) : claim.claim(atLeast: local)
     }
     if !options.dryRun {
@@ -209,12 +211,12 @@ struct BumpBuild: ParsableCommand {
         "claimed build \(number) on \(remote) (\(claim.ref(number)))")
     }
     try options.run(
-      VersionBump(.build(.to(BundleVersion(components: [UInt64(number)])))), paths: paths)
+      VersionBump(.build(.to(BundleVersion(components: [UInt64(number)])))), paths: paths, in: run)
   }
 }
 
 /// `bundlekit bump version major|minor|patch|X.Y.Z [PATH...]`.
-struct BumpVersion: ParsableCommand {
+struct BumpVersion: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "version",
     abstract: "Raise CFBundleShortVersionString: major, minor, patch, or a given X.Y.Z."
@@ -239,11 +241,11 @@ struct BumpVersion: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run(_ run: ToolRun) throws {
     let bump = VersionBump(
       .version(part: BundleVersion.Part(rawValue: change), to: BundleVersion(change)),
       resetBuild: resetBuild)
-    try options.run(bump, paths: paths)
+    try options.run(bump, paths: paths, in: run)
   }
 }
 

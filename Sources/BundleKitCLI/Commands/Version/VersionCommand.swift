@@ -6,7 +6,7 @@ import BundleKitVersioning
 import _BundleKitCommandLineTool
 
 /// `bundlekit version [PATH...]`: every bundle's versions, as Xcode resolves them.
-struct VersionCommand: ParsableCommand {
+struct VersionCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "version",
     abstract: "Show the version and build number of every Xcode target and Info.plist found.",
@@ -42,8 +42,8 @@ struct VersionCommand: ParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() throws {
-    let inventory = try formatOptions.reportingFailures {
+  func run(_ run: ToolRun) throws {
+    let inventory = try formatOptions.reportingFailures(in: run) {
       let inventory = try VersionInventory(
         paths: paths, includeTests: includeTests, targets: target.isEmpty ? nil : Set(target),
         allowOutside: allowOutside)
@@ -51,7 +51,7 @@ struct VersionCommand: ParsableCommand {
       return inventory
     }
     let mismatches = inventory.buildNumberMismatches
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json:
       StandardStreams.writeJSON(inventory.report(mismatches: mismatches))
     case .text:
@@ -67,7 +67,7 @@ struct VersionCommand: ParsableCommand {
       }
       StandardStreams.writeToStandardOutput(Array(TextTable.render(table).utf8))
     }
-    let diagnostics = ToolMain.diagnostics
+    let diagnostics = run.diagnostics
     for note in inventory.notes { diagnostics.note(note) }
     let missing = inventory.bundles.compactMap(\.missing)
     for message in missing + mismatches.values.sorted() + inventory.beyondApple {

@@ -5,7 +5,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate fill PACKAGE_DIR --to de,fr [--provider URL]`.
-struct TranslateFill: AsyncParsableCommand {
+struct TranslateFill: AsyncToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "fill",
     abstract: "Fill missing translations in a package's tables from a memory or a provider.",
@@ -40,7 +40,7 @@ struct TranslateFill: AsyncParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() async throws {
+  func run(_ run: ToolRun) async throws {
     var remote: LibreTranslateClient?
     if let provider {
       guard let url = URL(string: provider), url.scheme == "http" || url.scheme == "https" else {
@@ -58,7 +58,7 @@ struct TranslateFill: AsyncParsableCommand {
       developmentLanguage: developmentLanguage, memoryPaths: memory, remote: remote)
     let plan = try await filler.plan(package: package, languages: languages)
     if !dryRun { try TableFiller.write(plan) }
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json:
       struct Report: Encodable {
         var written: [String]
@@ -84,10 +84,10 @@ struct TranslateFill: AsyncParsableCommand {
     let unfilled = plan.unfilled.map {
       Diagnostic.error($0.path, "\($0.key) (\($0.language)) not filled: \($0.reason)")
     }
-    if formatOptions.format == .json {
-      ToolMain.diagnostics.record(unfilled)
+    if formatOptions.format(in: run) == .json {
+      run.diagnostics.record(unfilled)
     } else {
-      ToolMain.diagnostics.emit(unfilled)
+      run.diagnostics.emit(unfilled)
     }
   }
 }

@@ -5,7 +5,7 @@ import BundleKitTranslationPostgres
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate import FILE.tmx|FILE.xliff ... --memory TM_FILE`.
-struct TranslateImport: AsyncParsableCommand {
+struct TranslateImport: AsyncToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Merge TMX or XLIFF files into a translation memory.",
@@ -25,7 +25,7 @@ struct TranslateImport: AsyncParsableCommand {
 
   @OptionGroup var formatOptions: FormatOptions
 
-  func run() async throws {
+  func run(_ run: ToolRun) async throws {
     let summary: MemoryBuilder.Summary
     if let postgres = try location.postgres() {
       defer { postgres.shutdown() }
@@ -37,7 +37,7 @@ struct TranslateImport: AsyncParsableCommand {
       summary = try MemoryExchange.importFiles(files, into: location.memory ?? "")
     }
     let memory = location.name
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json: StandardStreams.writeJSON(summary)
     case .text:
       StandardStreams.printLine(

@@ -5,7 +5,7 @@ import BundleKitTranslationPostgres
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate index PATH... -o TM_FILE | --database URL`.
-struct TranslateIndex: AsyncParsableCommand {
+struct TranslateIndex: AsyncToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "index",
     abstract: "Build a translation memory from .strings, .stringsdict and .xcstrings tables.",
@@ -41,7 +41,7 @@ struct TranslateIndex: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
+  func run(_ run: ToolRun) async throws {
     var builder = MemoryBuilder(developmentLanguage: developmentLanguage)
     builder.project = project
     let location = MemoryLocation(memory: output, database: database)
@@ -55,7 +55,7 @@ struct TranslateIndex: AsyncParsableCommand {
       summary = try builder.build(from: paths, to: output ?? "")
     }
     let output = location.name
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json: StandardStreams.writeJSON(summary)
     case .text:
       StandardStreams.printLine(

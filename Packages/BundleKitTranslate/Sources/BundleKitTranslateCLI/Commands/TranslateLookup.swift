@@ -5,7 +5,7 @@ import Foundation
 import _BundleKitCommandLineTool
 
 /// `bundlekit translate lookup TEXT --to LANG [--from LANG] --memory TM_FILE`.
-struct TranslateLookup: AsyncParsableCommand {
+struct TranslateLookup: AsyncToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "lookup",
     abstract: "Translate a text (or look up a key) from a translation memory.",
@@ -55,16 +55,16 @@ struct TranslateLookup: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
+  func run(_ run: ToolRun) async throws {
     let memory = try await location.open()
     if key {
       let records = try await memory.records(
         forKey: text, table: table, language: to, project: project)
-      switch formatOptions.format {
+      switch formatOptions.format(in: run) {
       case .json: StandardStreams.writeJSON(records)
       case .text:
         guard !records.isEmpty else {
-          ToolMain.diagnostics.emit(.error(memory.path, "no key \"\(text)\""))
+          run.diagnostics.emit(.error(memory.path, "no key \"\(text)\""))
           return
         }
         for record in records {
@@ -90,10 +90,10 @@ struct TranslateLookup: AsyncParsableCommand {
       do {
         remote = try await client.translate(text, from: from ?? "auto", to: target)
       } catch {
-        ToolMain.diagnostics.emit(Diagnostic.of(error).map { $0.with(severity: .warning) })
+        run.diagnostics.emit(Diagnostic.of(error).map { $0.with(severity: .warning) })
       }
     }
-    switch formatOptions.format {
+    switch formatOptions.format(in: run) {
     case .json:
       struct Answer: Encodable {
         var text: String
@@ -112,7 +112,7 @@ struct TranslateLookup: AsyncParsableCommand {
       }
       guard let best = translated.first else {
         StandardStreams.printLine(text)
-        ToolMain.diagnostics.emit([
+        run.diagnostics.emit([
           Diagnostic(.note, path: memory.path, "no translation into \(target)")
         ])
         return
