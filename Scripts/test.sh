@@ -25,19 +25,22 @@ count_skipped() {
   skipped_detail+=("$1 $count")
 }
 # The three packages build in one scratch folder, the root's: SwiftPM finds BundleKit's
-# modules, compiled by the same commands for each package, done already, and `bundlekit` is
-# beside each helper. The consumer packages the tests build (ConsumerPackage) use it too.
+# modules, compiled by the same commands for each package, done already, and each helper is
+# beside `bundlekit`. The consumer packages the tests build (ConsumerPackage) use it too.
 scratch=("--scratch-path" "$PWD/.build")
 # Every import of a module must be a dependency the manifest declares.
 checks=("--explicit-target-dependency-import-check" "error")
 step() { echo "test.sh: $1 at $((SECONDS - started)) s"; }
 started=$SECONDS
-swift test "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
-count_skipped BundleKit
-step "BundleKit done"
+# The translation memory first: its tests run `bundlekit translate`, and BundleKit's crash
+# harness then finds bundlekit-translate beside bundlekit and kills `translate index` too.
+swift build --package-path Packages/BundleKitTranslate "${scratch[@]}" --product bundlekit
 swift test --package-path Packages/BundleKitTranslate "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
 count_skipped BundleKitTranslate
 step "BundleKitTranslate done"
+swift test "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
+count_skipped BundleKit
+step "BundleKit done"
 swift test --package-path Packages/BundleKitLocalize "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
 count_skipped BundleKitLocalize
 step "BundleKitLocalize done"

@@ -184,34 +184,46 @@ struct StringsCommandTests {
     let help = try BundleKitTool.run(["translate", "--help"])
     #expect(help.status == 0, "\(help.stderr)")
     #expect(help.stdout.contains("index") && help.stdout.contains("serve"))
+    // Without the helper: a copy of bundlekit alone in a folder, whatever the build folder
+    // holds (the test command builds the helpers beside it).
+    let alone = try Self.bundleKitAlone()
+    let lone = try Tool.run(alone.file("bundlekit"), ["translate", "--help"])
+    #expect(lone.status == 0, "\(lone.stderr)")
+    #expect(String(decoding: lone.stdout, as: UTF8.self).contains("index"))
+    #expect(
+      String(decoding: lone.stdout, as: UTF8.self).contains(
+        "`make install` installs it beside bundlekit"))
+    let run = try Tool.run(alone.file("bundlekit"), ["translate", "index", "x", "-o", "y"])
+    #expect(run.status == 1)
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("--package-path Packages/BundleKitTranslate"), "\(run.stderr)")
+  }
+
+  /// A folder holding a copy of `bundlekit` and nothing else: no helper beside it.
+  static func bundleKitAlone() throws -> TemporaryFolder {
     let tool = try #require(BundleKitTool.path)
-    let beside = URL(fileURLWithPath: tool).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit-translate").path
-    if !FileManager.default.isExecutableFile(atPath: beside) {
-      #expect(help.stdout.contains("`make install` installs it beside bundlekit"))
-      let run = try BundleKitTool.run(["translate", "index", "x", "-o", "y"])
-      #expect(run.status == 1)
-      #expect(run.stderr.split(separator: "\n").count == 1)
-      #expect(run.stderr.contains("--package-path Packages/BundleKitTranslate"))
-    }
+    let folder = try TemporaryFolder()
+    try FileManager.default.copyItem(atPath: tool, toPath: folder.file("bundlekit"))
+    return folder
   }
 
   @Test("strings extract and sync --help work without bundlekit-localize; a run says how to get it")
   func localizeHelp() throws {
-    let tool = try #require(BundleKitTool.path)
-    let beside = URL(fileURLWithPath: tool).deletingLastPathComponent()
-      .appendingPathComponent("bundlekit-localize").path
+    let alone = try Self.bundleKitAlone()
     for verb in ["extract", "sync"] {
       let help = try BundleKitTool.run(["strings", verb, "--help"])
       #expect(help.status == 0, "\(help.stderr)")
       #expect(help.stdout.contains("USAGE: bundlekit strings \(verb)"))
-      if !FileManager.default.isExecutableFile(atPath: beside) {
-        #expect(help.stdout.contains("`make install` installs it beside bundlekit"))
-        let run = try BundleKitTool.run(["strings", verb, "."])
-        #expect(run.status == 1)
-        #expect(run.stderr.split(separator: "\n").count == 1)
-        #expect(run.stderr.contains("--package-path Packages/BundleKitLocalize"), "\(run.stderr)")
-      }
+      // Without the helper beside it, whatever the build folder holds.
+      let lone = try Tool.run(alone.file("bundlekit"), ["strings", verb, "--help"])
+      let text = String(decoding: lone.stdout, as: UTF8.self)
+      #expect(lone.status == 0, "\(lone.stderr)")
+      #expect(text.contains("USAGE: bundlekit strings \(verb)"))
+      #expect(text.contains("`make install` installs it beside bundlekit"), "\(text)")
+      let run = try Tool.run(alone.file("bundlekit"), ["strings", verb, "."])
+      #expect(run.status == 1)
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+      #expect(run.stderr.contains("--package-path Packages/BundleKitLocalize"), "\(run.stderr)")
     }
   }
 
