@@ -65,6 +65,10 @@ public struct ConsumerPackage: Sendable {
     defer { close(lock) }
     while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
     defer { flock(lock, LOCK_UN) }
+    // SwiftPM may take the plan it keeps for the package it built last for this one's:
+    // dropped, it plans this package (the compiled modules stay).
+    unlink(scratch + "/debug.yaml")
+    unlink(scratch + "/debug/description.json")
     return try Tool.swift(options + arguments, timeout: timeout, environment: environment)
   }
 }

@@ -189,13 +189,21 @@
       PostgresCluster, String, MemoryFixture
     ) {
       let cluster = try PostgresCluster()
-      _ = try cluster.database("tm")
-      let url = cluster.url("tm")
+      let (url, fixture) = try indexedFixture(options, in: cluster, database: "tm")
+      return (cluster, url, fixture)
+    }
+
+    /// Database `database` of `cluster` holding the fixture app, indexed by the CLI.
+    static func indexedFixture(_ options: [String], in cluster: PostgresCluster, database: String)
+      throws -> (String, MemoryFixture)
+    {
+      _ = try cluster.database(database)
+      let url = cluster.url(database)
       let fixture = try MemoryFixture()
       let result = try BundleKitTool.run(
         ["translate", "index", fixture.folder.file("App"), "--database", url] + options)
       #expect(result.status == 0, "\(result.stderr)")
-      return (cluster, url, fixture)
+      return (url, fixture)
     }
 
     /// Records of the corpus that repeat an earlier one's unit and language.

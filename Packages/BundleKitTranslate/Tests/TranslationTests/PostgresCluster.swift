@@ -3,6 +3,7 @@
 #if os(Linux)
   import BundleKitTestSupport
   import Foundation
+  import Testing
   import BundleKitTranslation
   import BundleKitTranslationPostgres
 
@@ -132,6 +133,23 @@
       }
       guard bound else { throw Failure(description: "no free port") }
       return Int(UInt16(bigEndian: address.sin_port))
+    }
+  }
+
+  /// One cluster for a whole suite (`@Suite(.sharedCluster)`): started before the suite's
+  /// first test, stopped and removed after its last, and found by the tests in
+  /// ``current``. Each test takes a database of its own in it; `initdb` and a start are a
+  /// second or two each, once per suite instead of once per test.
+  struct SharedCluster: SuiteTrait, TestScoping {
+    /// The cluster of the suite running, if it asked for one.
+    @TaskLocal static var current: PostgresCluster?
+
+    func provideScope(
+      for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+      let cluster = try PostgresCluster()
+      defer { cluster.stop() }
+      try await Self.$current.withValue(cluster) { try await function() }
     }
   }
 #endif

@@ -11,17 +11,31 @@
     import FoundationNetworking
   #endif
 
-  @Suite("Reviews: API keys, scopes, limits and the translators' page", .serialized)
+  @Suite(
+    "Reviews: API keys, scopes, limits and the translators' page", .serialized,
+    SharedCluster())
   struct ReviewTests {
-    /// A cluster holding the fixture app twice, as projects `app` and `other`, with `door.open`
-    /// in German waiting for review in both.
+    /// A database holding the fixture app twice, as projects `app` and `other`, with
+    /// `door.open` in German waiting for review in both: in the suite's cluster, or in one of
+    /// its own for a test that stops the server.
     struct Memory {
       let cluster: PostgresCluster
+      let database: String
       let url: String
       let fixture: MemoryFixture
+      private let ownsCluster: Bool
 
-      init() throws {
-        (cluster, url, fixture) = try PostgresBackendTests.indexedFixture(["--project", "app"])
+      init(ownCluster: Bool = false) throws {
+        if !ownCluster, let shared = SharedCluster.current {
+          cluster = shared
+          ownsCluster = false
+        } else {
+          cluster = try PostgresCluster()
+          ownsCluster = true
+        }
+        database = "tm_\(UInt32.random(in: 0...UInt32.max))"
+        (url, fixture) = try PostgresBackendTests.indexedFixture(
+          ["--project", "app"], in: cluster, database: database)
         let second = try BundleKitTool.run([
           "translate", "index", fixture.folder.file("App"), "--database", url, "--project", "other",
         ])
@@ -30,7 +44,12 @@
           """
           UPDATE bundlekit_translations SET state = 'needs_review' FROM bundlekit_units
           WHERE bundlekit_units.id = unit AND key = 'door.open' AND language = 'de'
-          """, database: "tm")
+          """, database: database)
+      }
+
+      /// Stops the cluster when it is this memory's own; the suite's stops after its last test.
+      func close() {
+        if ownsCluster { cluster.stop() }
       }
 
       /// The review state of `door.open` in German in `project`.
@@ -39,7 +58,7 @@
           """
           SELECT state FROM bundlekit_translations JOIN bundlekit_units ON id = unit
           WHERE key = 'door.open' AND language = 'de' AND project = '\(project)'
-          """, database: "tm")
+          """, database: database)
       }
 
       func key(_ project: String, scope: String = "write") throws -> String {
@@ -78,8 +97,9 @@
       "PostgreSQL restarted under load: every answer is right or 503, no acknowledged review is lost"
     )
     func restartUnderLoad() async throws {
-      let memory = try Memory()
-      defer { memory.cluster.stop() }
+      // The server is stopped and started under load: a cluster of its own.
+      let memory = try Memory(ownCluster: true)
+      defer { memory.close() }
       let server = try ServerProcess(
         database: memory.url, options: ["--reviews-per-minute", "1000000"])
       defer { server.stop() }
@@ -214,7 +234,7 @@
         """
         SELECT value FROM bundlekit_translations JOIN bundlekit_units ON id = unit
         WHERE key = 'door.open' AND language = 'de' AND project = 'app'
-        """, database: "tm")
+        """, database: memory.database)
       let storedNumber = Int(stored.split(separator: " ").last ?? "") ?? 0
       #expect(storedNumber >= last, "stored \(stored); the last acknowledged edit was \(last)")
     }
@@ -222,7 +242,7 @@
     @Test("a key writes to its own project only; read keys and revoked keys are refused at once")
     func keysAndScopes() async throws {
       let memory = try Memory()
-      defer { memory.cluster.stop() }
+      defer { memory.close() }
       let server = try ServerProcess(database: memory.url)
       defer { server.stop() }
       let bundle = try await Self.bundle(server)
@@ -235,7 +255,7 @@
       #expect(
         try memory.cluster.psql(
           "SELECT count(*) FROM bundlekit_keys WHERE encode(digest, 'escape') LIKE '%\(secret)%'",
-          database: "tm") == "0")
+          database: memory.database) == "0")
 
       #expect(
         try await Self.approve(server, project: "app", bundle: bundle, key: nil).status == 401)
@@ -292,7 +312,7 @@
     @Test("reviews are limited per key (429 with Retry-After); a file memory takes none")
     func limits() async throws {
       let memory = try Memory()
-      defer { memory.cluster.stop() }
+      defer { memory.close() }
       let server = try ServerProcess(
         database: memory.url, options: ["--reviews-per-minute", "3"])
       defer { server.stop() }
@@ -325,7 +345,7 @@
     )
     func hostileRequests() async throws {
       let memory = try Memory()
-      defer { memory.cluster.stop() }
+      defer { memory.close() }
       let server = try ServerProcess(database: memory.url)
       defer { server.stop() }
       try await expectLanguagesRefused(at: server.url)
@@ -340,7 +360,7 @@
           FileManager.default.isExecutableFile(atPath: $0)
         }, "Chromium is not installed (Scripts/bootstrap.sh --oracles installs it)")
       let memory = try Memory()
-      defer { memory.cluster.stop() }
+      defer { memory.close() }
       let server = try ServerProcess(database: memory.url)
       defer { server.stop() }
       let key = try memory.key("app")
@@ -389,7 +409,7 @@
         """
         UPDATE bundlekit_translations SET state = 'needs_review' FROM bundlekit_units
         WHERE bundlekit_units.id = unit AND key = 'Close the window' AND language = 'de'
-        """, database: "tm")
+        """, database: memory.database)
       let spaced = try Tool.run(
         "/usr/bin/env",
         [
@@ -408,7 +428,7 @@
           """
           SELECT state FROM bundlekit_translations JOIN bundlekit_units ON id = unit
           WHERE key = 'Close the window' AND language = 'de' AND project = 'app'
-          """, database: "tm") == "approved")
+          """, database: memory.database) == "approved")
       let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
       #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
       print("review page screenshot: \(screenshot)")
