@@ -16,8 +16,25 @@ enum PlainXMLPropertyListReader {
   /// The value, or nil when the document is not plain (or not valid): read it with libxml2.
   static func read(_ bytes: UnsafeRawBufferPointer) -> PropertyListValue? {
     guard let base = bytes.baseAddress, bytes.count > 0, isPlainText(bytes) else { return nil }
-    var parser = Parser(base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count)
+    var parser = Parser(
+      base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count, sink: TreeSink())
     return parser.document()
+  }
+
+  /// The document as a binary property list, built without a tree of values (the bytes
+  /// equal those of reading it and writing the value); nil when it is not plain (or not
+  /// valid): read it with libxml2.
+  static func binary(_ bytes: UnsafeRawBufferPointer, compactReals: Bool = false) -> [UInt8]? {
+    guard let base = bytes.baseAddress, bytes.count > 0, isPlainText(bytes) else { return nil }
+    // About one value per 50 bytes of XML (the table grows past that); text without an
+    // entity is kept in place, so little is copied.
+    var parser = Parser(
+      base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count,
+      sink: BuilderSink(
+        builder: BinaryPropertyListBuilder(
+          capacity: bytes.count / 64, byteCapacity: bytes.count / 64, source: bytes)))
+    guard let root = parser.document() else { return nil }
+    return parser.sink.builder.serialized(root: root, compactReals: compactReals)
   }
 
   /// Valid UTF-8 with no byte XML forbids or normalises: control characters but tab and line
@@ -29,6 +46,16 @@ enum PlainXMLPropertyListReader {
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
     var index = 0
     while index < count {
+      // Eight printable ASCII bytes at a time: no high bit, and no byte below 0x20 (the
+      // borrow of a byte below 0x20 sets its high bit; a false alarm only checks bytes).
+      if index + 8 <= count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let low = (word &- 0x2020_2020_2020_2020) & ~word
+        if (word | low) & 0x8080_8080_8080_8080 == 0 {
+          index += 8
+          continue
+        }
+      }
       let byte = base[index]
       if byte < 0x20 {
         if byte != 0x09 && byte != 0x0A { return false }
@@ -43,7 +70,7 @@ enum PlainXMLPropertyListReader {
   }
 
   /// The element names of the plist DTD.
-  private enum Tag: UInt8 {
+  fileprivate enum Tag: UInt8 {
     case plist, dict, array, key, string, integer, real, `true`, `false`, date, data
   }
 
@@ -56,26 +83,29 @@ enum PlainXMLPropertyListReader {
     var keyStart: Int
   }
 
-  private struct Parser {
+  private struct Parser<Sink: PlainXMLSink> {
     let base: UnsafePointer<UInt8>
     let end: Int
     var index = 0
     var frames: [Frame] = []
+    /// What the values are made into.
+    var sink: Sink
     /// The values of every open container, innermost last.
-    var values: [PropertyListValue] = []
+    var values: [Sink.Value] = []
     /// The keys of every open dictionary, innermost last.
-    var keys: [String] = []
+    var keys: [Sink.Key] = []
     /// Text with entities decoded.
     var scratch: [UInt8] = []
 
-    init(base: UnsafePointer<UInt8>, end: Int) {
+    init(base: UnsafePointer<UInt8>, end: Int, sink: Sink) {
       self.base = base
       self.end = end
+      self.sink = sink
     }
 
     // MARK: Document
 
-    mutating func document() -> PropertyListValue? {
+    mutating func document() -> Sink.Value? {
       // A UTF-8 byte order mark.
       if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
       // The declaration, only at the very start; then comments and a DOCTYPE without a subset.
@@ -234,8 +264,8 @@ enum PlainXMLPropertyListReader {
     // MARK: Elements
 
     /// The document element and everything in it.
-    mutating func body() -> PropertyListValue? {
-      var result: PropertyListValue?
+    mutating func body() -> Sink.Value? {
+      var result: Sink.Value?
       elements: while true {
         // Between elements: space only.
         skipSpace()
@@ -279,12 +309,13 @@ enum PlainXMLPropertyListReader {
             keys.count - frame.keyStart == values.count - frame.valueStart,
             let text = selfClosing ? .input(index, 0) : content(of: tag)
           else { return nil }
-          keys.append(withBytes(text) { String(decoding: $0, as: UTF8.self) })
+          keys.append(withBytes(text) { $1.key($0) })
           continue
         case .dict, .array:
           guard canTakeValue(), frames.count <= Nesting.maximumDepth else { return nil }
           if selfClosing {
-            let value: PropertyListValue = tag == .dict ? .dictionary([:]) : .array([])
+            let value =
+              tag == .dict ? sink.dictionary(keys: [][...], values: [][...]) : sink.array([][...])
             if frames.isEmpty {
               result = value
               break elements
@@ -296,7 +327,13 @@ enum PlainXMLPropertyListReader {
           continue
         default:
           guard canTakeValue(), let text = selfClosing ? .input(index, 0) : content(of: tag),
-            let value = withBytes(text, { scalar(tag, $0) })
+            let value = withBytes(
+              text,
+              { text, sink in
+                tag == .string
+                  ? sink.string(text)
+                  : PlainXMLPropertyListReader.scalar(tag, text).map { sink.scalar($0) }
+              })
           else { return nil }
           if frames.isEmpty {
             result = value
@@ -322,7 +359,7 @@ enum PlainXMLPropertyListReader {
     }
 
     /// The value of a container whose closing tag was read, its items taken off the stacks.
-    mutating func finish(_ frame: Frame) -> PropertyListValue? {
+    mutating func finish(_ frame: Frame) -> Sink.Value? {
       defer {
         values.removeSubrange(frame.valueStart...)
         keys.removeSubrange(frame.keyStart...)
@@ -332,55 +369,13 @@ enum PlainXMLPropertyListReader {
         guard values.count - frame.valueStart == 1 else { return nil }
         return values[frame.valueStart]
       case .array:
-        return .array(Array(values[frame.valueStart...]))
+        return sink.array(values[frame.valueStart...])
       case .dict:
-        let count = values.count - frame.valueStart
-        guard keys.count - frame.keyStart == count else { return nil }
-        var dictionary = PropertyListDictionary(minimumCapacity: count)
-        for offset in 0..<count {
-          // A repeated key: the last value wins, as in CoreFoundation.
-          dictionary[keys[frame.keyStart + offset]] = values[frame.valueStart + offset]
-        }
-        // CoreFoundation writes UIDs as <dict><key>CF$UID</key><integer>N</integer></dict>.
-        if dictionary.count == 1, case .integer(let uid)? = dictionary["CF$UID"],
-          let value = uid.uint64Value
-        {
-          return .uid(value)
-        }
-        return .dictionary(dictionary)
+        guard keys.count - frame.keyStart == values.count - frame.valueStart else { return nil }
+        return sink.dictionary(keys: keys[frame.keyStart...], values: values[frame.valueStart...])
       default:
         return nil
       }
-    }
-
-    /// A scalar element's value from its text.
-    func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> PropertyListValue? {
-      if tag == .string { return .string(String(decoding: text, as: UTF8.self)) }
-      // The other scalars are short: copied, they take the helpers' concrete (specialised)
-      // overloads, not their generic ones across the module boundary.
-      let bytes = Array(text)
-      switch tag {
-      case .integer:
-        return PropertyListInteger(text: trimmed(bytes)).map { .integer($0) }
-      case .real:
-        return parseReal(trimmed(bytes)).map { .real($0) }
-      case .true, .false:
-        return bytes.allSatisfy(isSpace) ? .bool(tag == .true) : nil
-      case .date:
-        return ISO8601.parse(bytes).map { .date($0) }
-      case .data:
-        guard case .success(let decoded) = Base64.decode(bytes) else { return nil }
-        return .data(Data(decoded))
-      default:
-        return nil
-      }
-    }
-
-    func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
-      var slice = text[...]
-      while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
-      while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
-      return slice
     }
 
     /// Where a scalar's text is: in the input as it stands, or decoded into `scratch`.
@@ -389,15 +384,17 @@ enum PlainXMLPropertyListReader {
       case decoded
     }
 
-    /// `body` on the bytes of `text`.
-    func withBytes<Result>(_ text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
-      -> Result
-    {
+    /// `body` on the bytes of `text`, with the sink to fill. The sink is passed in, not
+    /// reached through `self` from the closure: that would copy the parser, and with it the
+    /// sink's storage, for every value.
+    mutating func withBytes<Result>(
+      _ text: Text, _ body: (UnsafeBufferPointer<UInt8>, inout Sink) -> Result
+    ) -> Result {
       switch text {
       case .input(let start, let count):
-        return body(UnsafeBufferPointer(start: base + start, count: count))
+        return body(UnsafeBufferPointer(start: base + start, count: count), &sink)
       case .decoded:
-        return scratch.withUnsafeBufferPointer(body)
+        return scratch.withUnsafeBufferPointer { body($0, &sink) }
       }
     }
 
@@ -591,5 +588,126 @@ enum PlainXMLPropertyListReader {
       return nil
     }
 
+  }
+}
+
+extension PlainXMLPropertyListReader {
+  /// The value of a scalar element other than `<string>`, from its text.
+  fileprivate enum Scalar {
+    case integer(PropertyListInteger)
+    case real(Double)
+    case bool(Bool)
+    case date(Date)
+    case data([UInt8])
+  }
+
+  /// A scalar element's value from its text; nil when the text is not one.
+  fileprivate static func scalar(_ tag: Tag, _ text: UnsafeBufferPointer<UInt8>) -> Scalar? {
+    // The scalars are short: copied, they take the helpers' concrete (specialised) overloads,
+    // not their generic ones across the module boundary.
+    let bytes = Array(text)
+    switch tag {
+    case .integer:
+      return PropertyListInteger(text: trimmed(bytes)).map { .integer($0) }
+    case .real:
+      return parseReal(trimmed(bytes)).map { .real($0) }
+    case .true, .false:
+      return bytes.allSatisfy(isSpace) ? .bool(tag == .true) : nil
+    case .date:
+      return ISO8601.parse(bytes).map { .date($0) }
+    case .data:
+      guard case .success(let decoded) = Base64.decode(bytes) else { return nil }
+      return .data(decoded)
+    default:
+      return nil
+    }
+  }
+
+  private static func trimmed(_ text: [UInt8]) -> ArraySlice<UInt8> {
+    var slice = text[...]
+    while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
+    while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
+    return slice
+  }
+}
+
+/// What the plain reader makes of the values it reads: a tree, or a binary property list.
+private protocol PlainXMLSink {
+  associatedtype Value
+  associatedtype Key
+  mutating func key(_ text: UnsafeBufferPointer<UInt8>) -> Key
+  mutating func string(_ text: UnsafeBufferPointer<UInt8>) -> Value
+  mutating func scalar(_ scalar: PlainXMLPropertyListReader.Scalar) -> Value
+  mutating func array(_ items: ArraySlice<Value>) -> Value
+  /// A dictionary; a key may repeat (the last value wins, in the first key's place, as in
+  /// CoreFoundation).
+  mutating func dictionary(keys: ArraySlice<Key>, values: ArraySlice<Value>) -> Value
+}
+
+/// Builds a ``PropertyListValue``.
+private struct TreeSink: PlainXMLSink {
+  func key(_ text: UnsafeBufferPointer<UInt8>) -> String { String(decoding: text, as: UTF8.self) }
+
+  func string(_ text: UnsafeBufferPointer<UInt8>) -> PropertyListValue {
+    .string(String(decoding: text, as: UTF8.self))
+  }
+
+  func scalar(_ scalar: PlainXMLPropertyListReader.Scalar) -> PropertyListValue {
+    switch scalar {
+    case .integer(let integer): .integer(integer)
+    case .real(let real): .real(real)
+    case .bool(let bool): .bool(bool)
+    case .date(let date): .date(date)
+    case .data(let data): .data(Data(data))
+    }
+  }
+
+  func array(_ items: ArraySlice<PropertyListValue>) -> PropertyListValue { .array(Array(items)) }
+
+  func dictionary(keys: ArraySlice<String>, values: ArraySlice<PropertyListValue>)
+    -> PropertyListValue
+  {
+    var dictionary = PropertyListDictionary(minimumCapacity: keys.count)
+    for (key, value) in zip(keys, values) { dictionary[key] = value }
+    // CoreFoundation writes UIDs as <dict><key>CF$UID</key><integer>N</integer></dict>.
+    if dictionary.count == 1, case .integer(let uid)? = dictionary["CF$UID"],
+      let value = uid.uint64Value
+    {
+      return .uid(value)
+    }
+    return .dictionary(dictionary)
+  }
+}
+
+/// Fills a ``BinaryPropertyListBuilder``: no tree, no `String` per value.
+private struct BuilderSink: PlainXMLSink {
+  typealias Value = BinaryPropertyListBuilder.Value
+  var builder: BinaryPropertyListBuilder
+
+  mutating func key(_ text: UnsafeBufferPointer<UInt8>) -> Value {
+    builder.string(UnsafeRawBufferPointer(text))
+  }
+
+  mutating func string(_ text: UnsafeBufferPointer<UInt8>) -> Value {
+    builder.string(UnsafeRawBufferPointer(text))
+  }
+
+  mutating func scalar(_ scalar: PlainXMLPropertyListReader.Scalar) -> Value {
+    switch scalar {
+    case .integer(let integer): builder.integer(integer)
+    case .real(let real): builder.real(real)
+    case .bool(let bool): builder.bool(bool)
+    case .date(let date): builder.date(date)
+    case .data(let data): data.withUnsafeBytes { builder.data($0) }
+    }
+  }
+
+  mutating func array(_ items: ArraySlice<Value>) -> Value { builder.array(items) }
+
+  mutating func dictionary(keys: ArraySlice<Value>, values: ArraySlice<Value>) -> Value {
+    let dictionary = builder.dictionary(keys: keys, values: values)
+    // CoreFoundation writes UIDs as <dict><key>CF$UID</key><integer>N</integer></dict>.
+    if let uid = builder.uid(in: dictionary) { return builder.uid(uid) }
+    return dictionary
   }
 }

@@ -154,6 +154,38 @@ struct PlistCommandTests {
     #expect(try FileIO.read(dated) == before)
   }
 
+  @Test(
+    "convert XML to binary: plistlib reads the plain road's and libxml2's output as the XML; a bad file is named at its line and nothing is written"
+  )
+  func convertXMLToBinary() throws {
+    let folder = try TemporaryFolder()
+    // Plain XML (the road that builds no tree), and XML only libxml2 reads (CDATA, a
+    // carriage return): each converted, then compared by plistlib with the XML it came from.
+    let plain = try write(info, .xml1, in: folder, name: "plain.plist")
+    let cdata = folder.file("cdata.plist")
+    try FileIO.writeAtomically(
+      Array(
+        "<?xml version=\"1.0\"?>\r\n<plist version=\"1.0\"><dict><key>a</key><string><![CDATA[x & y]]></string><key>b</key><array><string>x &amp; y</string><integer>7</integer></array></dict></plist>\n"
+          .utf8), to: cdata)
+    for path in [plain, cdata] {
+      let out = path + ".bplist"
+      let run = try bundlekit("plist", "convert", path, "--format", "binary1", "-o", out)
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(try FileIO.read(out).starts(with: Array("bplist00".utf8)))
+      let same = try ReportFormatTests.pythonScript(
+        "import plistlib,sys; print(plistlib.load(open(sys.argv[1],'rb')) == plistlib.load(open(sys.argv[2],'rb')))",
+        [path, out])
+      #expect(same == "True\n", "\(path)")
+    }
+    let bad = folder.file("bad.plist")
+    try FileIO.writeAtomically(
+      Array("<plist version=\"1.0\">\n<dict>\n<key>a</key>\n</dict>\n</plist>\n".utf8), to: bad)
+    let run = try bundlekit("plist", "convert", bad, "--format", "binary1", "-o", folder.file("x"))
+    #expect(run.status == 1)
+    #expect(run.stderr == "\(bad):4:8: error: key 'a' has no value\n")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("x")))
+  }
+
   @Test("lint: OK lines, compiler-style errors, exit codes, JSON report")
   func lint() throws {
     let folder = try TemporaryFolder()

@@ -7,12 +7,20 @@ import Testing
 
 /// The plain-XML road against libxml2's: wherever the plain reader answers, libxml2 reads the
 /// same document to the same bytes; wherever it hesitates, it answers nil and libxml2 decides.
+/// Each check also runs the plain road that converts to binary without a tree.
 struct PlainXMLReaderTests {
   /// The value read by each road, as binary bytes (exact strings, not canonical equality):
   /// nil for a road that does not read it.
   static func roads(_ text: [UInt8]) -> (plain: [UInt8]?, libxml2: [UInt8]?) {
     text.withUnsafeBytes { bytes in
-      let plain = PlainXMLPropertyListReader.read(bytes).flatMap { try? $0.encoded(as: .binary1) }
+      let tree = PlainXMLPropertyListReader.read(bytes)
+      let plain = tree.flatMap { try? $0.encoded(as: .binary1) }
+      // The road that builds no tree writes the same bytes, and takes the same documents.
+      #expect(PlainXMLPropertyListReader.binary(bytes) == plain)
+      let compact = tree.flatMap {
+        try? $0.encoded(as: .binary1, options: PropertyListWriteOptions(compactBinaryReals: true))
+      }
+      #expect(PlainXMLPropertyListReader.binary(bytes, compactReals: true) == compact)
       let libxml2 = (try? XMLPropertyListReader.read(bytes, plainFirst: false)).flatMap {
         try? $0.encoded(as: .binary1)
       }
@@ -38,6 +46,13 @@ struct PlainXMLReaderTests {
       "<dict><key>Grüße</key><string>日本語 🙂</string></dict>",
       "<plist ><string >x</string ></plist >",
       "<plist><string>a\nb\tc&#13;</string></plist>",
+      // Objects stored once, keys shared with values, repeated keys around containers.
+      "<plist><dict><key>a</key><string>a</string><key>b</key><array><string>a</string><integer>1</integer><real>1</real><integer>1</integer><true/><true/></array><key>a</key><dict><key>b</key><string>é</string></dict><key>c</key><string>é</string></dict></plist>",
+      "<plist><dict><key>CF$UID</key><integer>1</integer><key>CF$UID</key><integer>2</integer></dict></plist>",
+      "<plist><array><dict><key>CF$UID</key><integer>-1</integer></dict><dict><key>CF$UID</key><integer>3</integer><key>x</key><true/></dict><dict><key>CF$UID</key><string>3</string></dict></array></plist>",
+      "<plist><array><integer>18446744073709551615</integer><integer>-9223372036854775808</integer><integer>65536</integer><real>0.1</real><real>0.5</real><real>nan</real><date>2001-01-01T00:00:00Z</date><data></data><data>AAEC</data><string></string><string>𝄞 a</string></array></plist>",
+      "<plist><array>" + String(repeating: "<integer>7</integer><string>s</string>", count: 20)
+        + "</array></plist>",
     ])
   func plain(text: String) {
     let (plain, libxml2) = Self.roads(Array(text.utf8))

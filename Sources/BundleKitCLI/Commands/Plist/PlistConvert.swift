@@ -29,10 +29,24 @@ struct PlistConvert: ParsableCommand {
   var compact = false
 
   func run() throws {
-    let document = try PropertyListDocument(contentsOfFile: file)
     let destination = output ?? file
-    let converted = PropertyListDocument(value: document.value, format: format)
-    try converted.write(
+    let bytes = try PropertyListError.file { () throws(FileSystemError) in try FileIO.read(file) }
+    // XML as tools write it goes to binary without a tree of values: the same bytes, faster.
+    if format == .binary1, PropertyListFormat.detect(bytes) == .xml1,
+      let binary = PropertyListDocument.binary(convertingXML: bytes)
+    {
+      try PropertyListError.file { () throws(FileSystemError) in
+        try FileIO.writeAtomically(binary, to: destination)
+      }
+      return
+    }
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListDocument(bytes: bytes)
+    } catch {
+      throw error.inFile(file)
+    }
+    try PropertyListDocument(value: document.value, format: format).write(
       toFile: destination, options: PropertyListWriteOptions(prettyJSON: !compact))
   }
 }
