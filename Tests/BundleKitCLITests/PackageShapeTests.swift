@@ -81,6 +81,27 @@ struct PackageShapeTests {
   }
 
   /// The Swift files below `folder` of the package, by path relative to the package.
+  @Test(
+    "no hand-built JSON in the translation server: its answers are Encodable values through one encoder"
+  )
+  func serverAnswersAreEncodable() throws {
+    let folder = "Packages/BundleKitTranslate/Sources/BundleKitTranslationServer"
+    let files = try Self.swiftFiles(under: folder)
+    #expect(files.count > 5, "the server's sources are not where this test looks")
+    for file in files {
+      // Joined pieces of JSON text, the old helper, a second encoder or JSONSerialization's.
+      for word in [
+        "JSONText", "JSONSerialization.data", "\"[\" +", "+ \"]\"", "\"{\" +", "+ \"}\"",
+        "joined(separator: \",\")",
+      ] {
+        #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+      }
+      if !file.path.hasSuffix("/Answers.swift") {
+        #expect(!file.text.contains("JSONEncoder("), "\(file.path) has a JSON encoder of its own")
+      }
+    }
+  }
+
   static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
     let root = Corpus.packageRoot.appendingPathComponent(folder).path
     guard FileManager.default.fileExists(atPath: root) else { return [] }

@@ -27,10 +27,7 @@ extension Handlers {
       let records = try await memory.search(
         containing: parameter("q") ?? "", project: parameter("project"),
         language: parameter("lang"), state: state, limit: limit)
-      return Self.json(
-        JSONText.object([
-          ("results", "[" + records.map(Self.recordJSON).joined(separator: ",") + "]")
-        ]))
+      return Self.json(ServerJSON.text(SearchAnswer(results: records.map(RecordAnswer.init))))
     } catch {
       return Self.failure(error)
     }
@@ -152,9 +149,9 @@ extension Handlers {
     case .notFound:
       return Self.error("No such translation", status: .notFound)
     case .removed:
-      return Self.json(JSONText.object([("removed", "true")]))
+      return Self.json(ServerJSON.text(ReviewAnswer(removed: true)))
     case .updated(let record):
-      return Self.json(JSONText.object([("record", Self.recordJSON(record))]))
+      return Self.json(ServerJSON.text(ReviewAnswer(record: RecordAnswer(record))))
     }
   }
 
@@ -177,17 +174,12 @@ extension Handlers {
         for: text, to: target, from: parameter("source"), fuzzy: true, limit: 10,
         project: parameter("project"))
       let items = found.map { match in
-        JSONText.object([
-          ("translation", JSONText.string(match.translation)),
-          ("language", JSONText.string(match.language)),
-          ("matchedText", JSONText.string(match.matchedText)),
-          ("kind", JSONText.string("\(match.kind)")),
-          ("score", JSONText.number(match.score)),
-          ("occurrences", JSONText.number(Double(match.occurrences))),
-          ("record", Self.recordJSON(match.record)),
-        ])
+        MatchAnswer(
+          translation: match.translation, language: match.language,
+          matchedText: match.matchedText, kind: "\(match.kind)", score: match.score,
+          occurrences: match.occurrences, record: RecordAnswer(match.record))
       }
-      return Self.json(JSONText.object([("matches", "[" + items.joined(separator: ",") + "]")]))
+      return Self.json(ServerJSON.text(MatchesAnswer(matches: items)))
     } catch {
       return Self.failure(error)
     }
@@ -197,22 +189,6 @@ extension Handlers {
   /// missing.
   static func query(_ request: Request, _ name: String) -> String? {
     FormQuery(request.uri)[name]
-  }
-
-  /// A record as the page and `/lookup` show it.
-  static func recordJSON(_ record: TranslationRecord) -> String {
-    JSONText.object([
-      ("project", JSONText.string(record.project)),
-      ("bundle", JSONText.string(record.bundle)),
-      ("table", JSONText.string(record.table)),
-      ("key", JSONText.string(record.key)),
-      ("variant", JSONText.string(record.variant)),
-      ("language", JSONText.string(record.language)),
-      ("value", JSONText.string(record.value)),
-      ("comment", JSONText.string(record.comment)),
-      ("source", JSONText.string(record.source)),
-      ("state", JSONText.string(record.state.rawValue)),
-    ])
   }
 
   /// `GET /`: the translators' page.

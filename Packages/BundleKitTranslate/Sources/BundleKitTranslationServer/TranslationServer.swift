@@ -179,15 +179,10 @@ final class ServedMemory: @unchecked Sendable {
     init(_ memory: TranslationMemory) {
       self.memory = memory
       let codes = memory.languages.filter { $0 != "Base" }
-      languagesBody =
-        "["
-        + codes.map { code in
-          JSONText.object([
-            ("code", JSONText.string(code)),
-            ("name", JSONText.string(LanguageTag.englishName(of: code))),
-            ("targets", JSONText.array(codes)),
-          ])
-        }.joined(separator: ",") + "]"
+      languagesBody = ServerJSON.text(
+        codes.map { code in
+          LanguageAnswer(code: code, name: LanguageTag.englishName(of: code), targets: codes)
+        })
     }
   }
 
@@ -222,9 +217,9 @@ struct Handlers: Sendable {
   static func failure(_ error: any Error) -> Response {
     if let transient = error as? any TransientFailure, transient.isTransient {
       var response = json(
-        JSONText.object([
-          ("error", JSONText.string("The translation memory is unavailable; try again shortly"))
-        ]), status: .serviceUnavailable)
+        ServerJSON.text(
+          ErrorAnswer(error: "The translation memory is unavailable; try again shortly")),
+        status: .serviceUnavailable)
       response.headers[.retryAfter] = "1"
       return response
     }
@@ -251,11 +246,9 @@ struct Handlers: Sendable {
   func health() -> Response {
     let memory = served.current.memory
     return Self.json(
-      JSONText.object([
-        ("status", JSONText.string("ok")),
-        ("languages", JSONText.number(Double(memory.languages.count))),
-        ("fuzzyIndexes", JSONText.array(memory.fuzzyIndexedLanguages)),
-      ]))
+      ServerJSON.text(
+        HealthAnswer(
+          languages: memory.languages.count, fuzzyIndexes: memory.fuzzyIndexedLanguages)))
   }
 
   func languages() -> Response { Self.json(served.current.languagesBody) }
@@ -295,7 +288,7 @@ struct Handlers: Sendable {
     }
     var translated: [String] = []
     var others: [[String]] = []
-    var detected: [String] = []
+    var detected: [DetectedAnswer] = []
     do {
       for text in question.batch {
         let candidates = try await translations(of: text, for: question, in: current)
@@ -303,7 +296,8 @@ struct Handlers: Sendable {
         others.append(Array(candidates.dropFirst()))
         if question.source == nil {
           let detection = try await current.memory.detectLanguages(of: text).first
-          detected.append(detectedMember(detection, memory: current.memory))
+          detected.append(
+            DetectedAnswer(detection, developmentLanguage: current.memory.developmentLanguage))
         }
       }
     } catch {
@@ -423,15 +417,6 @@ struct Handlers: Sendable {
     return answer
   }
 
-  private func detectedMember(
-    _ detection: TranslationMemory.DetectedLanguage?, memory: TranslationMemory
-  ) -> String {
-    JSONText.object([
-      ("confidence", JSONText.number(((detection?.confidence ?? 0) * 100).rounded())),
-      ("language", JSONText.string(detection?.language ?? memory.developmentLanguage)),
-    ])
-  }
-
   func detect(_ request: Request) async -> Response {
     let parameters: RequestParameters
     switch await self.parameters(request) {
@@ -450,11 +435,12 @@ struct Handlers: Sendable {
     }
     // LibreTranslate always answers with at least one entry, and real clients read `[0]`:
     // unknown text is the development language at confidence 0.
+    let language = memory.developmentLanguage
     let members =
       found.isEmpty
-      ? [detectedMember(nil, memory: memory)]
-      : found.prefix(5).map { detectedMember($0, memory: memory) }
-    return Self.json("[" + members.joined(separator: ",") + "]")
+      ? [DetectedAnswer(nil, developmentLanguage: language)]
+      : found.prefix(5).map { DetectedAnswer($0, developmentLanguage: language) }
+    return Self.json(ServerJSON.text(members))
   }
 
   func lookup(_ request: Request) async -> Response {
@@ -472,11 +458,8 @@ struct Handlers: Sendable {
     } catch {
       return Self.failure(error)
     }
-    let items = records.map(Self.recordJSON)
-    let body = JSONText.object([
-      ("key", JSONText.string(lookup.key)),
-      ("translations", "[" + items.joined(separator: ",") + "]"),
-    ])
+    let body = ServerJSON.text(
+      LookupAnswer(key: lookup.key, translations: records.map(RecordAnswer.init)))
     current.keyCache[lookup] = KeyAnswer(body: body, found: !records.isEmpty)
     return Self.json(body, status: records.isEmpty ? .notFound : .ok)
   }
@@ -523,7 +506,7 @@ struct JSONAnswer {
   var body: String
 
   static func error(_ message: String, status: HTTPResponse.Status = .badRequest) -> JSONAnswer {
-    JSONAnswer(status: status, body: JSONText.object([("error", JSONText.string(message))]))
+    JSONAnswer(status: status, body: ServerJSON.text(ErrorAnswer(error: message)))
   }
 
   var response: Response { Handlers.json(body, status: status) }
@@ -545,23 +528,17 @@ struct TranslateQuestion {
   }
 
   /// The answer's body, LibreTranslate's shape.
-  func body(translated: [String], others: [[String]], detected: [String]) -> String {
-    var members: [(String, String)] = []
+  func body(translated: [String], others: [[String]], detected: [DetectedAnswer]) -> String {
     if !isBatch {
-      members.append(("translatedText", JSONText.string(translated[0])))
-      if count > 1 { members.append(("alternatives", JSONText.array(others[0]))) }
-      if let first = detected.first { members.append(("detectedLanguage", first)) }
-    } else {
-      members.append(("translatedText", JSONText.array(translated)))
-      if count > 1 {
-        members.append(
-          ("alternatives", "[" + others.map(JSONText.array).joined(separator: ",") + "]"))
-      }
-      if source == nil {
-        members.append(("detectedLanguage", "[" + detected.joined(separator: ",") + "]"))
-      }
+      return ServerJSON.text(
+        TranslateAnswer(
+          translatedText: translated[0], alternatives: count > 1 ? others[0] : nil,
+          detectedLanguage: detected.first))
     }
-    return JSONText.object(members)
+    return ServerJSON.text(
+      TranslateAnswer(
+        translatedText: translated, alternatives: count > 1 ? others : nil,
+        detectedLanguage: source == nil ? detected : nil))
   }
 }
 
