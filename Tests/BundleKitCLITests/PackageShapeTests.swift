@@ -102,6 +102,20 @@ struct PackageShapeTests {
     }
   }
 
+  @Test(
+    "one route table in the translation server: the router and the event loop's handler both read Endpoint"
+  )
+  func oneRouteTable() throws {
+    let folder = "Packages/BundleKitTranslate/Sources/BundleKitTranslationServer"
+    let files = try Self.swiftFiles(under: folder)
+    #expect(files.contains { $0.path.hasSuffix("/Endpoint.swift") })
+    for file in files where !file.path.hasSuffix("/Endpoint.swift") {
+      for word in ["router.get(", "router.post(", "\"/lookup\"", "\"/translate\"", "\"lookup\""] {
+        #expect(!file.text.contains(word), "\(file.path) holds \(word): a route outside Endpoint")
+      }
+    }
+  }
+
   static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
     let root = Corpus.packageRoot.appendingPathComponent(folder).path
     guard FileManager.default.fileExists(atPath: root) else { return [] }

@@ -18,15 +18,10 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias OutboundIn = HTTPResponsePart
   typealias OutboundOut = HTTPResponsePart
 
-  private enum Route {
-    case lookup
-    case translate
-  }
-
   /// A request this handler may answer, its body gathered so far.
   private struct Held {
     var head: HTTPRequest
-    var route: Route
+    var route: Endpoint
     var body: ByteBuffer?
   }
 
@@ -94,18 +89,18 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     context.write(data, promise: promise)
   }
 
-  /// The requests this handler may answer: those whose connection stays open after.
-  private static func route(_ head: HTTPRequest) -> Route? {
+  /// The endpoint of a request this handler may answer, from the one route table: those
+  /// ``Endpoint/isAnsweredFromCache`` marks, on a connection that stays open after.
+  private static func route(_ head: HTTPRequest) -> Endpoint? {
     if let connection = head.headerFields[.connection], connection.lowercased().contains("close") {
       return nil
     }
     guard let path = head.path else { return nil }
     let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
-    switch (head.method, bare) {
-    case (.get, "/lookup"): return .lookup
-    case (.post, "/translate"): return .translate
-    default: return nil
-    }
+    guard let bare, let endpoint = Endpoint(method: head.method, path: bare),
+      endpoint.isAnsweredFromCache
+    else { return nil }
+    return endpoint
   }
 
   private func answer(_ request: Held) -> JSONAnswer? {
@@ -126,6 +121,8 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     case .translate:
       answer = handlers.cachedTranslation(
         body: bytes, contentType: head.headerFields[.contentType], in: current)
+    default:
+      answer = nil
     }
     if let wire, let answer { current.wireCache[wire] = answer }
     return answer

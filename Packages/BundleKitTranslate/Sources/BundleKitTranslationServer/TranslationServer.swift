@@ -80,16 +80,11 @@ public struct TranslationServer: Sendable {
       served: served, configuration: configuration, source: source, reviewer: reviewer,
       keyLimiter: RateLimiter(limit: configuration.reviewsPerMinutePerKey, window: 60))
     let limiter = configuration.requestsPerMinute.map { RateLimiter(limit: $0, window: 60) }
-    router.get("health") { _, _ in handlers.health() }
-    router.get("languages") { _, _ in handlers.languages() }
-    router.get("lookup") { request, _ in await handlers.lookup(request) }
-    router.post("translate") { request, _ in await handlers.translate(request) }
-    router.post("detect") { request, _ in await handlers.detect(request) }
-    router.get("search") { request, _ in await handlers.search(request) }
-    router.get("matches") { request, _ in await handlers.matches(request) }
-    router.get("export.tmx") { request, _ in await handlers.exportTMX(request) }
-    router.post("review") { request, _ in await handlers.review(request) }
-    router.get("/") { _, _ in handlers.page() }
+    for endpoint in Endpoint.allCases {
+      router.on(RouterPath(endpoint.path), method: endpoint.method) { request, _ in
+        await handlers.answer(endpoint, request)
+      }
+    }
     return Application(
       router: router,
       server: .http1(

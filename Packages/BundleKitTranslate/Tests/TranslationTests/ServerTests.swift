@@ -45,6 +45,18 @@ struct ServerTests {
       #expect(detected.first?["language"] as? String == "en")
       #expect(detected.first?["confidence"] as? Int == 100)
 
+      // Detection, LibreTranslate's shape: confidence in percent; unknown text is the
+      // development language at 0.
+      answer = try await http(
+        "POST", base.appendingPathComponent("detect"), body: jsonBody(["q": "Abbrechen"]))
+      #expect(answer.status == 200)
+      let found = try #require(answer.json as? [[String: Any]])
+      #expect(found.first?["language"] as? String == "de")
+      #expect((found.first?["confidence"] as? Int ?? 0) > 0)
+      answer = try await http(
+        "POST", base.appendingPathComponent("detect"), body: jsonBody(["q": "zzz"]))
+      #expect(answer.text == #"[{"confidence":0,"language":"en"}]"#)
+
       // Other translations the memory has, as LibreTranslate's `alternatives`.
       answer = try await http(
         "POST", base.appendingPathComponent("translate"),
