@@ -26,7 +26,7 @@ enum PlainXMLPropertyListReader {
   /// valid): read it with libxml2.
   static func binary(_ bytes: UnsafeRawBufferPointer, compactReals: Bool = false) -> [UInt8]? {
     guard let base = bytes.baseAddress, bytes.count > 0, isPlainText(bytes) else { return nil }
-    // About one value per 50 bytes of XML (the table grows past that); text without an
+    // About one value per 64 bytes of XML (the table grows past that); text without an
     // entity is kept in place, so little is copied.
     var parser = Parser(
       base: base.assumingMemoryBound(to: UInt8.self), end: bytes.count,

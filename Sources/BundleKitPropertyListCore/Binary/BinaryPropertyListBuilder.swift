@@ -105,13 +105,13 @@ package struct BinaryPropertyListBuilder {
   package mutating func uid(_ uid: UInt64) -> Value { fixed(.uid, uid) }
 
   /// Whether `value` is an integer; its bits when it is one and not negative.
-  package func unsignedInteger(_ value: Value) -> UInt64? {
+  private func unsignedInteger(_ value: Value) -> UInt64? {
     guard !value.isContainer, scalars[value.index].kind == .integer else { return nil }
     return scalars[value.index].payload
   }
 
   /// Whether `value` is the string `text`.
-  package func isString(_ value: Value, _ text: StaticString) -> Bool {
+  private func isString(_ value: Value, _ text: StaticString) -> Bool {
     guard !value.isContainer else { return false }
     let scalar = scalars[value.index]
     guard scalar.kind == .string else { return false }
