@@ -21,13 +21,17 @@ Each repository is checked out at its pinned commit into a scratch tree outside 
                         extractionState, or extracted / extracted_with_value): recall and
                         precision
   strings sync --check
-                     -- clean wherever the catalog was committed after the code last changed
-  strings export, then strings import --dry-run of that export
+                     -- clean wherever the catalog was committed after the code last changed;
+                        where the code changed after it, at the commit that last changed it
+  strings export, then strings import --dry-run of that export (the development
+  language's when the tables have no other)
                      -- imports nothing: an unedited export changes no byte
   strings export of a committed .xcloc's Source Contents
                      -- Xcode's own Localized Contents: units equal by id (source, target,
-                        state, note), and <file> elements byte-identical but <tool> (the
-                        order); units Xcode read from code are counted apart
+                        state, note), <file> elements and whole exports byte-identical but
+                        <tool> (the order); units Xcode read from code are counted apart
+  strings import of a committed .xcloc into a copy of its Source Contents, then export
+                     -- Xcode's own Localized Contents again, byte for byte but <tool>
   scan               -- exits 0 or 1
 
 A crash is any exit status but 0 and 1 (2 is a usage error, which these commands never
@@ -126,7 +130,8 @@ class Runner:
         status, _, _ = bundlekit("scan", ["scan", "."])
         row["scan"] = "ok" if status in (0, 1) else "crash"
         if not self.args.keep:
-            shutil.rmtree(tree, ignore_errors=True)
+            for made in [tree] + row.pop("trees", []):
+                shutil.rmtree(made, ignore_errors=True)
         return row
 
     @staticmethod
@@ -473,25 +478,62 @@ class Runner:
         row["catalogs_judged"] = sum(len(v) for v in places.values())
         # Sync: judged where the catalog was committed after the code last changed, on the
         # folders its strings come from (the sources of the targets holding it, as for
-        # extraction).
-        clean = eligible = 0
+        # extraction). Where the code changed after it, at the commit that last changed the
+        # catalog: there the catalog is Xcode's own extraction of that code.
+        clean = eligible = earlier = 0
         for table, catalogs in places.items():
             for catalog in catalogs:
                 folders = sync_folders.get(catalog) or [self.target_folder(tree, catalog)]
                 swift_time = self.last_change(
                     gitdir, commit, [os.path.join(f, "*.swift") for f in folders])
                 catalog_time = self.last_change(gitdir, commit, [catalog])
-                if not (catalog_time and swift_time and catalog_time >= swift_time):
+                if not (catalog_time and swift_time):
                     continue
+                where = tree
+                if catalog_time < swift_time:
+                    where = self.catalog_commit_tree(row, gitdir, commit, catalog)
+                    if where is None:
+                        continue
+                    # The sources as that commit had them (a file added since is not there).
+                    folders = [f for f in folders if os.path.exists(os.path.join(where, f))]
+                    if not folders:
+                        continue
+                    earlier += 1
                 eligible += 1
                 status, out, err = bundlekit(
-                    "strings sync --check", ["strings", "sync", *folders, "--check"])
+                    "strings sync --check", ["strings", "sync", *folders, "--check"], cwd=where)
                 clean += status == 0
                 if status != 0 and self.args.verbose:
-                    print(f"sync {row['repo']} {catalog}: {out.decode(errors='replace')[:3000]}",
+                    print(f"sync {row['repo']} {catalog} ({where}, {folders}): {out.decode(errors='replace')[:3000]} {err[-3000:]}",
                           file=sys.stderr)
-        row["sync"] = f"{clean}/{eligible}" if eligible else "-"
+        row["sync"] = (f"{clean}/{eligible}" + (f" ({earlier} at the catalog's commit)" if earlier else "")
+                       if eligible else "-")
         row["sync_clean"], row["sync_eligible"] = clean, eligible
+
+    @staticmethod
+    def source_language(catalog):
+        try:
+            with open(catalog, encoding="utf-8") as handle:
+                return json.load(handle).get("sourceLanguage") or "en"
+        except (OSError, ValueError):
+            return "en"
+
+    def catalog_commit_tree(self, row, gitdir, commit, catalog):
+        """A checkout of the commit that last changed `catalog` (up to `commit`), or None;
+        removed with the repository's tree."""
+        done = subprocess.run(["git", "--git-dir", gitdir, "log", "-1", "--format=%H", commit, "--", catalog],
+                              capture_output=True, text=True)
+        earlier = done.stdout.strip()
+        if not earlier:
+            return None
+        tree = os.path.join(self.args.scratch, "trees", row["repo"].replace("/", "+") + "@" + earlier[:12])
+        if not os.path.isdir(tree):
+            row.setdefault("trees", []).append(tree)
+            os.makedirs(tree)
+            if not self.checkout(gitdir, earlier, tree):
+                shutil.rmtree(tree, ignore_errors=True)
+                return None
+        return tree
 
     @staticmethod
     def last_change(gitdir, commit, paths):
@@ -501,25 +543,39 @@ class Runner:
         return int(text) if text.isdigit() else None
 
     def committed_exports(self, row, tree):
-        """Each committed .xcloc exported again from its own Source Contents, against Xcode's."""
-        units = equal = missing = files = identical = 0
+        """Each committed .xcloc exported again from its own Source Contents, against Xcode's;
+        and Xcode's export imported into a copy of its Source Contents, then exported again
+        (the translations and strings from code Source Contents leaves out)."""
+        units = equal = missing = files = identical = whole = exports = again = 0
         for path in committed_xclocs(tree):
             try:
                 result = xcloc.counts(self.tool, path)
+                same, _ = xcloc.round_trip(self.tool, path)
             except Exception as error:  # an export that failed or a bundle Python cannot read
                 row["crashes"].append(f"xcloc {os.path.basename(path)} ({type(error).__name__})")
                 continue
+            again += bool(same)
             equal, units = equal + result["equal"], units + result["units"]
             missing += result["missing"]
             identical, files = identical + result["identical"], files + result["files"]
+            whole, exports = whole + result["whole"], exports + 1
         if files:
-            row["xcloc"] = f"units {equal}/{units} ({missing} only in Xcode's), files {identical}/{files}"
-            row["xcloc_counts"] = (equal, units, identical, files, missing)
+            row["xcloc"] = (f"units {equal}/{units} ({missing} only in Xcode's), files {identical}/{files}, "
+                            f"exports {whole}/{exports}, imported and exported {again}/{exports}")
+            row["xcloc_counts"] = (equal, units, identical, files, missing, whole, exports, again)
 
     def exchange(self, row, tree, bundlekit):
         exported = os.path.join(self.args.scratch, "xcloc", row["repo"].replace("/", "+"))
         shutil.rmtree(exported, ignore_errors=True)
         status, out, err = bundlekit("strings export", ["strings", "export", ".", "--xcloc", exported])
+        if status != 0 and "other than the development language" in err:
+            # Tables in the development language only (Cami's catalog): that language's
+            # export is the one a team sends out first.
+            development = next((self.source_language(os.path.join(tree, c)) for c in self.catalogs(tree)),
+                               "en")
+            status, out, err = bundlekit("strings export", [
+                "strings", "export", ".", "--xcloc", exported, "--language", development,
+                "--development-language", development])
         if status != 0:
             row["import"] = "nothing to export" if "nothing to export" in err else "export refused"
             return
@@ -538,7 +594,10 @@ def committed_xclocs(tree):
         for name in list(folders):
             if name.endswith(".xcloc"):
                 path = os.path.join(folder, name)
-                if os.path.exists(os.path.join(path, "contents.json")):
+                # An export to compare holds Xcode's XLIFF (mastoot's fr.xcloc has none).
+                localized = os.path.join(path, "Localized Contents")
+                if (os.path.exists(os.path.join(path, "contents.json")) and os.path.isdir(localized)
+                        and any(n.endswith(".xliff") for n in os.listdir(localized))):
                     found.append(path)
                 folders.remove(name)
     return sorted(found)
@@ -602,10 +661,16 @@ def summary(rows):
         "apps at 98% recall and precision": f"{sum(1 for r in judged if r.get('recall', 0) >= 0.98 and r.get('precision', 0) >= 0.98)}/{len(recalls)}",
         "sync clean": f"{clean}/{eligible}",
         "import no-op": f"{imports}/{import_runs}",
-        "committed Xcode exports exported again (units equal by id, <file>s byte-identical)": (
+        "committed Xcode exports exported again (units equal by id, <file>s byte-identical, "
+        "exports byte-identical apart from <tool>)": (
             f"{sum(e[0] for e in exports)}/{sum(e[1] for e in exports)} "
             f"({sum(e[4] for e in exports)} only in Xcode's: read from code), "
-            f"{sum(e[2] for e in exports)}/{sum(e[3] for e in exports)} in {len(exports)} repositories"),
+            f"{sum(e[2] for e in exports)}/{sum(e[3] for e in exports)}, "
+            f"{sum(e[5] for e in exports)}/{sum(e[6] for e in exports)} "
+            f"(in {sum(1 for e in exports if e[5])} of {len(exports)} repositories)"),
+        "committed Xcode exports imported into their Source Contents, then exported byte-identical": (
+            f"{sum(e[7] for e in exports)}/{sum(e[6] for e in exports)} "
+            f"(in {sum(1 for e in exports if e[7])} of {len(exports)} repositories)"),
         "crashes": crashes, "hangs": hangs,
     }
 

@@ -6,8 +6,11 @@ again with `bundlekit strings export` must give Xcode's `Localized Contents/<lan
 the same files in the same order, the same units (id, source, target, state, note) matched
 by id, and the same bytes apart from each file's `<tool>` line (which judges the order too).
 Units Xcode extracted from code are not in `Source Contents/`: counted as "only in Xcode's". Translations of
-`.strings` tables are not in `Source Contents/` (only the development language's are), so
-for those a target is compared only where the tables give one.
+`.strings` tables are not in `Source Contents/` (only the development language's are), nor
+are a catalog's since Xcode 15.3, so a target is compared only where the tables give one.
+
+Units Xcode read from code, and the translations, are then judged by a round trip: Xcode's
+export imported into a copy of its Source Contents must export again byte for byte.
 
     xcloc.py BUNDLEKIT XCLOC...      prints one row per .xcloc and the differences
 """
@@ -15,6 +18,7 @@ for those a target is compared only where the tables give one.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,22 +73,35 @@ def counts(bundlekit, xcloc):
     return result
 
 
-def compare(bundlekit, xcloc, counted=None):
-    """(row, differences) for one .xcloc; `counted` gets the figures."""
+def languages(xcloc):
+    """(language, development language, Xcode's XLIFF) of an .xcloc."""
     with open(os.path.join(xcloc, "contents.json")) as handle:
         contents = json.load(handle)
     language = contents["targetLocale"]
-    development = contents["developmentRegion"]
-    xliff = os.path.join(xcloc, "Localized Contents", language + ".xliff")
-    source = os.path.join(xcloc, "Source Contents")
+    return (language, contents["developmentRegion"],
+            os.path.join(xcloc, "Localized Contents", language + ".xliff"))
+
+
+def export(bundlekit, tree, language, development, scratch):
+    """BundleKit's export of `tree` in `language`: (its XLIFF, or None, and why)."""
+    run = subprocess.run(
+        [bundlekit, "strings", "export", ".", "--xcloc", scratch, "--language", language,
+         "--development-language", development],
+        cwd=tree, capture_output=True, text=True, timeout=300)
+    ours = os.path.join(scratch, language + ".xcloc", "Localized Contents", language + ".xliff")
+    if run.returncode != 0 or not os.path.exists(ours):
+        return None, f"export failed ({run.returncode}): {run.stderr.strip()[:300]}"
+    return ours, ""
+
+
+def compare(bundlekit, xcloc, counted=None):
+    """(row, differences) for one .xcloc; `counted` gets the figures."""
+    language, development, xliff = languages(xcloc)
     with tempfile.TemporaryDirectory() as scratch:
-        run = subprocess.run(
-            [bundlekit, "strings", "export", ".", "--xcloc", scratch, "--language", language,
-             "--development-language", development],
-            cwd=source, capture_output=True, text=True, timeout=300)
-        ours = os.path.join(scratch, language + ".xcloc", "Localized Contents", language + ".xliff")
-        if run.returncode != 0 or not os.path.exists(ours):
-            return f"{xcloc}: export failed ({run.returncode}): {run.stderr.strip()[:300]}", []
+        ours, why = export(bundlekit, os.path.join(xcloc, "Source Contents"), language, development,
+                           scratch)
+        if ours is None:
+            return f"{xcloc}: {why}", []
         theirs_files, our_files = units(xliff), units(ours)
         differences = []
         theirs_names = [name for name, _ in theirs_files]
@@ -111,8 +128,10 @@ def compare(bundlekit, xcloc, counted=None):
                 if ours_unit is None:
                     continue
                 a, b = list(theirs), list(ours_unit)
-                if strings_translation and not name.endswith(".xcstrings") and b[2] is None:
-                    a[2] = a[3] = None  # the translation's table is not in Source Contents
+                if strings_translation and b[2] is None:
+                    # The translation is not in Source Contents: a `.strings` table's lies
+                    # beside it, and Xcode 15.3 strips catalogs to the source language.
+                    a[2] = a[3] = None
                 if a == b:
                     equal += 1
                 elif len(differences) < 12:
@@ -121,7 +140,8 @@ def compare(bundlekit, xcloc, counted=None):
         if counted is not None:
             their_blocks, our_blocks = blocks(xliff), blocks(ours)
             counted.update(units=total, equal=equal, missing=missing, files=len(their_blocks),
-                           identical=sum(1 for n, b in their_blocks.items() if our_blocks.get(n) == b))
+                           identical=sum(1 for n, b in their_blocks.items() if our_blocks.get(n) == b),
+                           whole=int(identical))
         their_blocks, our_blocks = blocks(xliff), blocks(ours)
         same_blocks = sum(1 for name, block in their_blocks.items() if our_blocks.get(name) == block)
         row = (f"{xcloc}: {language} (development {development}): units {equal}/{total} equal "
@@ -131,11 +151,30 @@ def compare(bundlekit, xcloc, counted=None):
         return row, differences
 
 
+def round_trip(bundlekit, xcloc):
+    """Whether Xcode's export, imported into a copy of its own Source Contents, exports
+    again byte for byte (apart from <tool>): the oracle for a translation, whose tables
+    Source Contents leaves out. None when the import or the export fails (with why)."""
+    language, development, xliff = languages(xcloc)
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = os.path.join(scratch, "tree")
+        shutil.copytree(os.path.join(xcloc, "Source Contents"), tree, symlinks=True)
+        run = subprocess.run([bundlekit, "strings", "import", xliff, tree], capture_output=True,
+                             text=True, timeout=300)
+        if run.returncode != 0:
+            return None, run.stderr.strip()[:300]
+        ours, why = export(bundlekit, tree, language, development, os.path.join(scratch, "out"))
+        if ours is None:
+            return None, why
+        return without_tool(xliff) == without_tool(ours), ""
+
+
 def main():
     bundlekit, xclocs = sys.argv[1], sys.argv[2:]
     for xcloc in xclocs:
         row, differences = compare(os.path.abspath(bundlekit), xcloc)
-        print(row)
+        same, why = round_trip(os.path.abspath(bundlekit), xcloc)
+        print(row + f"; imported then exported: {'identical' if same else 'differs' if same is not None else 'refused: ' + why}")
         for line in differences:
             print("   ", line)
 

@@ -27,7 +27,8 @@ struct EcosystemRunnerTests {
       """,
       "App/en.lproj/Localizable.strings": "\"hello\" = \"Hello\";\n",
       "App/fr.lproj/Localizable.strings": "\"hello\" = \"Bonjour\";\n",
-      // A committed export as Xcode 16 writes it: exported again from its Source Contents,
+      // A committed export as Xcode writes it (a table with no French yet: `datatype`
+      // first): exported again from its Source Contents, and imported there then exported,
       // it must come out the same (and its copy of the table is not the project's).
       "fr.xcloc/contents.json": """
       {"developmentRegion" : "en", "targetLocale" : "fr", "version" : "1.0"}
@@ -36,7 +37,7 @@ struct EcosystemRunnerTests {
       "fr.xcloc/Localized Contents/fr.xliff": """
       <?xml version="1.0" encoding="UTF-8"?>
       <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="1.2" xsi:schemaLocation="urn:oasis:names:tc:xliff:document:1.2 http://docs.oasis-open.org/xliff/v1.2/os/xliff-core-1.2-strict.xsd">
-        <file original="App/en.lproj/Localizable.strings" source-language="en" target-language="fr" datatype="plaintext">
+        <file original="App/en.lproj/Localizable.strings" datatype="plaintext" source-language="en" target-language="fr">
           <header>
             <tool tool-id="com.apple.dt.xcode" tool-name="Xcode" tool-version="16.4" build-num="16F6"/>
           </header>
@@ -83,7 +84,7 @@ struct EcosystemRunnerTests {
     let text = String(decoding: try FileIO.read(report), as: UTF8.self)
     #expect(
       text.contains(
-        "| acme/app | 1 | - | applies | applies | clean | 2/2 | - | - | no-op | units 1/1 (0 only in Xcode's), files 1/1 | - |"
+        "| acme/app | 1 | - | applies | applies | clean | 2/2 | - | - | no-op | units 1/1 (0 only in Xcode's), files 1/1, exports 1/1, imported and exported 1/1 | - |"
       ), "\(text)")
     #expect(text.contains("| acme/gone | no snapshot: fetch github:acme/gone |"), "\(text)")
     #expect(text.contains("- crashes: 0"), "\(text)")

@@ -58,8 +58,12 @@ struct ExchangeCommandTests {
       .replacingOccurrences(
         of: "<source>Open</source>", with: "<source>Open</source>\n        <target>Ouvrir</target>")
     try FileIO.writeAtomically(Array(translated.utf8), to: xliffPath)
+    // A real placeholder bug: an object where the source passes an integer.
     let bad = translated.replacingOccurrences(
-      of: "<target>Ouvrir</target>", with: "<target>Ouvrir %@</target>"
+      of: "\n        <target>Ouvrir</target>", with: ""
+    ).replacingOccurrences(
+      of: "<source>%lld files</source>",
+      with: "<source>%lld files</source>\n        <target>%@ fichiers</target>"
     ).replacingOccurrences(of: "target-language=\"fr\"", with: "target-language=\"it\"")
     try FileIO.writeAtomically(Array(bad.utf8), to: folder.file("bad.xliff"))
     let before = try Data(
@@ -70,7 +74,7 @@ struct ExchangeCommandTests {
     #expect(refused.status == 1)
     #expect(
       refused.stderr.contains(
-        "bad.xliff:12:7: error: \"Open\": the translation uses argument 1 (%@), which the development language does not pass"
+        "bad.xliff:8:7: error: \"%lld files\": the translation argument 1 is an object (%@) but a 64-bit integer in the development language"
       ), "\(refused.stderr)")
     let dryRun = try BundleKitTool.run(
       ["strings", "import", "L10n/fr.xcloc", "--dry-run"], in: folder.path)
@@ -86,7 +90,7 @@ struct ExchangeCommandTests {
     #expect(imported.status == 1, "\(imported.stderr)")
     #expect(
       imported.stderr.contains(
-        "bad.xliff:12:7: error: \"Open\": the translation uses argument 1 (%@), which the development language does not pass"
+        "bad.xliff:8:7: error: \"%lld files\": the translation argument 1 is an object (%@) but a 64-bit integer in the development language"
       ), "\(imported.stderr)")
     #expect(
       imported.stderr.hasSuffix(

@@ -63,6 +63,30 @@ struct StringsFileTests {
     #expect(file.entries[3].line == 7)
   }
 
+  @Test(
+    "a comment after the entry on its own line is the entry's, not the next one's (Xcode's export of FocusedWork)"
+  )
+  func trailingComments() throws {
+    let file = try parse(
+      """
+      "a" = "A"; // Name as param
+      "b" = "B";
+      /* Above c */
+      "c" = "C"; // after c
+      "d" = "D";	/* block */ "e" = "E";
+      "f" = "F";
+      // On its own line, for g
+      "g" = "G";
+      """)
+    #expect(file.entries.map(\.key) == ["a", "b", "c", "d", "e", "f", "g"])
+    #expect(
+      file.entries.map(\.comment) == [
+        "Name as param", nil, "Above c", "block", nil, nil, "On its own line, for g",
+      ])
+    #expect(
+      file.dictionary == ["a": "A", "b": "B", "c": "C", "d": "D", "e": "E", "f": "F", "g": "G"])
+  }
+
   @Test("escapes exactly as CoreFoundation reads them")
   func escapes() throws {
     let file = try parse(#""k" = "\n\t\r\a\b\f\v \" \' \\ \U00e9\UD83D\UDE00 \101\60 \u00e9 \q";"#)

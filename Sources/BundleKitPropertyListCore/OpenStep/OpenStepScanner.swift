@@ -65,37 +65,52 @@ package struct OpenStepScanner: ~Copyable {
       let byte = bytes[position]
       if isSpace(byte) || byte == 0x0B || byte == 0x0C {
         position += 1
-      } else if byte == UInt8(ascii: "/"), position + 1 < bytes.count {
-        let next = bytes[position + 1]
-        if next == UInt8(ascii: "/") {
-          let start = position + 2
-          position = start
-          while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D {
-            position += 1
-          }
-          if keepComments { lastComment = text(start, position) }
-        } else if next == UInt8(ascii: "*") {
-          let open = position
-          let start = position + 2
-          position = start
-          while true {
-            guard position + 1 < bytes.count else {
-              throw error("unterminated /* comment", at: open)
-            }
-            if bytes[position] == UInt8(ascii: "*"), bytes[position + 1] == UInt8(ascii: "/") {
-              break
-            }
-            position += 1
-          }
-          if keepComments { lastComment = text(start, position) }
-          position += 2
-        } else {
-          return
-        }
+      } else if let comment = try skipComment() {
+        if keepComments { lastComment = comment }
       } else {
         return
       }
     }
+  }
+
+  /// A comment after spaces and tabs on the same line (`"k" = "v"; // why`): skipped and
+  /// returned; nil, the cursor unmoved, when the line holds none.
+  package mutating func trailingComment() throws(PropertyListError) -> String? {
+    let start = position
+    while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
+      position += 1
+    }
+    if let comment = try skipComment() { return comment }
+    position = start
+    return nil
+  }
+
+  /// The comment at the cursor, skipped, without its delimiters; nil when none starts there.
+  private mutating func skipComment() throws(PropertyListError) -> String? {
+    guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "/") else { return nil }
+    let next = bytes[position + 1]
+    let start = position + 2
+    if next == UInt8(ascii: "/") {
+      position = start
+      while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D {
+        position += 1
+      }
+      return text(start, position)
+    }
+    guard next == UInt8(ascii: "*") else { return nil }
+    let open = position
+    position = start
+    while true {
+      guard position + 1 < bytes.count else {
+        throw error("unterminated /* comment", at: open)
+      }
+      if bytes[position] == UInt8(ascii: "*"), bytes[position + 1] == UInt8(ascii: "/") {
+        break
+      }
+      position += 1
+    }
+    defer { position += 2 }
+    return text(start, position)
   }
 
   private func text(_ start: Int, _ end: Int) -> String {

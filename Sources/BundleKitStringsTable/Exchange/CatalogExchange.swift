@@ -54,8 +54,8 @@ enum CatalogExchange {
         ?? StringCatalog.Localization(
           stringUnit: StringCatalog.StringUnit(state: "translated", value: key), variations: nil,
           substitutions: [:])
-      // The source language's own export: each unit's target is its source, state new, as
-      // Xcode writes it.
+      // The source language's own export: each unit's target is its source, as Xcode
+      // writes it.
       let exportsSource = language == catalog.sourceLanguage
       let target = exportsSource ? source : entry.localizations[language]
       // A translation varied where the source is not (a plural only the target needs) is
@@ -92,11 +92,14 @@ enum CatalogExchange {
               }))
         }
       }
+      // The source language's own units keep the state its localization has (an edited
+      // source is `translated`), and are new without one.
+      let sourceState = entry.localizations[catalog.sourceLanguage] == nil ? "new" : nil
       for index in found.indices {
         found[index].note = entry.comment
         if exportsSource {
           found[index].target = found[index].source
-          found[index].state = "new"
+          found[index].state = sourceState ?? found[index].state ?? "new"
         }
       }
       units += found
@@ -145,11 +148,12 @@ enum CatalogExchange {
       target: target?.value, state: target.map { xliffState($0.state) }, note: nil)
   }
 
-  /// A catalog state as XLIFF says it.
+  /// A catalog state as XLIFF says it: `needs-review-l10n` for review, as Xcode writes it
+  /// (Xcode 15.3's exports of Ketchup).
   static func xliffState(_ state: String) -> String {
     switch state {
     case "translated": "translated"
-    case "needs_review", "stale": "needs-review-translation"
+    case "needs_review", "stale": "needs-review-l10n"
     default: "new"
     }
   }
@@ -283,10 +287,13 @@ extension CatalogExchange {
           )
         }
       }
-      guard let target = unit.target, !target.isEmpty else { continue }
-      // The source language's own export gives each unit its source as target, state new:
-      // read back unedited, that is the catalog's own text, not a translation to write.
-      if language == catalog.sourceLanguage, target == unit.source, unit.state == "new" {
+      // An empty target is no translation, except for an empty source (Xcode exports the
+      // empty key's empty translation as `<target state="translated"/>`).
+      guard let target = unit.target, !target.isEmpty || unit.source.isEmpty else { continue }
+      // The source language's own export gives each unit its source as target (state new,
+      // or its localization's): read back unedited, that is the catalog's own text, not a
+      // translation to write.
+      if language == catalog.sourceLanguage, target == unit.source {
         continue
       }
       let plural: Bool
@@ -345,6 +352,55 @@ extension CatalogExchange {
       applied.bytes = try CatalogJSON.bytes(root, like: catalog.contents, path: catalog.path)
     }
     return applied
+  }
+
+  /// A new catalog for a file whose catalog the project lacks (`InfoPlist.xcstrings`, or a
+  /// catalog for strings from code), as Xcode creates it on import: a key per unit with the
+  /// unit's note as its comment, and the source text as the source language's where it is
+  /// not the key itself. Its translations are then applied like any catalog's. A
+  /// substitution's unit cannot be rebuilt from its text: an error at its line.
+  static func created(
+    _ file: XLIFFDocument.File, path: String, xliffPath: String, diagnostics: inout [Diagnostic]
+  ) throws(PropertyListError) -> [UInt8] {
+    var entries: [String: Any] = [:]
+    var keys = 0
+    for unit in file.units {
+      guard let (key, unitPath) = parse(unit.id) else {
+        diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "\"\(unit.id)\" is not an id Xcode writes for a String Catalog"))
+        continue
+      }
+      guard case .variation(let steps) = unitPath else {
+        diagnostics.append(
+          .error(
+            xliffPath, line: unit.line, column: unit.column,
+            "\"\(unit.id)\": \(path) does not exist, and a substitution cannot be created from its text; create the catalog in Xcode first"
+          ))
+        continue
+      }
+      var entry = entries[key] as? [String: Any] ?? [:]
+      if entry.isEmpty { keys += 1 }
+      if let note = unit.note, !note.isEmpty { entry["comment"] = note }
+      if !steps.isEmpty || unit.source != key {
+        var localizations = entry["localizations"] as? [String: Any] ?? [:]
+        var localization = localizations[file.sourceLanguage] as? [String: Any] ?? [:]
+        _ = set(&localization, steps: steps[...], value: unit.source, state: "new")
+        localizations[file.sourceLanguage] = localization
+        entry["localizations"] = localizations
+      }
+      entries[key] = entry
+    }
+    diagnostics.append(
+      Diagnostic(
+        .warning, path: xliffPath, line: file.line, column: file.column,
+        "\(path) does not exist: created with its \(keys) key\(keys == 1 ? "" : "s"), as Xcode creates it on import"
+      ))
+    let root: [String: Any] = [
+      "sourceLanguage": file.sourceLanguage, "strings": entries, "version": "1.0",
+    ]
+    return try CatalogJSON.bytes(root, like: [], path: path)
   }
 
   /// Sets the string unit at `steps` below `node`; false when it already held `value`.

@@ -164,12 +164,15 @@ public enum LocalizationExchange {
           units = StringsExchange.units(
             stringsdict: table, target: target, language: language, cache: &cache)
         }
-        files.append(
-          XLIFFDocument.File(
-            original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
-            units: xmlSafe(
-              units, table: location.path, translation: translated ?? location.path,
-              language: language, warnings: &warnings)))
+        var file = XLIFFDocument.File(
+          original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
+          units: xmlSafe(
+            units, table: location.path, translation: translated ?? location.path,
+            language: language, warnings: &warnings))
+        file.isTranslated = exists || language == developmentLanguage
+        // An empty table has no <file>, as in Xcode's export (stats' Localizable.strings);
+        // its copy is still in Source Contents.
+        if !file.units.isEmpty { files.append(file) }
       }
       for (original, path, entries) in interfaces {
         let translation = DocumentStrings.translationPath(path, language: language)
@@ -185,12 +188,13 @@ public enum LocalizationExchange {
               ?? (language == developmentLanguage ? entry.value : nil),
             state: nil, note: entry.note)
         }
-        files.append(
-          XLIFFDocument.File(
-            original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
-            units: xmlSafe(
-              units.sorted { StringsExchange.numericOrder($0.id, $1.id) }, table: path,
-              translation: translation ?? path, language: language, warnings: &warnings)))
+        var file = XLIFFDocument.File(
+          original: original, sourceLanguage: developmentLanguage, targetLanguage: language,
+          units: xmlSafe(
+            units.sorted { StringsExchange.numericOrder($0.id, $1.id) }, table: path,
+            translation: translation ?? path, language: language, warnings: &warnings))
+        file.isTranslated = translated != nil || language == developmentLanguage
+        files.append(file)
       }
       // No table at all (a .lproj of images only): nothing to translate, no .xcloc.
       guard !files.isEmpty else { continue }
@@ -357,13 +361,35 @@ public enum LocalizationExchange {
           continue
         }
         let tablePath = Paths.join(root, file.original)
-        guard let real = FileIO.realPath(tablePath) else {
-          fail("original \"\(file.original)\": no such table below \(root)")
-          continue
-        }
-        guard real.hasPrefix(realRoot + "/") else {
-          fail("original \"\(file.original)\" leads out of \(root) through a link")
-          continue
+        // A table Xcode creates on import when it is missing (an Info.plist's strings, a
+        // catalog or table for strings from code): its folder must be in the project, and
+        // nothing may stand at its path.
+        let missing = pending[tablePath] == nil && !FileIO.exists(tablePath)
+        if missing {
+          let kind = TableLocation(path: tablePath)?.kind
+          guard kind == .catalog || kind == .strings, !DocumentStrings.isDocument(tablePath)
+          else {
+            fail("original \"\(file.original)\": no such table below \(root)")
+            continue
+          }
+          guard FileIO.linkDestination(tablePath) == nil,
+            let realFolder = FileIO.realPath(Paths.parent(tablePath)),
+            realFolder == realRoot || realFolder.hasPrefix(realRoot + "/")
+          else {
+            fail(
+              "original \"\(file.original)\": no such table below \(root), and its folder is not there to create it in"
+            )
+            continue
+          }
+        } else {
+          guard let real = FileIO.realPath(tablePath) else {
+            fail("original \"\(file.original)\": no such table below \(root)")
+            continue
+          }
+          guard real.hasPrefix(realRoot + "/") else {
+            fail("original \"\(file.original)\" leads out of \(root) through a link")
+            continue
+          }
         }
         // Storyboards, XIBs and intent definitions keep their translations in
         // `<lang>.lproj/<name>.strings`.
@@ -381,7 +407,18 @@ public enum LocalizationExchange {
         if isInterface, language == file.sourceLanguage { continue }
         switch location.kind {
         case .catalog:
-          let bytes = try pending[tablePath] ?? FileIO.read(tablePath)
+          let bytes: [UInt8]
+          if missing {
+            var created: [Diagnostic] = []
+            bytes = try CatalogExchange.created(
+              file, path: tablePath, xliffPath: xliffPath, diagnostics: &created)
+            plan.diagnostics += created
+            guard !created.contains(where: { $0.severity == .error }) else { continue }
+            pending[tablePath] = bytes
+            plan.changes.append((tablePath, file.units.count))
+          } else {
+            bytes = try pending[tablePath] ?? FileIO.read(tablePath)
+          }
           let catalog = try StringCatalog(bytes: bytes, path: tablePath)
           if catalog.sourceLanguage != file.sourceLanguage {
             fail(
@@ -413,6 +450,9 @@ public enum LocalizationExchange {
           {
             target = tablePath
           }
+          // A table created on import is its own source: the development language's targets
+          // are its text.
+          if missing, language == file.sourceLanguage { target = tablePath }
           let lproj = Paths.parent(Paths.parent(target))
           guard let realParent = FileIO.realPath(lproj),
             realParent == realRoot
@@ -447,11 +487,14 @@ public enum LocalizationExchange {
                 bytes: DocumentStrings.stringsTable(
                   DocumentStrings.entries(FileIO.read(tablePath), path: tablePath)),
                 path: tablePath)
-              : try StringsFile(contentsOfFile: tablePath)
+              : missing
+                ? try StringsFile(bytes: [], path: tablePath)
+                : try StringsFile(contentsOfFile: tablePath)
             applied = StringsExchange.apply(
               file, source: source,
               target: try existing.map { try StringsFile(bytes: $0, path: target) },
-              xliffPath: xliffPath, addingUnknown: target != tablePath)
+              xliffPath: xliffPath, addingUnknown: missing || target != tablePath,
+              created: missing)
           } else {
             applied = try StringsExchange.apply(
               file, source: try StringsdictFile(contentsOfFile: tablePath),

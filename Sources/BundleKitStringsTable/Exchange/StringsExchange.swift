@@ -86,7 +86,7 @@ enum StringsExchange {
   /// `addingUnknown` false (the development language's own table) they are left out.
   static func apply(
     _ file: XLIFFDocument.File, source: StringsFile, target: StringsFile?, xliffPath: String,
-    addingUnknown: Bool = true
+    addingUnknown: Bool = true, created: Bool = false
   ) -> CatalogExchange.Applied {
     var applied = CatalogExchange.Applied()
     var values: [String: String] = [:]
@@ -109,7 +109,13 @@ enum StringsExchange {
       if known == nil { unknown.append(unit) }
       applied.changed += 1
     }
-    if unknownCount > 0 {
+    if created {
+      applied.diagnostics.append(
+        Diagnostic(
+          .warning, path: xliffPath, line: file.line, column: file.column,
+          "\(source.path) does not exist: created with \(applied.changed) of its \(unknownCount) unit\(unknownCount == 1 ? "" : "s"), as Xcode creates it on import (an Info.plist's strings, or strings from code)"
+        ))
+    } else if unknownCount > 0 {
       applied.diagnostics.append(
         Diagnostic(
           .warning, path: xliffPath, line: file.line, column: file.column,
@@ -176,7 +182,8 @@ enum StringsExchange {
   }
 
   /// Every unit of the development `.stringsdict`, forms following `language`'s categories
-  /// (a form the source lacks gets the source's `other`).
+  /// (a form the source lacks gets the source's `other`), ordered by id as Xcode orders them
+  /// (`…:dict/one`, `…:dict/other`, `…:dict/zero`: Xcode 13 and 14's exports).
   static func units(
     stringsdict source: StringsdictFile, target: StringsdictFile?, language: String,
     cache: inout [String: [String]]
@@ -207,7 +214,7 @@ enum StringsExchange {
         }
       }
     }
-    return units
+    return units.sorted { numericOrder($0.id, $1.id) }
   }
 
   /// Merges a file's units into the language's `.stringsdict` (`target`, nil when it does not
@@ -298,23 +305,30 @@ enum StringsExchange {
 
   /// Whether the translation passes the source's arguments; an error refusing the unit
   /// (false) for one it does not have or of another type, a warning for one it leaves out
-  /// (not for plural forms, which often spell the number out).
+  /// (not for plural forms, which often spell the number out). A `%` before a space and a
+  /// word is text, as lint reads it ("50% of" and its translation "50 % der"), unless the
+  /// source uses that very placeholder. A source with no placeholder is not used as a
+  /// format, so a `%` its translation adds ("50 %ige Chance") is a warning, not a refusal:
+  /// Xcode imports those translations (Ketchup's German).
   static func check(
     _ unit: XLIFFDocument.Unit, translation: String, source: String, plural: Bool,
     into applied: inout CatalogExchange.Applied, _ xliffPath: String
   ) -> Bool {
     var accepted = true
+    let sourceSpecifiers = StringsLinter.lintSpecifiers(source)
+    let translationSpecifiers = StringsLinter.lintSpecifiers(
+      translation, formatted: Set(sourceSpecifiers.map(\.text)))
     for problem in StringsLinter.compare(
-      FormatSignature(specifiers: FormatSpecifier.parse(translation)),
-      with: FormatSignature(specifiers: FormatSpecifier.parse(source)))
+      FormatSignature(specifiers: translationSpecifiers),
+      with: FormatSignature(specifiers: sourceSpecifiers))
     {
-      if problem.severity == .error {
+      if problem.severity == .error, !sourceSpecifiers.isEmpty {
         applied.refused.append(
           .error(
             xliffPath, line: unit.line, column: unit.column,
             "\(StringsFile.literal(unit.id)): the translation \(problem.message)"))
         accepted = false
-      } else if !plural {
+      } else if problem.severity == .error || !plural {
         applied.diagnostics.append(
           Diagnostic(
             .warning, path: xliffPath, line: unit.line, column: unit.column,

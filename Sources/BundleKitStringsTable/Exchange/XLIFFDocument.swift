@@ -20,6 +20,11 @@ public struct XLIFFDocument: Sendable, Hashable {
     public var line: Int = 0
     /// The column after its start tag.
     public var column: Int = 0
+    /// Whether the project has this table in the target language. Xcode writes the `<file>`
+    /// of a `.strings`, `.stringsdict` or interface table that has no translation yet into a
+    /// language other than the development one with `datatype` first (Xcode 13 to 15's
+    /// exports, every one seen), and every other `<file>` with it last.
+    public var isTranslated = true
 
     /// A file of units.
     public init(original: String, sourceLanguage: String, targetLanguage: String?, units: [Unit]) {
@@ -39,7 +44,7 @@ public struct XLIFFDocument: Sendable, Hashable {
     public var source: String
     /// The translation, when there is one.
     public var target: String?
-    /// The target's `state` (`translated`, `needs-review-translation`, `new` ...).
+    /// The target's `state` (`translated`, `needs-review-l10n`, `new` ...).
     public var state: String?
     /// The comment for translators.
     public var note: String?
@@ -78,11 +83,12 @@ public struct XLIFFDocument: Sendable, Hashable {
       """
     for file in files {
       out += "  <file original=\"\(XMLEscaping.attribute(file.original))\""
+      if !file.isTranslated { out += " datatype=\"plaintext\"" }
       out += " source-language=\"\(XMLEscaping.attribute(file.sourceLanguage))\""
       if let target = file.targetLanguage {
         out += " target-language=\"\(XMLEscaping.attribute(target))\""
       }
-      out += " datatype=\"plaintext\">\n"
+      out += file.isTranslated ? " datatype=\"plaintext\">\n" : ">\n"
       out += "    <header>\n"
       out +=
         "      <tool tool-id=\"org.bundlekit\" tool-name=\"BundleKit\" tool-version=\"\(XMLEscaping.attribute(toolVersion))\"/>\n"

@@ -256,22 +256,29 @@ public struct StringsLinter: Sendable {
   /// The placeholders lint checks in `value`. `%`, digits or none, a space and a letter is
   /// text: "50% of screen" and "100% sure" (a stray `%` before a word), and an app's own
   /// `%0`/`%1` tokens it replaces itself ("Track %1 of %0 songs"), which printf would read
-  /// as octal and C strings. It counts as a placeholder only where `formatted` (the
+  /// as octal and C strings. Xcode's export numbers those too ("50%1$ and 150%2$ of" for
+  /// "50% and 150% of", Ketchup's). It counts as a placeholder only where `formatted` (the
   /// development value's placeholders) uses the very same one.
   static func lintSpecifiers(_ value: String, formatted: Set<String> = []) -> [FormatSpecifier] {
     FormatSpecifier.parse(value).filter { specifier in
-      guard !specifier.isPositional, isTextLike(specifier.text) else { return true }
+      guard isTextLike(specifier.text) else { return true }
       return formatted.contains(specifier.text)
     }
   }
 
-  /// `%`, ASCII digits, one space, one letter.
+  /// `%`, ASCII digits (with `$` after them, as Xcode numbers them) or none, one space, one
+  /// letter.
   private static func isTextLike(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
-    guard bytes.count >= 3, bytes[0] == 0x25, bytes[bytes.count - 2] == 0x20,
+    var bytes = Array(text.utf8)[...]
+    guard bytes.count >= 3, bytes.first == 0x25, bytes[bytes.endIndex - 2] == 0x20,
       let last = bytes.last, (0x41...0x5A).contains(last) || (0x61...0x7A).contains(last)
     else { return false }
-    return bytes[1..<(bytes.count - 2)].allSatisfy { (0x30...0x39).contains($0) }
+    bytes = bytes.dropFirst().dropLast(2)
+    if bytes.last == UInt8(ascii: "$") {
+      bytes = bytes.dropLast()
+      guard !bytes.isEmpty else { return false }
+    }
+    return bytes.allSatisfy { (0x30...0x39).contains($0) }
   }
 
   static func signature(of localization: StringCatalog.Localization?, key: String)

@@ -368,11 +368,14 @@ public struct StringsFile: Sendable {
           "expected '=' or ';' after the key \"\(key)\", found \(scanner.currentDescription)")
       }
       scanner.position += 1
+      // A comment after the `;` on the entry's own line is the entry's, not the next one's
+      // (Xcode's export gives it as this entry's note); a comment above the entry comes first.
+      let trailing = try scanner.trailingComment()
       scanner.keepComments = true
       entries.append(
         StringsEntry(
-          key: key, value: value, comment: comment, commentAsWritten: asWritten, line: line,
-          column: column))
+          key: key, value: value, comment: comment ?? trailing.map(Self.tidy),
+          commentAsWritten: asWritten, line: line, column: column))
     }
   }
 

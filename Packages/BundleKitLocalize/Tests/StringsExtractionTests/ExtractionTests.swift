@@ -104,7 +104,9 @@ import Testing
       ])
   }
 
-  @Test("not extracted: verbatim, variables, plain String parameters, other calls")
+  @Test(
+    "not extracted: verbatim, variables, plain String parameters, other calls, NSLocalizedString of an interpolated literal"
+  )
   func notExtracted() {
     let source = #"""
       import SwiftUI
@@ -112,6 +114,8 @@ import Testing
       struct V: View {
         let title: String
         var body: some View {
+          // A String built at run time (NetNewsWire's; Xcode extracts none).
+          let _ = NSLocalizedString("Delete the account “\(title)”?", comment: "Delete text")
           Text(verbatim: "v1.0")
           Text(title)
           Button(title) {}

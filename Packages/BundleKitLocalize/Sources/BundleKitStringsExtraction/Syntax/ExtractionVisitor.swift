@@ -555,6 +555,13 @@ final class ExtractionVisitor: SyntaxVisitor {
   var guessedSpecifier = false
 
   func record(_ literal: StringLiteralExprSyntax, source: String, arguments: [LabeledExprSyntax]?) {
+    // `NSLocalizedString` takes a `String`: an interpolated literal is built at run time, it
+    // is no key, and Xcode extracts none (NetNewsWire's "delete the account “\(name)”").
+    if source == "NSLocalizedString",
+      literal.segments.contains(where: { $0.is(ExpressionSegmentSyntax.self) })
+    {
+      return
+    }
     guessedSpecifier = false
     guard let key = text(of: literal) else { return }
     let uncertain = guessedSpecifier
