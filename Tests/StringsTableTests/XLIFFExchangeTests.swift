@@ -765,7 +765,7 @@ struct XLIFFExchangeTests {
         "Reset" = "Reset";
         """,
         "App/UI/de.lproj/UI.strings": "\"Reset\" = \"Zurücksetzen\";\n",
-        "App/Kit/Base.lproj/Kit.strings": "\"Loggly\" = \"Loggly\";\n",
+        "App/Kit/Base.lproj/Kit.strings": "\"Loggly\" = \"Loggly\";\n\"Keywords\" = \"\";\n",
         "App/Kit/de.lproj/Kit.strings": "\"Loggly\" = \"Loggly DE\";\n",
         // No German yet (Xcode 13 to 15's exports of FocusedWork, Quran Majeed, Pack my Bag).
         "App/Info/en.lproj/InfoPlist.strings": "\"NSCameraUsageDescription\" = \"Scan\";\n",
@@ -903,6 +903,20 @@ struct XLIFFExchangeTests {
       [folder.file("de.xliff")], into: folder.file("App"))
     #expect(plan.diagnostics.filter { $0.severity == .error }.isEmpty, "\(plan.diagnostics)")
     #expect(plan.writes.isEmpty, "\(plan.writes.map(\.path))")
+    // The empty translation of an empty source is a translation (FocusedWork's
+    // `"STORE_KEYWORDS" = "";`, exported by Xcode as `<target/>`).
+    let keywords = "      <trans-unit id=\"Keywords\" xml:space=\"preserve\">\n        <source/>\n"
+    #expect(german.contains(keywords))
+    try FileIO.writeAtomically(
+      Array(
+        german.replacingOccurrences(of: keywords, with: keywords + "        <target/>\n").utf8),
+      to: folder.file("de.xliff"))
+    let empty = try LocalizationExchange.planImport(
+      [folder.file("de.xliff")], into: folder.file("App"))
+    #expect(empty.writes.map(\.path) == [folder.file("App/Kit/de.lproj/Kit.strings")])
+    let written = try StringsFile(
+      bytes: try #require(empty.writes.first?.bytes), path: "Kit.strings")
+    #expect(written.dictionary == ["Loggly": "Loggly DE", "Keywords": ""])
   }
 
   @Test(

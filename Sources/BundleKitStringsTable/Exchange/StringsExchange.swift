@@ -96,7 +96,9 @@ enum StringsExchange {
       let known = source.dictionary[unit.id]?.stringValue
       if known == nil { unknownCount += 1 }
       guard let value = known ?? (addingUnknown ? unit.source : nil) else { continue }
-      guard let translation = unit.target, !translation.isEmpty,
+      // An empty target is no translation, except for an empty source (FocusedWork's
+      // `"STORE_KEYWORDS" = "";`, which Xcode exports as `<target/>`).
+      guard let translation = unit.target, !translation.isEmpty || value.isEmpty,
         target?.dictionary[unit.id]?.stringValue != translation
       else { continue }
       // Only a translation that changes the table is checked (the table's own is the
