@@ -23,8 +23,8 @@ Each repository is checked out at its pinned commit into a scratch tree outside 
   strings sync --check
                      -- clean wherever the catalog was committed after the code last changed;
                         where the code changed after it, at the commit that last changed it
-  strings export, then strings import --dry-run of that export (the development
-  language's when the tables have no other)
+  strings export, then strings import --dry-run of that export (every language, the
+  development language's own included)
                      -- imports nothing: an unedited export changes no byte
   strings export of a committed .xcloc's Source Contents
                      -- Xcode's own Localized Contents: units equal by id (source, target,
@@ -568,14 +568,17 @@ class Runner:
         exported = os.path.join(self.args.scratch, "xcloc", row["repo"].replace("/", "+"))
         shutil.rmtree(exported, ignore_errors=True)
         status, out, err = bundlekit("strings export", ["strings", "export", ".", "--xcloc", exported])
-        if status != 0 and "other than the development language" in err:
-            # Tables in the development language only (Cami's catalog): that language's
-            # export is the one a team sends out first.
-            development = next((self.source_language(os.path.join(tree, c)) for c in self.catalogs(tree)),
-                               "en")
-            status, out, err = bundlekit("strings export", [
+        # The development language's own export too: imported unedited, it must change nothing
+        # either. It is the only one of tables in that language alone (Cami's catalog).
+        development = next((self.source_language(os.path.join(tree, c)) for c in self.catalogs(tree)),
+                           "en")
+        only_development = status != 0 and "other than the development language" in err
+        if status == 0 or only_development:
+            own, _, own_err = bundlekit("strings export", [
                 "strings", "export", ".", "--xcloc", exported, "--language", development,
                 "--development-language", development])
+            if only_development:
+                status, err = own, own_err
         if status != 0:
             row["import"] = "nothing to export" if "nothing to export" in err else "export refused"
             return
