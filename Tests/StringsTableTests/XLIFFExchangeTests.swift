@@ -977,6 +977,12 @@ struct XLIFFExchangeTests {
         folder.file("App/Sources/InfoPlist.xcstrings"),
         folder.file("App/Sources/de.lproj/InfoPlist.strings"),
       ])
+    // Each table once, with the translations it takes.
+    #expect(
+      plan.changes.map { "\($0.path): \($0.units)" } == [
+        "\(folder.file("App/Sources/de.lproj/InfoPlist.strings")): 1",
+        "\(folder.file("App/Sources/InfoPlist.xcstrings")): 3",
+      ])
     // Read by Python's plistlib-free JSON and by our own readers: the catalog holds both
     // languages, the plural forms in the source's and the translation's shape.
     let catalog = try StringCatalog(
@@ -1011,6 +1017,29 @@ struct XLIFFExchangeTests {
       bytes: try #require(plan.writes.last?.bytes), path: "InfoPlist.strings")
     #expect(table.dictionary == ["CFBundleName": "Kit DE"])
     #expect(table.entries.first?.comment == "Bundle name")
+
+    // The development language's own file creates the catalog with its keys alone.
+    let ownFile = folder.file("en.xliff")
+    try FileIO.writeAtomically(
+      Array(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+          <file original="Sources/Code.xcstrings" source-language="en" target-language="en" datatype="plaintext">
+            <body>
+              <trans-unit id="Done"><source>Done</source><target state="new">Done</target></trans-unit>
+            </body>
+          </file>
+        </xliff>
+
+        """.utf8), to: ownFile)
+    let own = try LocalizationExchange.planImport([ownFile], into: folder.file("App"))
+    #expect(own.writes.map(\.path) == [folder.file("App/Sources/Code.xcstrings")])
+    #expect(own.changes.map(\.units) == [1])
+    let code = try StringCatalog(
+      bytes: try #require(own.writes.first?.bytes), path: "Code.xcstrings")
+    #expect(code.strings.keys.sorted() == ["Done"])
+    #expect(code.strings["Done"]?.localizations.isEmpty == true)
 
     // A folder the project does not have, or a link out of it, is not created through.
     try FileManager.default.createSymbolicLink(

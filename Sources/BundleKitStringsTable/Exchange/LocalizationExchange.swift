@@ -415,7 +415,6 @@ public enum LocalizationExchange {
             plan.diagnostics += created
             guard !created.contains(where: { $0.severity == .error }) else { continue }
             pending[tablePath] = bytes
-            plan.changes.append((tablePath, file.units.count))
           } else {
             bytes = try pending[tablePath] ?? FileIO.read(tablePath)
           }
@@ -433,6 +432,10 @@ public enum LocalizationExchange {
           if let bytes = applied.bytes {
             pending[tablePath] = bytes
             plan.changes.append((tablePath, applied.changed))
+          } else if missing {
+            // Created with no translation to apply (the development language's file): its
+            // units are what it holds.
+            plan.changes.append((tablePath, file.units.count))
           }
         case .strings, .stringsdict:
           guard
