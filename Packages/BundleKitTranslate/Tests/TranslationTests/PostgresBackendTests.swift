@@ -14,7 +14,9 @@
   /// The PostgreSQL backend against a throwaway cluster: the same answers as SQLite, writes all
   /// or nothing through crashes, writers that take turns, replicas that see each other's
   /// writes, 503 while the database is down.
-  @Suite("PostgreSQL memory", .serialized)
+  /// One cluster for the suite (``SharedCluster``); a test that kills or restarts the database
+  /// starts one of its own.
+  @Suite("PostgreSQL memory", .serialized, SharedCluster())
   struct PostgresBackendTests {
     /// The corpus's tables as records, in two projects (by bundle), read once.
     static let corpus: [TranslationRecord] = {
@@ -34,15 +36,19 @@
 
     @Test("index replaces one project's entries; import merges; TMX export and import round-trip")
     func projectsAndExchange() async throws {
-      let (cluster, url, fixture) = try Self.indexedFixture(["--project", "app"])
-      defer { cluster.stop() }
+      // The suite's cluster, in a database of its own.
+      let cluster = try #require(SharedCluster.current)
+      let database = "tm_exchange"
+      let (url, fixture) = try Self.indexedFixture(
+        ["--project", "app"], in: cluster, database: database)
       var result: CommandResult
       result = try BundleKitTool.run([
         "translate", "index", fixture.folder.file("Kit"), "--database", url, "--project", "kit",
       ])
       #expect(result.status == 0, "\(result.stderr)")
       let both = try cluster.psql(
-        "SELECT project, count(*) FROM bundlekit_units GROUP BY project ORDER BY 1", database: "tm")
+        "SELECT project, count(*) FROM bundlekit_units GROUP BY project ORDER BY 1",
+        database: database)
       #expect(both.split(separator: "\n").count == 2, "\(both)")
       // Indexing app again replaces app's entries only.
       result = try BundleKitTool.run([
@@ -51,7 +57,7 @@
       #expect(
         try cluster.psql(
           "SELECT project, count(*) FROM bundlekit_units GROUP BY project ORDER BY 1",
-          database: "tm")
+          database: database)
           == both)
       // The same answers as the file memory of the same tables.
       let file = fixture.folder.file("same.sqlite")
@@ -94,35 +100,36 @@
       try Data("<tmx version=\"1.4\"><header srclang=\"en\"/><body><tu>".utf8).write(
         to: URL(fileURLWithPath: bad))
       let before = try cluster.psql(
-        "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm")
+        "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: database)
       result = try BundleKitTool.run(["translate", "import", bad, "--database", url])
       #expect(result.status == 1)
       #expect(result.stderr.contains("bad.tmx:1:"), "\(result.stderr)")
       #expect(
         try cluster.psql(
-          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm") == before)
+          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: database)
+          == before)
 
       // A schema-2 memory (projects in a hash index) is brought to 3 (a B-tree), rows kept.
       let projectIndex =
         "SELECT indexdef FROM pg_indexes WHERE indexname = 'bundlekit_units_by_project'"
-      #expect(try cluster.psql(projectIndex, database: "tm").contains("btree"))
-      let rows = try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm")
+      #expect(try cluster.psql(projectIndex, database: database).contains("btree"))
+      let rows = try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: database)
       try cluster.psql(
         """
         DROP INDEX bundlekit_units_by_project;
         CREATE INDEX bundlekit_units_by_project ON bundlekit_units USING hash (project);
         UPDATE bundlekit_meta SET value = '2' WHERE name = 'schema'
-        """, database: "tm")
+        """, database: database)
       result = try BundleKitTool.run(["translate", "migrate", "--database", url])
       #expect(result.status == 0, "\(result.stderr)")
       #expect(result.stdout.contains("schema 2 -> 3"), "\(result.stdout)")
-      #expect(try cluster.psql(projectIndex, database: "tm").contains("btree"))
+      #expect(try cluster.psql(projectIndex, database: database).contains("btree"))
       #expect(
-        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm") == rows)
+        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: database) == rows)
 
       // A newer layout is refused with a clear message.
       try cluster.psql(
-        "UPDATE bundlekit_meta SET value = '99' WHERE name = 'schema'", database: "tm")
+        "UPDATE bundlekit_meta SET value = '99' WHERE name = 'schema'", database: database)
       result = try BundleKitTool.run([
         "translate", "lookup", "Cancel", "--to", "de", "--database", url,
       ])
@@ -221,9 +228,9 @@
 
     @Test("concurrent writers lose nothing")
     func concurrentWriters() async throws {
-      let cluster = try PostgresCluster()
-      defer { cluster.stop() }
-      let address = try cluster.database("tm")
+      let cluster = try #require(SharedCluster.current)
+      let database = "tm_writers"
+      let address = try cluster.database(database)
       let memory = PostgresMemory(address: address)
       defer { memory.shutdown() }
       try await withThrowingTaskGroup(of: Void.self) { group in
@@ -242,10 +249,11 @@
         try await group.waitForAll()
       }
       #expect(
-        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: "tm") == "1200")
+        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: database)
+          == "1200")
       #expect(
         try cluster.psql(
-          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: "tm") == "6")
+          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: database) == "6")
     }
 
     @Test("two servers on one database see a write within a second; 503 while it is down")
