@@ -1018,21 +1018,30 @@ struct XLIFFExchangeTests {
     #expect(table.dictionary == ["CFBundleName": "Kit DE"])
     #expect(table.entries.first?.comment == "Bundle name")
 
+    /// An XLIFF of one `<file>` (on line 3) holding one unit, written to `path`.
+    func writeOneUnit(original: String, language: String, unit: String, to path: String) throws {
+      try FileIO.writeAtomically(
+        Array(
+          """
+          <?xml version="1.0" encoding="UTF-8"?>
+          <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+            <file original="\(original)" source-language="en" target-language="\(language)" datatype="plaintext">
+              <body>
+                \(unit)
+              </body>
+            </file>
+          </xliff>
+
+          """.utf8), to: path)
+    }
+
     // The development language's own file creates the catalog with its keys alone.
     let ownFile = folder.file("en.xliff")
-    try FileIO.writeAtomically(
-      Array(
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
-          <file original="Sources/Code.xcstrings" source-language="en" target-language="en" datatype="plaintext">
-            <body>
-              <trans-unit id="Done"><source>Done</source><target state="new">Done</target></trans-unit>
-            </body>
-          </file>
-        </xliff>
-
-        """.utf8), to: ownFile)
+    try writeOneUnit(
+      original: "Sources/Code.xcstrings", language: "en",
+      unit:
+        #"<trans-unit id="Done"><source>Done</source><target state="new">Done</target></trans-unit>"#,
+      to: ownFile)
     let own = try LocalizationExchange.planImport([ownFile], into: folder.file("App"))
     #expect(own.writes.map(\.path) == [folder.file("App/Sources/Code.xcstrings")])
     #expect(own.changes.map(\.units) == [1])
@@ -1045,19 +1054,11 @@ struct XLIFFExchangeTests {
     try FileManager.default.createSymbolicLink(
       atPath: folder.file("App/Out"), withDestinationPath: folder.path)
     for original in ["Missing/en.lproj/InfoPlist.strings", "Out/InfoPlist.xcstrings"] {
-      try FileIO.writeAtomically(
-        Array(
-          """
-          <?xml version="1.0" encoding="UTF-8"?>
-          <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
-            <file original="\(original)" source-language="en" target-language="de" datatype="plaintext">
-              <body>
-                <trans-unit id="CFBundleName"><source>Kit</source><target>Kit DE</target></trans-unit>
-              </body>
-            </file>
-          </xliff>
-
-          """.utf8), to: xliff)
+      try writeOneUnit(
+        original: original, language: "de",
+        unit:
+          "<trans-unit id=\"CFBundleName\"><source>Kit</source><target>Kit DE</target></trans-unit>",
+        to: xliff)
       let refused = try LocalizationExchange.planImport([xliff], into: folder.file("App"))
       #expect(refused.writes.isEmpty, "\(original)")
       #expect(

@@ -66,7 +66,8 @@ package struct OpenStepScanner: ~Copyable {
       if isSpace(byte) || byte == 0x0B || byte == 0x0C {
         position += 1
       } else if let comment = try skipComment() {
-        if keepComments { lastComment = comment }
+        // Only a kept comment becomes text: a project file has one on nearly every line.
+        if keepComments { lastComment = text(comment.lowerBound, comment.upperBound) }
       } else {
         return
       }
@@ -80,13 +81,14 @@ package struct OpenStepScanner: ~Copyable {
     while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 {
       position += 1
     }
-    if let comment = try skipComment() { return comment }
+    if let comment = try skipComment() { return text(comment.lowerBound, comment.upperBound) }
     position = start
     return nil
   }
 
-  /// The comment at the cursor, skipped, without its delimiters; nil when none starts there.
-  private mutating func skipComment() throws(PropertyListError) -> String? {
+  /// Skips the comment at the cursor; the offsets of its text without the delimiters, or nil
+  /// when none starts there.
+  private mutating func skipComment() throws(PropertyListError) -> Range<Int>? {
     guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "/") else { return nil }
     let next = bytes[position + 1]
     let start = position + 2
@@ -95,7 +97,7 @@ package struct OpenStepScanner: ~Copyable {
       while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D {
         position += 1
       }
-      return text(start, position)
+      return start..<position
     }
     guard next == UInt8(ascii: "*") else { return nil }
     let open = position
@@ -110,7 +112,7 @@ package struct OpenStepScanner: ~Copyable {
       position += 1
     }
     defer { position += 2 }
-    return text(start, position)
+    return start..<position
   }
 
   private func text(_ start: Int, _ end: Int) -> String {
