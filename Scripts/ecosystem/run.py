@@ -279,6 +279,39 @@ class Runner:
         self.extraction(row, tree, gitdir, commit, bundlekit)
         self.exchange(row, tree, bundlekit)
         self.committed_exports(row, tree)
+        self.project_exports(row, tree, gitdir, commit)
+
+    def project_exports(self, row, tree, gitdir, commit):
+        """Where a repository commits Xcode's export beside its project (stats): the project,
+        checked out at the commit that last changed the export, exported in the export's
+        language; each InfoPlist.strings <file> Xcode made from a target's Info.plist is
+        compared byte for byte but <tool> (the tables no file holds)."""
+        made = total = 0
+        for path in committed_xclocs(tree):
+            relative = os.path.relpath(path, tree)
+            earlier = self.catalog_commit_tree(row, gitdir, commit, relative)
+            if not earlier:
+                continue
+            xcloc_then = os.path.join(earlier, relative)
+            # The project the export names (Xcode 13 on), or any where it names none (11.6).
+            with open(os.path.join(xcloc_then, "contents.json"), encoding="utf-8") as handle:
+                named = json.load(handle).get("project")
+            projects = [f for f, folders, _ in os.walk(earlier) if f.endswith(".xcodeproj")
+                        and ".xcloc" not in f and (not named or os.path.basename(f) == named)]
+            if not projects:
+                continue
+            language, development, xliff = xcloc.languages(xcloc_then)
+            expected = {k: v for k, v in xcloc.blocks(xliff).items() if k.endswith("InfoPlist.strings")}
+            if not expected:
+                continue
+            with tempfile.TemporaryDirectory() as scratch:
+                ours, _ = xcloc.export(self.tool, earlier, language, development, scratch)
+                found = xcloc.blocks(ours) if ours else {}
+            total += len(expected)
+            made += sum(1 for k, v in expected.items() if found.get(k) == v)
+        if total:
+            row["infoplist"] = f"{made}/{total}"
+            row["infoplist_counts"] = (made, total)
 
     @staticmethod
     def bundles(tree):
@@ -674,6 +707,9 @@ def summary(rows):
         "committed Xcode exports imported into their Source Contents, then exported byte-identical": (
             f"{sum(e[7] for e in exports)}/{sum(e[6] for e in exports)} "
             f"(in {sum(1 for e in exports if e[7])} of {len(exports)} repositories)"),
+        "Info.plist tables of committed exports made again from the project, byte-identical": (
+            f"{sum(r['infoplist_counts'][0] for r in judged if 'infoplist_counts' in r)}/"
+            f"{sum(r['infoplist_counts'][1] for r in judged if 'infoplist_counts' in r)}"),
         "crashes": crashes, "hangs": hangs,
     }
 

@@ -19,6 +19,75 @@ public enum LocalizationExchange {
     /// or its own).
     var interfaces: [(original: String, path: String)] = []
     var languages: Set<String> = []
+    /// The bytes of tables Xcode makes at export and no file holds (a target's
+    /// `InfoPlist.strings`), by path.
+    var generated: [String: [UInt8]] = [:]
+
+    /// The bytes of a development table: the file's, or those made for it.
+    func bytes(_ location: TableLocation) throws -> [UInt8] {
+      try generated[location.path] ?? FileIO.read(location.path)
+    }
+  }
+
+  /// A table Xcode makes when it exports, from something other than a table: a target's
+  /// `InfoPlist.strings` from its Info.plist.
+  public struct GeneratedTable: Sendable, Hashable {
+    /// One entry: its key, value and comment.
+    public struct Entry: Sendable, Hashable {
+      /// The key.
+      public var key: String
+      /// The value.
+      public var value: String
+      /// The comment Xcode writes above it.
+      public var comment: String
+
+      /// An entry.
+      public init(key: String, value: String, comment: String) {
+        self.key = key
+        self.value = value
+        self.comment = comment
+      }
+    }
+
+    /// Where Xcode names it: `<folder>/<development language>.lproj/<Table>.strings`.
+    public var path: String
+    /// Its entries, in order.
+    public var entries: [Entry]
+
+    /// A table at `path` holding `entries`.
+    public init(path: String, entries: [Entry]) {
+      self.path = path
+      self.entries = entries
+    }
+
+    /// The table as Xcode writes it into `Source Contents/`: each entry under its comment,
+    /// no blank line between them (Xcode 11.6 to 14).
+    public var bytes: [UInt8] {
+      var text = ""
+      for entry in entries {
+        text +=
+          "/* \(entry.comment) */\n\(StringsFile.literal(entry.key)) = \(StringsFile.literal(entry.value));\n"
+      }
+      return Array(text.utf8)
+    }
+
+    /// The table as the String Catalog Xcode makes of it: each key with its comment and its
+    /// value, extracted, new in the source language.
+    func catalogBytes(sourceLanguage: String) throws -> [UInt8] {
+      var strings: [String: Any] = [:]
+      for entry in entries {
+        strings[entry.key] = [
+          "comment": entry.comment, "extractionState": "extracted_with_value",
+          "localizations": [
+            sourceLanguage: ["stringUnit": ["state": "new", "value": entry.value]]
+          ],
+        ]
+      }
+      let root: [String: Any] = [
+        "sourceLanguage": sourceLanguage, "strings": strings, "version": "1.0",
+      ]
+      return try CatalogJSON.bytes(root, like: [], path: path)
+    }
   }
 
   /// The path a table is named by in XLIFF: relative to the current folder when it is below
@@ -48,7 +117,9 @@ public enum LocalizationExchange {
     return relative
   }
 
-  static func project(_ paths: [String], developmentLanguage: String) throws -> Project {
+  static func project(
+    _ paths: [String], developmentLanguage: String, generated: [GeneratedTable] = []
+  ) throws -> Project {
     var project = Project()
     // A Base.lproj table is the development language's, as Xcode exports it, unless the
     // development language's own .lproj has the same table.
@@ -77,6 +148,42 @@ public enum LocalizationExchange {
     project.strings = base.filter {
       $0.location.language != "Base" || !developmentTables.contains($0.location.path)
     }
+    // A table Xcode makes is the project's own where the project has one: in the
+    // development language's or Base.lproj beside it, or a catalog of that name in the
+    // folder the `.lproj` is in, or below it.
+    let cwd = FileManager.default.currentDirectoryPath
+    let absolute = { (text: String) -> String in
+      Paths.collapsed(text.hasPrefix("/") ? text : Paths.join(cwd, text))
+    }
+    let catalogs = project.catalogs.map {
+      (absolute(Paths.parent($0.catalog.path)), $0.catalog.path)
+    }
+    for table in generated {
+      guard let location = TableLocation(path: table.path),
+        location.kind == .strings || location.kind == .catalog
+      else { continue }
+      let folder = location.bundleFolder
+      let absoluteFolder = absolute(folder)
+      let ownTables = [developmentLanguage, "Base"].map {
+        Paths.join(folder, "\($0).lproj/\(location.table).strings")
+      }
+      guard !ownTables.contains(where: FileIO.exists),
+        !catalogs.contains(where: { catalogFolder, path in
+          Paths.lastComponent(path) == location.table + ".xcstrings"
+            && (catalogFolder == absoluteFolder || catalogFolder.hasPrefix(absoluteFolder + "/"))
+        })
+      else { continue }
+      let root =
+        paths.first { absolute(table.path).hasPrefix(absolute($0) + "/") } ?? paths.first ?? "."
+      if location.kind == .catalog {
+        let bytes = try table.catalogBytes(sourceLanguage: developmentLanguage)
+        project.catalogs.append(
+          (original(table.path, root: root), try StringCatalog(bytes: bytes, path: table.path)))
+      } else {
+        project.strings.append((original(table.path, root: root), location))
+        project.generated[table.path] = table.bytes
+      }
+    }
     for root in paths {
       for path in try TableDiscovery.interfaceDocuments(in: [root]) {
         let folder = Paths.lastComponent(Paths.parent(path))
@@ -97,9 +204,10 @@ public enum LocalizationExchange {
   /// unedited changes nothing.
   public static func export(
     _ paths: [String], to folder: String, languages: [String], developmentLanguage: String,
-    toolVersion: String, warnings: inout [Diagnostic]
+    toolVersion: String, generated: [GeneratedTable] = [], warnings: inout [Diagnostic]
   ) throws -> [Output] {
-    let project = try project(paths, developmentLanguage: developmentLanguage)
+    let project = try project(
+      paths, developmentLanguage: developmentLanguage, generated: generated)
     let chosen = languages.isEmpty ? project.languages.sorted() : languages
     // Each language names a folder of the export: only a language may.
     let invalid = (chosen + [developmentLanguage]).filter { !LanguageName.isValid($0) }
@@ -116,7 +224,7 @@ public enum LocalizationExchange {
       sources.append(Output(path: original, bytes: catalog.contents))
     }
     for (original, location) in project.strings {
-      sources.append(Output(path: original, bytes: try FileIO.read(location.path)))
+      sources.append(Output(path: original, bytes: try project.bytes(location)))
     }
     // Each storyboard's, XIB's and intent definition's strings, read once for every language.
     var interfaces: [(original: String, path: String, entries: [DocumentStrings.Entry])] =
@@ -149,7 +257,7 @@ public enum LocalizationExchange {
         let selfTranslated = !exists && language == developmentLanguage
         let units: [XLIFFDocument.Unit]
         if location.kind == .strings {
-          let table = try StringsFile(contentsOfFile: location.path)
+          let table = try StringsFile(bytes: project.bytes(location), path: location.path)
           let target =
             exists
             ? try translated.map { try StringsFile(contentsOfFile: $0) }
@@ -372,8 +480,16 @@ public enum LocalizationExchange {
             fail("original \"\(file.original)\": no such table below \(root)")
             continue
           }
+          // The `.lproj` may be missing too (an Info.plist's strings, made at export): then
+          // the folder that would hold it must be there, and nothing may stand at its path.
+          var folder = Paths.parent(tablePath)
+          if folder.hasSuffix(".lproj"), !FileIO.exists(folder),
+            FileIO.linkDestination(folder) == nil
+          {
+            folder = Paths.parent(folder)
+          }
           guard FileIO.linkDestination(tablePath) == nil,
-            let realFolder = FileIO.realPath(Paths.parent(tablePath)),
+            let realFolder = FileIO.realPath(folder),
             realFolder == realRoot || realFolder.hasPrefix(realRoot + "/")
           else {
             fail(
@@ -381,7 +497,7 @@ public enum LocalizationExchange {
             )
             continue
           }
-        } else {
+        } else if pending[tablePath] == nil {
           guard let real = FileIO.realPath(tablePath) else {
             fail("original \"\(file.original)\": no such table below \(root)")
             continue
@@ -408,6 +524,19 @@ public enum LocalizationExchange {
         switch location.kind {
         case .catalog:
           let bytes: [UInt8]
+          // An Info.plist's strings in its own language are the Info.plist's: unedited, they
+          // create no catalog.
+          if missing, language == file.sourceLanguage, location.table == "InfoPlist",
+            file.units.allSatisfy({ $0.target == nil || $0.target == $0.source })
+          {
+            continue
+          }
+          // Another language's file with no translation creates nothing.
+          if missing, language != file.sourceLanguage,
+            file.units.allSatisfy({ $0.target == nil })
+          {
+            continue
+          }
           if missing {
             var created: [Diagnostic] = []
             bytes = try CatalogExchange.created(
@@ -454,8 +583,13 @@ public enum LocalizationExchange {
             target = tablePath
           }
           // A table created on import is its own source: the development language's targets
-          // are its text.
-          if missing, language == file.sourceLanguage { target = tablePath }
+          // are its text. Where they are the source's own (an unedited export of a table
+          // made from an Info.plist or from code), that is where they come from: nothing to
+          // create.
+          if missing, language == file.sourceLanguage {
+            if file.units.allSatisfy({ $0.target == nil || $0.target == $0.source }) { continue }
+            target = tablePath
+          }
           let lproj = Paths.parent(Paths.parent(target))
           guard let realParent = FileIO.realPath(lproj),
             realParent == realRoot

@@ -112,11 +112,14 @@ enum StringsExchange {
       applied.changed += 1
     }
     if created {
-      applied.diagnostics.append(
-        Diagnostic(
-          .warning, path: xliffPath, line: file.line, column: file.column,
-          "\(source.path) does not exist: created with \(applied.changed) of its \(unknownCount) unit\(unknownCount == 1 ? "" : "s"), as Xcode creates it on import (an Info.plist's strings, or strings from code)"
-        ))
+      // A table with no translation to take is not created: nothing to say.
+      if applied.changed > 0 {
+        applied.diagnostics.append(
+          Diagnostic(
+            .warning, path: xliffPath, line: file.line, column: file.column,
+            "\(source.path) does not exist: created with \(applied.changed) of its \(unknownCount) unit\(unknownCount == 1 ? "" : "s"), as Xcode creates it on import (an Info.plist's strings, or strings from code)"
+          ))
+      }
     } else if unknownCount > 0 {
       applied.diagnostics.append(
         Diagnostic(

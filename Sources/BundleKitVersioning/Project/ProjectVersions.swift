@@ -283,7 +283,7 @@ struct ProjectVersions {
     }
   }
 
-  private mutating func plist(_ path: String) -> Result<
+  mutating func plist(_ path: String) -> Result<
     (bytes: [UInt8], document: PropertyListDocument), SettingError
   > {
     if let known = plists[path] { return .success(known) }

@@ -309,6 +309,25 @@ public struct XcodeProject: Sendable {
     return result
   }
 
+  /// The names of the files a target copies as resources (its Copy Bundle Resources
+  /// phase): a localized table is one variant group, named as the table (`InfoPlist.strings`).
+  func resourceNames(of target: Target) -> Set<String> {
+    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return [] }
+    var names: Set<String> = []
+    for phase in phases.compactMap(\.string)
+    where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
+      guard case .array(let files)? = objects[phase]?["files"] else { continue }
+      for file in files.compactMap(\.string) {
+        guard let reference = objects[file]?["fileRef"]?.string, let object = objects[reference]
+        else { continue }
+        if let name = object["name"]?.string ?? object["path"]?.string {
+          names.insert(Paths.lastComponent(name))
+        }
+      }
+    }
+    return names
+  }
+
   /// How many groups deep a file reference may sit.
   static let maximumGroupDepth = 256
 

@@ -296,6 +296,8 @@ struct SettingsStack: Sendable {
             }
           case "lower": value = value?.lowercased()
           case "upper": value = value?.uppercased()
+          case "identifier", "c99extidentifier", "rfc1034identifier":
+            value = value.map { Self.identifier($0, operator: item.name) }
           default:
             throw SettingError(
               message:
@@ -317,6 +319,37 @@ struct SettingsStack: Sendable {
             "\(assignment.setting) grows past \(Self.maximumLength >> 10) KiB as its references are expanded",
           chain: Array(chain.prefix(Self.maximumChain)))
       }
+    }
+    return result
+  }
+
+  /// `text` as Xcode's identifier operators make it: `identifier` keeps ASCII letters,
+  /// digits and `_`, `c99extidentifier` every other letter too (`My App` -> `My_App`), each
+  /// putting `_` before a leading digit; `rfc1034identifier` keeps ASCII letters, digits,
+  /// `-` and `.`, writing `-` for the rest.
+  static func identifier(_ text: String, operator name: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      let isASCIIAlphanumeric =
+        scalar.isASCII && scalar.properties.isAlphabetic
+        || ("0"..."9").contains(scalar)
+      switch name {
+      case "rfc1034identifier":
+        result.unicodeScalars.append(
+          isASCIIAlphanumeric || scalar == "-" || scalar == "." ? scalar : "-")
+      case "identifier":
+        result.unicodeScalars.append(isASCIIAlphanumeric || scalar == "_" ? scalar : "_")
+      default:
+        let keeps =
+          isASCIIAlphanumeric || scalar == "_"
+          || (!scalar.isASCII && scalar.properties.isAlphabetic)
+        result.unicodeScalars.append(keeps ? scalar : "_")
+      }
+    }
+    if name != "rfc1034identifier", let first = result.unicodeScalars.first,
+      ("0"..."9").contains(first)
+    {
+      result = "_" + result
     }
     return result
   }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BundleKitDiagnostics
 import BundleKitFileSystem
 import BundleKitStringsTable
+import BundleKitVersioning
 import _BundleKitCommandLineTool
 
 /// `bundlekit strings export PATH... --xcloc DIR [--language LANG ...]`.
@@ -34,10 +35,19 @@ struct StringsExport: ToolCommand {
 
   func run(_ run: ToolRun) throws {
     var warnings: [Diagnostic] = []
+    let developmentLanguage = languageOptions.developmentLanguage(in: run)
+    // Each app's, extension's and framework's Info.plist strings, as Xcode exports them
+    // where the target has no InfoPlist table of its own.
+    let infoPlists = try InfoPlistStrings.tables(
+      in: paths, developmentLanguage: developmentLanguage, warnings: &warnings
+    ).map { table in
+      LocalizationExchange.GeneratedTable(
+        path: table.path,
+        entries: table.entries.map { .init(key: $0.key, value: $0.value, comment: $0.note) })
+    }
     let outputs = try LocalizationExchange.export(
-      paths, to: xcloc, languages: languages,
-      developmentLanguage: languageOptions.developmentLanguage(in: run),
-      toolVersion: BundleKit.configuration.version, warnings: &warnings)
+      paths, to: xcloc, languages: languages, developmentLanguage: developmentLanguage,
+      toolVersion: BundleKit.configuration.version, generated: infoPlists, warnings: &warnings)
     run.diagnostics.emit(warnings)
     guard !outputs.isEmpty else {
       throw DiagnosticsError([
