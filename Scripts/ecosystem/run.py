@@ -301,7 +301,8 @@ class Runner:
             if not projects:
                 continue
             language, development, xliff = xcloc.languages(xcloc_then)
-            expected = {k: v for k, v in xcloc.blocks(xliff).items() if k.endswith("InfoPlist.strings")}
+            expected = {k: v for k, v in xcloc.blocks(xliff).items()
+                        if os.path.basename(k) in ("InfoPlist.strings", "InfoPlist.xcstrings")}
             if not expected:
                 continue
             with tempfile.TemporaryDirectory() as scratch:

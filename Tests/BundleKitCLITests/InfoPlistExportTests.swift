@@ -327,4 +327,85 @@ struct InfoPlistExportTests {
     #expect(display.localizations["de"]?.stringUnit?.value == "Heute")
     #expect(display.localizations["fr"]?.stringUnit?.value == "Aujourd’hui")
   }
+
+  @Test(
+    "a target's own InfoPlist table, wherever the project keeps it, is exported with the Info.plist's keys it lacks, sorted (Loop, FitTrackPro)"
+  )
+  func ownTableMerged() throws {
+    let folder = try TemporaryFolder()
+    let project = """
+      // !$*UTF8*$!
+      {
+      	archiveVersion = 1;
+      	objectVersion = 56;
+      	objects = {
+      		G0000001 = {isa = PBXGroup; children = (G0000002, V0000001); sourceTree = "<group>"; };
+      		G0000002 = {isa = PBXGroup; children = (); path = App; sourceTree = "<group>"; };
+      		V0000001 = {isa = PBXVariantGroup; children = (R0000001, R0000002); name = InfoPlist.strings; path = Resources; sourceTree = "<group>"; };
+      		R0000001 = {isa = PBXFileReference; name = en; path = en.lproj/InfoPlist.strings; sourceTree = "<group>"; };
+      		R0000002 = {isa = PBXFileReference; name = de; path = de.lproj/InfoPlist.strings; sourceTree = "<group>"; };
+      		B0000001 = {isa = PBXBuildFile; fileRef = V0000001; };
+      		H0000001 = {isa = PBXResourcesBuildPhase; files = (B0000001); };
+      		T0000001 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; buildPhases = (H0000001); name = App; productType = "com.apple.product-type.application"; };
+      		L0000001 = {isa = XCConfigurationList; buildConfigurations = (C0000001); };
+      		C0000001 = {isa = XCBuildConfiguration; buildSettings = { GENERATE_INFOPLIST_FILE = YES; INFOPLIST_FILE = "App/Info.plist"; INFOPLIST_KEY_NSHealthShareUsageDescription = "Reads workouts"; }; name = Release; };
+      		P0000001 = {isa = PBXProject; buildConfigurationList = P0000002; mainGroup = G0000001; targets = (T0000001); };
+      		P0000002 = {isa = XCConfigurationList; buildConfigurations = (P0000003); };
+      		P0000003 = {isa = XCBuildConfiguration; buildSettings = {}; name = Release; };
+      	};
+      	rootObject = P0000001;
+      }
+
+      """
+    let files = [
+      "Shop.xcodeproj/project.pbxproj": project,
+      "App/Info.plist": Self.plist(["CFBundleDisplayName": "Shop"]),
+      "Resources/en.lproj/InfoPlist.strings":
+        "\"NSHealthShareUsageDescription\" = \"Reads your workouts\";\n\"NSCameraUsageDescription\" = \"Scans\";\n",
+      "Resources/de.lproj/InfoPlist.strings": "\"CFBundleDisplayName\" = \"Laden\";\n",
+    ]
+    for (path, text) in files {
+      try FileIO.createFolders(for: folder.file(path))
+      try FileIO.writeAtomically(Array(text.utf8), to: folder.file(path))
+    }
+    let export = try BundleKitTool.run(
+      ["strings", "export", ".", "--xcloc", "L10n", "--language", "de"], in: folder.path)
+    #expect(export.status == 0, "\(export.stderr)")
+    let xliff = try String(
+      contentsOfFile: folder.file("L10n/de.xcloc/Localized Contents/de.xliff"), encoding: .utf8)
+    #expect(!xliff.contains("App/en.lproj"), "\(xliff)")
+    // The table's value wins over the setting; the table's keys keep their (empty) note
+    // unless the Info.plist has them; all sorted.
+    #expect(
+      xliff.contains(
+        """
+            <body>
+              <trans-unit id="CFBundleDisplayName" xml:space="preserve">
+                <source>Shop</source>
+                <target>Laden</target>
+                <note>Bundle display name</note>
+              </trans-unit>
+              <trans-unit id="CFBundleName" xml:space="preserve">
+                <source>App</source>
+                <note>Bundle name</note>
+              </trans-unit>
+              <trans-unit id="NSCameraUsageDescription" xml:space="preserve">
+                <source>Scans</source>
+                <note/>
+              </trans-unit>
+              <trans-unit id="NSHealthShareUsageDescription" xml:space="preserve">
+                <source>Reads your workouts</source>
+                <note>Privacy - Health Share Usage Description</note>
+              </trans-unit>
+            </body>
+        """), "\(xliff)")
+    // Source Contents keeps the table as it is.
+    #expect(
+      try FileIO.read(
+        folder.file("L10n/de.xcloc/Source Contents/Resources/en.lproj/InfoPlist.strings"))
+        == (try FileIO.read(folder.file("Resources/en.lproj/InfoPlist.strings"))))
+    let again = try BundleKitTool.run(["strings", "import", "L10n/de.xcloc"], in: folder.path)
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("nothing to import"), "\(again.stderr)")
+  }
 }

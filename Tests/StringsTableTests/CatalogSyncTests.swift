@@ -100,6 +100,54 @@ struct CatalogSyncTests {
     return try #require(root["strings"] as? [String: [String: Any]])
   }
 
+  @Test(
+    "a new key of two or more specifiers gets them numbered as its new source unit, as Xcode adds it (Cami, Redford, HiPixel, NetNewsWire)"
+  )
+  func numberedSpecifiers() throws {
+    let empty = try StringCatalog(
+      bytes: Array(
+        "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n\n  },\n  \"version\" : \"1.0\"\n}"
+          .utf8),
+      path: "Localizable.xcstrings")
+    let result = try CatalogSync.sync(
+      empty,
+      with: [
+        Self.code("%@ - %@"), Self.code("You have %lld in %@ days."), Self.code("Hello %@"),
+        Self.code("100%% of %@ and %.1f"), Self.code("%2$@ before %1$@"),
+        Self.code("%@ of %@", value: "%@ out of %@"),
+      ])
+    let entries = try Self.entries(result.bytes)
+    func source(_ key: String) -> String? {
+      ((entries[key]?["localizations"] as? [String: Any])?["en"] as? [String: Any])
+        .flatMap { ($0["stringUnit"] as? [String: Any])?["value"] as? String }
+    }
+    #expect(source("%@ - %@") == "%1$@ - %2$@")
+    #expect(source("You have %lld in %@ days.") == "You have %1$lld in %2$@ days.")
+    #expect(source("100%% of %@ and %.1f") == "100%% of %1$@ and %2$.1f")
+    #expect(entries["%@ - %@"]?["extractionState"] == nil)
+    // One specifier, or numbered already: `{}`, as before.
+    #expect(entries["Hello %@"]?.isEmpty == true)
+    #expect(entries["%2$@ before %1$@"]?.isEmpty == true)
+    // A default value is written as the code gives it.
+    #expect(source("%@ of %@") == "%@ out of %@")
+    // Xcode's layout: the numbered unit as Cami's catalog has it.
+    let text = String(decoding: result.bytes, as: UTF8.self)
+    #expect(
+      text.contains(
+        """
+            "%@ - %@" : {
+              "localizations" : {
+                "en" : {
+                  "stringUnit" : {
+                    "state" : "new",
+                    "value" : "%1$@ - %2$@"
+                  }
+                }
+              }
+            },
+        """), "\(text)")
+  }
+
   @Test("a key the code still holds as a plain literal is kept with a note, never stale or removed")
   func heldAsLiteral() throws {
     let catalog = try StringCatalog(bytes: Array(Self.catalog.utf8), path: "Localizable.xcstrings")

@@ -1035,7 +1035,8 @@ struct XLIFFExchangeTests {
           """.utf8), to: path)
     }
 
-    // The development language's own file creates the catalog with its keys alone.
+    // The development language's own file, unedited, is what the code says: it creates
+    // nothing (an unedited export imports to no change).
     let ownFile = folder.file("en.xliff")
     try writeOneUnit(
       original: "Sources/Code.xcstrings", language: "en",
@@ -1043,12 +1044,19 @@ struct XLIFFExchangeTests {
         #"<trans-unit id="Done"><source>Done</source><target state="new">Done</target></trans-unit>"#,
       to: ownFile)
     let own = try LocalizationExchange.planImport([ownFile], into: folder.file("App"))
-    #expect(own.writes.map(\.path) == [folder.file("App/Sources/Code.xcstrings")])
-    #expect(own.changes.map(\.units) == [1])
+    #expect(own.writes.isEmpty, "\(own.writes.map(\.path))")
+    // Edited, it creates the catalog, holding the edited text.
+    try writeOneUnit(
+      original: "Sources/Code.xcstrings", language: "en",
+      unit:
+        #"<trans-unit id="Done"><source>Done</source><target state="translated">All done</target></trans-unit>"#,
+      to: ownFile)
+    let edited = try LocalizationExchange.planImport([ownFile], into: folder.file("App"))
+    #expect(edited.writes.map(\.path) == [folder.file("App/Sources/Code.xcstrings")])
     let code = try StringCatalog(
-      bytes: try #require(own.writes.first?.bytes), path: "Code.xcstrings")
+      bytes: try #require(edited.writes.first?.bytes), path: "Code.xcstrings")
     #expect(code.strings.keys.sorted() == ["Done"])
-    #expect(code.strings["Done"]?.localizations.isEmpty == true)
+    #expect(code.strings["Done"]?.localizations["en"]?.stringUnit?.value == "All done")
 
     // A folder the project does not have, or a link out of it, is not created through.
     try FileManager.default.createSymbolicLink(

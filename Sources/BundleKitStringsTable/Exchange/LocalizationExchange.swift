@@ -22,6 +22,12 @@ public enum LocalizationExchange {
     /// The bytes of tables Xcode makes at export and no file holds (a target's
     /// `InfoPlist.strings`), by path.
     var generated: [String: [UInt8]] = [:]
+    /// The Info.plist entries Xcode adds to a target's own `.strings` table, by the table's
+    /// path.
+    var merged: [String: [GeneratedTable.Entry]] = [:]
+    /// The strings of a target's code Xcode adds to its own `.strings` table, by the table's
+    /// path.
+    var code: [String: [CatalogSync.CodeString]] = [:]
 
     /// The bytes of a development table: the file's, or those made for it.
     func bytes(_ location: TableLocation) throws -> [UInt8] {
@@ -49,15 +55,26 @@ public enum LocalizationExchange {
       }
     }
 
-    /// Where Xcode names it: `<folder>/<development language>.lproj/<Table>.strings`.
+    /// Where Xcode names it: `<folder>/<development language>.lproj/<Table>.strings`, or
+    /// `<folder>/<Table>.xcstrings`.
     public var path: String
     /// Its entries, in order.
     public var entries: [Entry]
+    /// A catalog's bytes as made elsewhere (a target's code synced into an empty catalog);
+    /// nil to make them from `entries`.
+    public var contents: [UInt8]?
 
     /// A table at `path` holding `entries`.
     public init(path: String, entries: [Entry]) {
       self.path = path
       self.entries = entries
+    }
+
+    /// A String Catalog at `path` whose bytes are `contents`.
+    public init(path: String, contents: [UInt8]) {
+      self.path = path
+      self.entries = []
+      self.contents = contents
     }
 
     /// The table as Xcode writes it into `Source Contents/`: each entry under its comment,
@@ -74,6 +91,7 @@ public enum LocalizationExchange {
     /// The table as the String Catalog Xcode makes of it: each key with its comment and its
     /// value, extracted, new in the source language.
     func catalogBytes(sourceLanguage: String) throws -> [UInt8] {
+      if let contents { return contents }
       var strings: [String: Any] = [:]
       for entry in entries {
         strings[entry.key] = [
@@ -118,7 +136,8 @@ public enum LocalizationExchange {
   }
 
   static func project(
-    _ paths: [String], developmentLanguage: String, generated: [GeneratedTable] = []
+    _ paths: [String], developmentLanguage: String, generated: [GeneratedTable] = [],
+    code: [String: [CatalogSync.CodeString]] = [:]
   ) throws -> Project {
     var project = Project()
     // A Base.lproj table is the development language's, as Xcode exports it, unless the
@@ -158,14 +177,29 @@ public enum LocalizationExchange {
     let catalogs = project.catalogs.map {
       (absolute(Paths.parent($0.catalog.path)), $0.catalog.path)
     }
+    if !code.isEmpty {
+      for (_, location) in project.strings {
+        if let strings = code[absolute(location.path)] { project.code[location.path] = strings }
+      }
+    }
     for table in generated {
       guard let location = TableLocation(path: table.path),
         location.kind == .strings || location.kind == .catalog
       else { continue }
       let folder = location.bundleFolder
       let absoluteFolder = absolute(folder)
-      let ownTables = [developmentLanguage, "Base"].map {
-        Paths.join(folder, "\($0).lproj/\(location.table).strings")
+      // The target's own table (the development language's, else Base's): Xcode exports it
+      // with the Info.plist's keys it lacks (Loop's Base.lproj/InfoPlist.strings,
+      // FitTrackPro's Resources/de.lproj/InfoPlist.strings).
+      let ownTables = Set(
+        [developmentLanguage, "Base"].map {
+          absolute(Paths.join(folder, "\($0).lproj/\(location.table).strings"))
+        })
+      if location.kind == .strings,
+        let own = project.strings.first(where: { ownTables.contains(absolute($0.location.path)) })
+      {
+        project.merged[own.location.path] = table.entries
+        continue
       }
       guard !ownTables.contains(where: FileIO.exists),
         !catalogs.contains(where: { catalogFolder, path in
@@ -204,10 +238,11 @@ public enum LocalizationExchange {
   /// unedited changes nothing.
   public static func export(
     _ paths: [String], to folder: String, languages: [String], developmentLanguage: String,
-    toolVersion: String, generated: [GeneratedTable] = [], warnings: inout [Diagnostic]
+    toolVersion: String, generated: [GeneratedTable] = [],
+    code: [String: [CatalogSync.CodeString]] = [:], warnings: inout [Diagnostic]
   ) throws -> [Output] {
     let project = try project(
-      paths, developmentLanguage: developmentLanguage, generated: generated)
+      paths, developmentLanguage: developmentLanguage, generated: generated, code: code)
     let chosen = languages.isEmpty ? project.languages.sorted() : languages
     // Each language names a folder of the export: only a language may.
     let invalid = (chosen + [developmentLanguage]).filter { !LanguageName.isValid($0) }
@@ -262,7 +297,13 @@ public enum LocalizationExchange {
             exists
             ? try translated.map { try StringsFile(contentsOfFile: $0) }
             : selfTranslated ? table : nil
-          units = StringsExchange.units(strings: table, target: target)
+          units = Self.withCode(
+            Self.withInfoPlist(
+              StringsExchange.units(strings: table, target: target),
+              project.merged[location.path] ?? [], target: target,
+              isDevelopment: language == developmentLanguage),
+            project.code[location.path] ?? [], target: target,
+            isDevelopment: language == developmentLanguage)
         } else {
           let table = try StringsdictFile(contentsOfFile: location.path)
           let target =
@@ -327,6 +368,64 @@ public enum LocalizationExchange {
       }
     }
     return outputs
+  }
+
+  /// A target's own InfoPlist table's units with its Info.plist's `entries`, as Xcode
+  /// exports them: the keys the table lacks added with the Info.plist's value (the
+  /// translation from `target`, or the value itself in the development language), the key's name in Xcode's Info.plist editor as the note
+  /// of a key the table gives none, every unit sorted by key.
+  static func withInfoPlist(
+    _ units: [XLIFFDocument.Unit], _ entries: [GeneratedTable.Entry], target: StringsFile?,
+    isDevelopment: Bool
+  ) -> [XLIFFDocument.Unit] {
+    guard !entries.isEmpty else { return units }
+    var result = units
+    let known = Set(units.map(\.id))
+    let names = Dictionary(entries.map { ($0.key, $0.comment) }, uniquingKeysWith: { a, _ in a })
+    for index in result.indices where result[index].note?.isEmpty ?? true {
+      if let name = names[result[index].id] { result[index].note = name }
+    }
+    for entry in entries where !known.contains(entry.key) {
+      result.append(
+        XLIFFDocument.Unit(
+          id: entry.key, source: entry.value,
+          target: target?.dictionary[entry.key]?.stringValue
+            ?? (isDevelopment ? entry.value : nil), state: nil, note: entry.comment))
+    }
+    return result.sorted { $0.id < $1.id }
+  }
+
+  /// A target's `.strings` table's units with the strings of its code, as Xcode exports
+  /// them (Xcode 13.1 to 26.5: FocusedWork, Mastoot, FitTrackPro): a key the table lacks is
+  /// added with the code's value and comment ("No comment provided by engineer." where the
+  /// code gives none) and the translation `target` has, and then every unit is in Xcode's
+  /// order, by key with numbers compared as numbers.
+  static func withCode(
+    _ units: [XLIFFDocument.Unit], _ code: [CatalogSync.CodeString], target: StringsFile?,
+    isDevelopment: Bool
+  ) -> [XLIFFDocument.Unit] {
+    guard !code.isEmpty else { return units }
+    var result = units
+    var known = Set(units.map(\.id))
+    var comments: [String: [String]] = [:]
+    for string in code {
+      if let comment = string.comment, !comment.isEmpty,
+        !(comments[string.key] ?? []).contains(comment)
+      {
+        comments[string.key, default: []].append(comment)
+      }
+    }
+    for string in code where known.insert(string.key).inserted {
+      let source = string.value ?? string.key
+      result.append(
+        XLIFFDocument.Unit(
+          id: string.key, source: source,
+          target: target?.dictionary[string.key]?.stringValue ?? (isDevelopment ? source : nil),
+          state: nil,
+          note: comments[string.key].map { $0.joined(separator: "\n") }
+            ?? "No comment provided by engineer."))
+    }
+    return result.sorted { StringsExchange.numericOrder($0.id, $1.id) }
   }
 
   /// `units` with every text XML 1.0 can carry: a unit whose source holds a character it
@@ -524,9 +623,10 @@ public enum LocalizationExchange {
         switch location.kind {
         case .catalog:
           let bytes: [UInt8]
-          // An Info.plist's strings in its own language are the Info.plist's: unedited, they
-          // create no catalog.
-          if missing, language == file.sourceLanguage, location.table == "InfoPlist",
+          // A catalog Xcode makes at export (an Info.plist's strings, a target's code) holds,
+          // in its own language, what the Info.plist or the code says: unedited, it creates
+          // no catalog.
+          if missing, language == file.sourceLanguage,
             file.units.allSatisfy({ $0.target == nil || $0.target == $0.source })
           {
             continue

@@ -240,15 +240,59 @@ public enum CatalogSync {
       changes: changes, diagnostics: diagnostics)
   }
 
-  /// A key as Xcode adds it: `{}`, its comment, its default value as a `new` source unit.
+  /// A key as Xcode adds it: `{}`, its comment, its default value as a `new` source unit;
+  /// a key of two or more format specifiers with them numbered as its `new` source unit
+  /// (`"%@ - %@"` is `"%1$@ - %2$@"`: every such key Xcode extracted in the ecosystem's
+  /// catalogs, 25 of 25).
   private static func newEntry(_ use: Use, source: String) -> [String: Any] {
     var entry: [String: Any] = [:]
     if !use.comments.isEmpty { entry["comment"] = use.comments.joined(separator: "\n") }
     if let value = use.value, value != use.first.key {
       entry["extractionState"] = "extracted_with_value"
       entry["localizations"] = [source: ["stringUnit": ["state": "new", "value": value]]]
+    } else if let numbered = numbered(use.first.key) {
+      entry["localizations"] = [source: ["stringUnit": ["state": "new", "value": numbered]]]
     }
     return entry
+  }
+
+  /// `key` with each format specifier numbered (`%1$@`, `%2$lld`), when it has two or more
+  /// and none is numbered already; nil otherwise.
+  static func numbered(_ key: String) -> String? {
+    let bytes = Array(key.utf8)
+    var result: [UInt8] = []
+    var count = 0
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "%") else {
+        result.append(bytes[index])
+        index += 1
+        continue
+      }
+      if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "%") {
+        result += [bytes[index], bytes[index + 1]]
+        index += 2
+        continue
+      }
+      guard let end = FormatKeyPattern.specifierEnd(bytes, from: index) else {
+        result.append(bytes[index])
+        index += 1
+        continue
+      }
+      let specifier = bytes[(index + 1)..<end]
+      // Already numbered: Xcode leaves the key as it is.
+      if let dollar = specifier.firstIndex(of: UInt8(ascii: "$")),
+        specifier[specifier.startIndex..<dollar].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+      {
+        return nil
+      }
+      count += 1
+      result.append(UInt8(ascii: "%"))
+      result += Array("\(count)$".utf8)
+      result += specifier
+      index = end
+    }
+    return count >= 2 ? String(decoding: result, as: UTF8.self) : nil
   }
 
   /// Whether removing the entry would lose work: a unit in any language other than the

@@ -14,8 +14,10 @@ import BundleKitPropertyList
 public enum InfoPlistStrings {
   /// One target's table.
   public struct Table: Sendable, Hashable {
-    /// Where Xcode names the table: `<folder of the Info.plist>/<language>.lproj/InfoPlist.strings`,
-    /// or `<folder of the Info.plist>/InfoPlist.xcstrings` where the target's settings prefer
+    /// Where Xcode names the table: the target's own `InfoPlist.strings` (the development
+    /// language's, else Base's) when it copies one, which Xcode exports with these keys added;
+    /// else `<folder of the Info.plist>/<language>.lproj/InfoPlist.strings`, or
+    /// `<folder of the Info.plist>/InfoPlist.xcstrings` where the target's settings prefer
     /// String Catalogs.
     public var path: String
     /// The Info.plist it is read from.
@@ -99,41 +101,17 @@ public enum InfoPlistStrings {
     in paths: [String], developmentLanguage: String, warnings: inout [Diagnostic]
   ) throws(VersioningError) -> [Table] {
     let scope = SettingsScope(paths: paths)
-    var projectPaths: [String] = []
-    for item in try InfoPlistDiscovery.find(in: paths) {
-      switch item {
-      case .project(let path): projectPaths.append(path)
-      case .workspace(let path):
-        guard FileIO.exists(Paths.join(path, "contents.xcworkspacedata")) else { continue }
-        projectPaths += try XcodeWorkspace.projects(in: path).filter(scope.contains)
-      case .infoPlist, .spec: break
-      }
-    }
-    var seen: Set<String> = []
     var tables: [Table] = []
     let chains = XcconfigChains(scope: scope)
-    for path in projectPaths where seen.insert(path).inserted {
-      guard FileIO.exists(Paths.join(path, "project.pbxproj")) else { continue }
-      // CocoaPods' project is generated, its pods' Info.plists theirs.
-      if Paths.parent(path).split(separator: "/").last == "Pods" { continue }
-      let project: XcodeProject
-      do {
-        project = try XcodeProject(path: path)
-      } catch {
-        warnings += error.diagnostics.map {
-          var diagnostic = $0
-          diagnostic.severity = .warning
-          diagnostic.notes.append("its targets' Info.plist strings are not exported")
-          return diagnostic
-        }
-        continue
-      }
+    for project in try XcodeProject.projects(
+      in: paths, scope: scope, unread: "its targets' Info.plist strings are not exported",
+      warnings: &warnings)
+    {
       var versions = ProjectVersions(project: project, chains: chains)
       for target in project.targetList where target.buildsProduct && !target.isTest {
-        guard target.versioning != .none,
-          let configuration = target.configurations.last(where: { $0.name == "Release" })
-            ?? target.configurations.last
-        else { continue }
+        guard target.versioning != .none, let configuration = target.exportConfiguration else {
+          continue
+        }
         do throws(VersioningError) {
           let stack = try versions.stack(for: target, configuration)
           if let table = try table(
@@ -170,10 +148,13 @@ public enum InfoPlistStrings {
     }
     guard let file, !file.isEmpty else { return nil }
     // A target that copies an InfoPlist table of its own (wherever it keeps it: FitTrackPro's
-    // is in Resources/) is exported from that table.
-    let resources = project.resourceNames(of: target)
-    guard !resources.contains("InfoPlist.strings"), !resources.contains("InfoPlist.xcstrings")
-    else { return nil }
+    // is in Resources/) is exported from that table, with the Info.plist's keys it lacks; a
+    // catalog of its own Xcode keeps in step itself.
+    let own = project.localizedResource(
+      named: "InfoPlist.strings", of: target, language: language)
+    if own == nil, project.resourceNames(of: target).contains("InfoPlist.xcstrings") {
+      return nil
+    }
     let plist = InfoPlistDiscovery.normalized(
       file.hasPrefix("/") ? file : Paths.join(project.sourceRoot, file))
     guard FileIO.exists(plist) else { return nil }
@@ -223,9 +204,10 @@ public enum InfoPlistStrings {
     let prefersCatalogs =
       (try? stack.resolve("LOCALIZATION_PREFERS_STRING_CATALOGS"))??.value == "YES"
     return Table(
-      path: Paths.join(
-        Paths.parent(plist),
-        prefersCatalogs ? "InfoPlist.xcstrings" : "\(language).lproj/InfoPlist.strings"),
+      path: own
+        ?? Paths.join(
+          Paths.parent(plist),
+          prefersCatalogs ? "InfoPlist.xcstrings" : "\(language).lproj/InfoPlist.strings"),
       infoPlist: plist, target: target.name, entries: entries)
   }
 }

@@ -1,3 +1,4 @@
+import BundleKitDiagnostics
 import BundleKitFileSystem
 import BundleKitPropertyList
 
@@ -103,6 +104,11 @@ public struct XcodeProject: Sendable {
     /// Whether it builds a command-line tool, versioned only when it has an Info.plist (a
     /// privileged helper's, linked into its binary).
     var isTool: Bool { productType?.hasSuffix(".tool") == true }
+
+    /// The configuration an export reads its settings in: Release, else the last.
+    var exportConfiguration: Configuration? {
+      configurations.last { $0.name == "Release" } ?? configurations.last
+    }
 
     /// Whether it builds tests (unit or UI test bundles, `.xctest`).
     var isTest: Bool { productType.map(Self.isTest(productType:)) ?? false }
@@ -326,6 +332,101 @@ public struct XcodeProject: Sendable {
       }
     }
     return names
+  }
+
+  /// Every project under `paths` (named, found in folders, or listed by a workspace there,
+  /// inside `scope`), each once, CocoaPods' left out; one that cannot be read is a warning
+  /// in `warnings` with the note `unread` (what is not done for it).
+  static func projects(
+    in paths: [String], scope: SettingsScope, unread: String, warnings: inout [Diagnostic]
+  ) throws(VersioningError) -> [XcodeProject] {
+    var projectPaths: [String] = []
+    for item in try InfoPlistDiscovery.find(in: paths) {
+      switch item {
+      case .project(let path): projectPaths.append(path)
+      case .workspace(let path):
+        guard FileIO.exists(Paths.join(path, "contents.xcworkspacedata")) else { continue }
+        projectPaths += try XcodeWorkspace.projects(in: path).filter(scope.contains)
+      case .infoPlist, .spec: break
+      }
+    }
+    var seen: Set<String> = []
+    var projects: [XcodeProject] = []
+    for path in projectPaths where seen.insert(path).inserted {
+      // CocoaPods' project is generated, its pods theirs.
+      guard FileIO.exists(Paths.join(path, "project.pbxproj")),
+        Paths.parent(path).split(separator: "/").last != "Pods"
+      else { continue }
+      do {
+        projects.append(try XcodeProject(path: path))
+      } catch {
+        warnings += error.diagnostics.map {
+          var diagnostic = $0
+          diagnostic.severity = .warning
+          diagnostic.notes.append(unread)
+          return diagnostic
+        }
+      }
+    }
+    return projects
+  }
+
+  /// The path of the `language` variant (else Base's) of a localized resource the target
+  /// copies (a variant group named `name`, such as `InfoPlist.strings`), or nil.
+  func localizedResource(named name: String, of target: Target, language: String) -> String? {
+    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return nil }
+    for phase in phases.compactMap(\.string)
+    where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
+      guard case .array(let files)? = objects[phase]?["files"] else { continue }
+      for file in files.compactMap(\.string) {
+        guard let reference = objects[file]?["fileRef"]?.string,
+          let group = objects[reference], group["isa"]?.string == "PBXVariantGroup",
+          group["name"]?.string == name, case .array(let children)? = group["children"]
+        else { continue }
+        let variants = children.compactMap(\.string)
+        for wanted in [language, "Base"] {
+          for child in variants {
+            let object = objects[child]
+            let path = object?["path"]?.string ?? ""
+            if object?["name"]?.string == wanted || path.hasPrefix("\(wanted).lproj/") {
+              return filePath(of: child)
+            }
+          }
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The files of a target's build phase of `isa` (`PBXSourcesBuildPhase`,
+  /// `PBXResourcesBuildPhase`): each file reference's path, a variant group's variants each.
+  func phaseFiles(of target: Target, isa: String) -> [String] {
+    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return [] }
+    var paths: [String] = []
+    for phase in phases.compactMap(\.string) where objects[phase]?["isa"]?.string == isa {
+      guard case .array(let files)? = objects[phase]?["files"] else { continue }
+      for file in files.compactMap(\.string) {
+        guard let reference = objects[file]?["fileRef"]?.string, let object = objects[reference]
+        else { continue }
+        if object["isa"]?.string == "PBXVariantGroup",
+          case .array(let children)? = object["children"]
+        {
+          paths += children.compactMap(\.string).compactMap(filePath(of:))
+        } else if let path = filePath(of: reference) {
+          paths.append(path)
+        }
+      }
+    }
+    return paths
+  }
+
+  /// The folders Xcode 16 keeps in step with a target (`fileSystemSynchronizedGroups`): every
+  /// file below one is the target's.
+  func synchronizedFolders(of target: Target) -> [String] {
+    guard case .array(let groups)? = objects[target.id]?["fileSystemSynchronizedGroups"] else {
+      return []
+    }
+    return groups.compactMap(\.string).compactMap(filePath(of:))
   }
 
   /// How many groups deep a file reference may sit.

@@ -45,9 +45,13 @@ struct StringsExport: ToolCommand {
         path: table.path,
         entries: table.entries.map { .init(key: $0.key, value: $0.value, comment: $0.note) })
     }
+    // Each target's Swift code, as Xcode extracts it into the target's own tables.
+    let code = try ExportCode.strings(
+      in: paths, developmentLanguage: developmentLanguage, warnings: &warnings)
     let outputs = try LocalizationExchange.export(
       paths, to: xcloc, languages: languages, developmentLanguage: developmentLanguage,
-      toolVersion: BundleKit.configuration.version, generated: infoPlists, warnings: &warnings)
+      toolVersion: BundleKit.configuration.version, generated: infoPlists + code.catalogs,
+      code: code.merged, warnings: &warnings)
     run.diagnostics.emit(warnings)
     guard !outputs.isEmpty else {
       throw DiagnosticsError([
