@@ -82,6 +82,9 @@ class Runner:
             sys.exit("run.py: no bundlekit: give --tools DIR (a release build: bundlekit and bundlekit-localize)")
         self.tool = tool
         self.plutil = shutil.which("plutil")
+        # The helpers beside it (bundlekit-localize) for every run, xcloc.py's too.
+        if self.tools:
+            os.environ["PATH"] = self.tools + os.pathsep + os.environ.get("PATH", "")
 
     def run(self, arguments, cwd, stdin=None):
         """Runs bundlekit under the time limit and memory cap: (status, stdout, stderr, seconds)."""
@@ -286,7 +289,7 @@ class Runner:
         checked out at the commit that last changed the export, exported in the export's
         language; each InfoPlist.strings <file> Xcode made from a target's Info.plist is
         compared byte for byte but <tool> (the tables no file holds)."""
-        made = total = 0
+        made = total = found_units = xcode_units = 0
         for path in committed_xclocs(tree):
             relative = os.path.relpath(path, tree)
             earlier = self.catalog_commit_tree(row, gitdir, commit, relative)
@@ -308,11 +311,17 @@ class Runner:
             with tempfile.TemporaryDirectory() as scratch:
                 ours, _ = xcloc.export(self.tool, earlier, language, development, scratch)
                 found = xcloc.blocks(ours) if ours else {}
+                # Every unit of Xcode's export, by file and id: the code's strings and the
+                # Info.plist's included, which Source Contents cannot give.
+                theirs = {(f, u[0]) for f, us in xcloc.units(xliff) for u in us}
+                mine = {(f, u[0]) for f, us in xcloc.units(ours) for u in us} if ours else set()
             total += len(expected)
             made += sum(1 for k, v in expected.items() if found.get(k) == v)
+            xcode_units += len(theirs)
+            found_units += len(theirs & mine)
         if total:
             row["infoplist"] = f"{made}/{total}"
-            row["infoplist_counts"] = (made, total)
+            row["infoplist_counts"] = (made, total, found_units, xcode_units)
 
     @staticmethod
     def bundles(tree):
@@ -708,9 +717,12 @@ def summary(rows):
         "committed Xcode exports imported into their Source Contents, then exported byte-identical": (
             f"{sum(e[7] for e in exports)}/{sum(e[6] for e in exports)} "
             f"(in {sum(1 for e in exports if e[7])} of {len(exports)} repositories)"),
-        "Info.plist tables of committed exports made again from the project, byte-identical": (
+        "committed exports made again from the project at their commit (Info.plist tables "
+        "byte-identical, units of Xcode's found by id)": (
             f"{sum(r['infoplist_counts'][0] for r in judged if 'infoplist_counts' in r)}/"
-            f"{sum(r['infoplist_counts'][1] for r in judged if 'infoplist_counts' in r)}"),
+            f"{sum(r['infoplist_counts'][1] for r in judged if 'infoplist_counts' in r)}, "
+            f"{sum(r['infoplist_counts'][2] for r in judged if 'infoplist_counts' in r)}/"
+            f"{sum(r['infoplist_counts'][3] for r in judged if 'infoplist_counts' in r)}"),
         "crashes": crashes, "hangs": hangs,
     }
 

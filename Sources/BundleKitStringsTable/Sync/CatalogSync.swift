@@ -240,6 +240,19 @@ public enum CatalogSync {
       changes: changes, diagnostics: diagnostics)
   }
 
+  /// The String Catalog Xcode's build makes at `path` for a target whose code uses a table
+  /// it has no table for: `strings` synced into an empty catalog of `sourceLanguage`.
+  public static func newCatalog(
+    at path: String, sourceLanguage: String, with strings: [CodeString]
+  ) throws(PropertyListError) -> [UInt8] {
+    let root: [String: Any] = [
+      "sourceLanguage": sourceLanguage, "strings": [String: Any](), "version": "1.0",
+    ]
+    let empty = try StringCatalog(
+      bytes: try CatalogJSON.bytes(root, like: [], path: path), path: path)
+    return try sync(empty, with: strings).bytes
+  }
+
   /// A key as Xcode adds it: `{}`, its comment, its default value as a `new` source unit;
   /// a key of two or more format specifiers with them numbered as its `new` source unit
   /// (`"%@ - %@"` is `"%1$@ - %2$@"`: every such key Xcode extracted in the ecosystem's

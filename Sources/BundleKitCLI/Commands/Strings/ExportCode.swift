@@ -1,6 +1,5 @@
 import BundleKitDiagnostics
 import BundleKitFileSystem
-import BundleKitPropertyListCore
 import BundleKitStringsTable
 import BundleKitVersioning
 import Foundation
@@ -17,6 +16,17 @@ enum ExportCode {
     /// The String Catalog Xcode makes for a target with code and no table of that name (a
     /// package target, a target in a synchronized folder that prefers catalogs).
     var catalogs: [LocalizationExchange.GeneratedTable] = []
+  }
+
+  /// One string `bundlekit-localize extract --format json` prints.
+  struct Extracted: Decodable {
+    var key: String
+    var defaultValue: String?
+    var comment: String?
+    var table: String?
+    var file: String
+    var line: Int
+    var column: Int
   }
 
   /// The code strings of the targets under `paths`: none, with a warning, when
@@ -41,7 +51,7 @@ enum ExportCode {
     let run = ToolOutput.run(
       [program, "extract", "--format", "json"] + paths, capturingErrors: true)
     guard let run, run.status == 0,
-      let list = try? JSONSerialization.jsonObject(with: run.output) as? [[String: Any]]
+      let list = try? JSONDecoder().decode([Extracted].self, from: run.output)
     else {
       warnings.append(
         Diagnostic(
@@ -62,19 +72,16 @@ enum ExportCode {
       )
     }
     for item in list {
-      guard let key = item["key"] as? String, let file = item["file"] as? String else { continue }
-      let path = absolute(file)
+      let path = absolute(item.file)
       guard
         let index = absoluteTargets.firstIndex(where: { target in
           target.sources.contains(path) || target.folders.contains { path.hasPrefix($0 + "/") }
         })
       else { continue }
-      let value = item["defaultValue"] as? String
       let string = CatalogSync.CodeString(
-        key: key, value: value == key ? nil : value, comment: item["comment"] as? String,
-        file: file, line: item["line"] as? Int ?? 1, column: item["column"] as? Int ?? 1)
-      byTarget[index, default: [:]][item["table"] as? String ?? "Localizable", default: []]
-        .append(string)
+        key: item.key, value: item.defaultValue == item.key ? nil : item.defaultValue,
+        comment: item.comment, file: item.file, line: item.line, column: item.column)
+      byTarget[index, default: [:]][item.table ?? "Localizable", default: []].append(string)
     }
     var found = Found()
     for (index, tables) in byTarget.sorted(by: { $0.key < $1.key }) {
@@ -95,13 +102,12 @@ enum ExportCode {
         guard named.isEmpty, target.prefersCatalogs, let folder = target.folders.first else {
           continue
         }
-        let empty = try StringCatalog(
-          bytes: Array(
-            "{\n  \"sourceLanguage\" : \(JSONEscaping.quoted(developmentLanguage)),\n  \"strings\" : {\n\n  },\n  \"version\" : \"1.0\"\n}"
-              .utf8), path: Paths.join(folder, "\(table).xcstrings"))
-        let synced = try CatalogSync.sync(empty, with: strings)
+        let path = Paths.join(folder, "\(table).xcstrings")
         found.catalogs.append(
-          LocalizationExchange.GeneratedTable(path: empty.path, contents: synced.bytes))
+          LocalizationExchange.GeneratedTable(
+            path: path,
+            contents: try CatalogSync.newCatalog(
+              at: path, sourceLanguage: developmentLanguage, with: strings)))
       }
     }
     return found
