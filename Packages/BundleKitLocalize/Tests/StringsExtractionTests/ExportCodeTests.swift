@@ -107,4 +107,70 @@ import Testing
       !FileManager.default.fileExists(
         atPath: folder.file("Kit/Sources/Settings/Localizable.xcstrings")))
   }
+
+  @Test(
+    "an Xcode project: each target's code (its Compile Sources) joins its own table; a file in two targets gives its strings to both"
+  )
+  func projectTargets() throws {
+    _ = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    _ = try #require(BundleKitTool.path, "bundlekit was not built here")
+    let folder = try TemporaryFolder()
+    let project = """
+      // !$*UTF8*$!
+      {
+      	archiveVersion = 1;
+      	objectVersion = 56;
+      	objects = {
+      		G0000001 = {isa = PBXGroup; children = (F0000001, F0000002, F0000003, V0000001, V0000002); sourceTree = "<group>"; };
+      		F0000001 = {isa = PBXFileReference; path = Shared/Shared.swift; sourceTree = "<group>"; };
+      		F0000002 = {isa = PBXFileReference; path = App/App.swift; sourceTree = "<group>"; };
+      		F0000003 = {isa = PBXFileReference; path = Widget/Widget.swift; sourceTree = "<group>"; };
+      		V0000001 = {isa = PBXVariantGroup; children = (R0000001); name = Localizable.strings; path = App; sourceTree = "<group>"; };
+      		R0000001 = {isa = PBXFileReference; name = en; path = en.lproj/Localizable.strings; sourceTree = "<group>"; };
+      		V0000002 = {isa = PBXVariantGroup; children = (R0000002); name = Localizable.strings; path = Widget; sourceTree = "<group>"; };
+      		R0000002 = {isa = PBXFileReference; name = en; path = en.lproj/Localizable.strings; sourceTree = "<group>"; };
+      		B0000001 = {isa = PBXBuildFile; fileRef = F0000001; };
+      		B0000002 = {isa = PBXBuildFile; fileRef = F0000002; };
+      		B0000003 = {isa = PBXBuildFile; fileRef = V0000001; };
+      		B0000004 = {isa = PBXBuildFile; fileRef = F0000001; };
+      		B0000005 = {isa = PBXBuildFile; fileRef = F0000003; };
+      		B0000006 = {isa = PBXBuildFile; fileRef = V0000002; };
+      		S0000001 = {isa = PBXSourcesBuildPhase; files = (B0000001, B0000002); };
+      		H0000001 = {isa = PBXResourcesBuildPhase; files = (B0000003); };
+      		S0000002 = {isa = PBXSourcesBuildPhase; files = (B0000004, B0000005); };
+      		H0000002 = {isa = PBXResourcesBuildPhase; files = (B0000006); };
+      		T0000001 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; buildPhases = (S0000001, H0000001); name = App; productType = "com.apple.product-type.application"; };
+      		T0000002 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; buildPhases = (S0000002, H0000002); name = Widget; productType = "com.apple.product-type.app-extension"; };
+      		L0000001 = {isa = XCConfigurationList; buildConfigurations = (C0000001); };
+      		C0000001 = {isa = XCBuildConfiguration; buildSettings = {}; name = Release; };
+      		P0000001 = {isa = PBXProject; buildConfigurationList = L0000001; mainGroup = G0000001; targets = (T0000001, T0000002); };
+      	};
+      	rootObject = P0000001;
+      }
+
+      """
+    try Self.write(
+      [
+        "Shop.xcodeproj/project.pbxproj": project,
+        "Shared/Shared.swift": "import SwiftUI\nlet done = Text(\"Done\")\n",
+        "App/App.swift": "import SwiftUI\nlet cart = Text(\"Cart\")\n",
+        "Widget/Widget.swift": "import SwiftUI\nlet today = Text(\"Today\")\n",
+        "App/en.lproj/Localizable.strings": "\"Open\" = \"Open\";\n",
+        "App/de.lproj/Localizable.strings": "\"Open\" = \"Öffnen\";\n",
+        "Widget/en.lproj/Localizable.strings": "\"Open\" = \"Open\";\n",
+      ], in: folder)
+    let export = try BundleKitTool.run(
+      ["strings", "export", ".", "--xcloc", "L10n", "--language", "de"], in: folder.path)
+    #expect(export.status == 0, "\(export.stderr)")
+    let german = try Self.xliff(folder, "de")
+    func ids(_ original: String) -> [String] {
+      guard let start = german.range(of: "<file original=\"\(original)\""),
+        let end = german.range(of: "</file>", range: start.upperBound..<german.endIndex)
+      else { return [] }
+      return german[start.upperBound..<end.lowerBound].components(separatedBy: "<trans-unit id=\"")
+        .dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    }
+    #expect(ids("App/en.lproj/Localizable.strings") == ["Cart", "Done", "Open"], "\(german)")
+    #expect(ids("Widget/en.lproj/Localizable.strings") == ["Done", "Open", "Today"], "\(german)")
+  }
 }

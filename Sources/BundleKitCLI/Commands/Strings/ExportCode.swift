@@ -73,15 +73,17 @@ enum ExportCode {
     }
     for item in list {
       let path = absolute(item.file)
-      guard
-        let index = absoluteTargets.firstIndex(where: { target in
-          target.sources.contains(path) || target.folders.contains { path.hasPrefix($0 + "/") }
-        })
-      else { continue }
       let string = CatalogSync.CodeString(
         key: item.key, value: item.defaultValue == item.key ? nil : item.defaultValue,
         comment: item.comment, file: item.file, line: item.line, column: item.column)
-      byTarget[index, default: [:]][item.table ?? "Localizable", default: []].append(string)
+      // A file compiled into several targets gives its strings to each, as Xcode's
+      // extraction does per target.
+      for (index, target) in absoluteTargets.enumerated()
+      where target.sources.contains(path)
+        || target.folders.contains(where: { path.hasPrefix($0 + "/") })
+      {
+        byTarget[index, default: [:]][item.table ?? "Localizable", default: []].append(string)
+      }
     }
     var found = Found()
     for (index, tables) in byTarget.sorted(by: { $0.key < $1.key }) {
