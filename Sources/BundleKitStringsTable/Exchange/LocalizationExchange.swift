@@ -620,23 +620,19 @@ public enum LocalizationExchange {
         // language's are the document's own (Xcode changes no document on import); others go
         // to `<lang>.lproj/<name>.strings`.
         if isInterface, language == file.sourceLanguage { continue }
+        // A table Xcode makes at export (an Info.plist's strings, a target's code) is created
+        // only by what a file changes: no translation, or, in the source language, the text
+        // the Info.plist or the code already gives, creates nothing.
+        if missing,
+          file.units.allSatisfy({
+            $0.target == nil || (language == file.sourceLanguage && $0.target == $0.source)
+          })
+        {
+          continue
+        }
         switch location.kind {
         case .catalog:
           let bytes: [UInt8]
-          // A catalog Xcode makes at export (an Info.plist's strings, a target's code) holds,
-          // in its own language, what the Info.plist or the code says: unedited, it creates
-          // no catalog.
-          if missing, language == file.sourceLanguage,
-            file.units.allSatisfy({ $0.target == nil || $0.target == $0.source })
-          {
-            continue
-          }
-          // Another language's file with no translation creates nothing.
-          if missing, language != file.sourceLanguage,
-            file.units.allSatisfy({ $0.target == nil })
-          {
-            continue
-          }
           if missing {
             var created: [Diagnostic] = []
             bytes = try CatalogExchange.created(
@@ -683,13 +679,8 @@ public enum LocalizationExchange {
             target = tablePath
           }
           // A table created on import is its own source: the development language's targets
-          // are its text. Where they are the source's own (an unedited export of a table
-          // made from an Info.plist or from code), that is where they come from: nothing to
-          // create.
-          if missing, language == file.sourceLanguage {
-            if file.units.allSatisfy({ $0.target == nil || $0.target == $0.source }) { continue }
-            target = tablePath
-          }
+          // are its text.
+          if missing, language == file.sourceLanguage { target = tablePath }
           let lproj = Paths.parent(Paths.parent(target))
           guard let realParent = FileIO.realPath(lproj),
             realParent == realRoot

@@ -238,16 +238,7 @@ public struct XcodeProject: Sendable {
     return ids.compactMap { id in
       guard let object = objects[id] else { return nil }
       let name = object["name"]?.string ?? id
-      var embedded: [String] = []
-      if case .array(let phases)? = object["buildPhases"] {
-        for phase in phases.compactMap(\.string)
-        where objects[phase]?["isa"]?.string == "PBXCopyFilesBuildPhase" {
-          guard case .array(let files)? = objects[phase]?["files"] else { continue }
-          for file in files.compactMap(\.string) {
-            if let reference = objects[file]?["fileRef"]?.string { embedded.append(reference) }
-          }
-        }
-      }
+      let embedded = phaseReferences(ofTarget: id, isa: "PBXCopyFilesBuildPhase")
       return Target(
         id: id, name: name, productType: object["productType"]?.string,
         productReference: object["productReference"]?.string,
@@ -315,23 +306,26 @@ public struct XcodeProject: Sendable {
     return result
   }
 
+  /// The file references of a target's build phases of `isa` (`PBXSourcesBuildPhase`,
+  /// `PBXResourcesBuildPhase`, `PBXCopyFilesBuildPhase`), in order: a file's, or a variant
+  /// group's (a localized resource).
+  func phaseReferences(ofTarget id: String, isa: String) -> [String] {
+    guard case .array(let phases)? = objects[id]?["buildPhases"] else { return [] }
+    var references: [String] = []
+    for phase in phases.compactMap(\.string) where objects[phase]?["isa"]?.string == isa {
+      guard case .array(let files)? = objects[phase]?["files"] else { continue }
+      references += files.compactMap(\.string).compactMap { objects[$0]?["fileRef"]?.string }
+    }
+    return references
+  }
+
   /// The names of the files a target copies as resources (its Copy Bundle Resources
   /// phase): a localized table is one variant group, named as the table (`InfoPlist.strings`).
   func resourceNames(of target: Target) -> Set<String> {
-    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return [] }
-    var names: Set<String> = []
-    for phase in phases.compactMap(\.string)
-    where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
-      guard case .array(let files)? = objects[phase]?["files"] else { continue }
-      for file in files.compactMap(\.string) {
-        guard let reference = objects[file]?["fileRef"]?.string, let object = objects[reference]
-        else { continue }
-        if let name = object["name"]?.string ?? object["path"]?.string {
-          names.insert(Paths.lastComponent(name))
-        }
-      }
-    }
-    return names
+    Set(
+      phaseReferences(ofTarget: target.id, isa: "PBXResourcesBuildPhase").compactMap {
+        (objects[$0]?["name"]?.string ?? objects[$0]?["path"]?.string).map(Paths.lastComponent)
+      })
   }
 
   /// Every project under `paths` (named, found in folders, or listed by a workspace there,
@@ -374,23 +368,17 @@ public struct XcodeProject: Sendable {
   /// The path of the `language` variant (else Base's) of a localized resource the target
   /// copies (a variant group named `name`, such as `InfoPlist.strings`), or nil.
   func localizedResource(named name: String, of target: Target, language: String) -> String? {
-    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return nil }
-    for phase in phases.compactMap(\.string)
-    where objects[phase]?["isa"]?.string == "PBXResourcesBuildPhase" {
-      guard case .array(let files)? = objects[phase]?["files"] else { continue }
-      for file in files.compactMap(\.string) {
-        guard let reference = objects[file]?["fileRef"]?.string,
-          let group = objects[reference], group["isa"]?.string == "PBXVariantGroup",
-          group["name"]?.string == name, case .array(let children)? = group["children"]
-        else { continue }
-        let variants = children.compactMap(\.string)
-        for wanted in [language, "Base"] {
-          for child in variants {
-            let object = objects[child]
-            let path = object?["path"]?.string ?? ""
-            if object?["name"]?.string == wanted || path.hasPrefix("\(wanted).lproj/") {
-              return filePath(of: child)
-            }
+    for reference in phaseReferences(ofTarget: target.id, isa: "PBXResourcesBuildPhase") {
+      guard let group = objects[reference], group["isa"]?.string == "PBXVariantGroup",
+        group["name"]?.string == name, case .array(let children)? = group["children"]
+      else { continue }
+      let variants = children.compactMap(\.string)
+      for wanted in [language, "Base"] {
+        for child in variants {
+          let object = objects[child]
+          let path = object?["path"]?.string ?? ""
+          if object?["name"]?.string == wanted || path.hasPrefix("\(wanted).lproj/") {
+            return filePath(of: child)
           }
         }
       }
@@ -401,23 +389,14 @@ public struct XcodeProject: Sendable {
   /// The files of a target's build phase of `isa` (`PBXSourcesBuildPhase`,
   /// `PBXResourcesBuildPhase`): each file reference's path, a variant group's variants each.
   func phaseFiles(of target: Target, isa: String) -> [String] {
-    guard case .array(let phases)? = objects[target.id]?["buildPhases"] else { return [] }
-    var paths: [String] = []
-    for phase in phases.compactMap(\.string) where objects[phase]?["isa"]?.string == isa {
-      guard case .array(let files)? = objects[phase]?["files"] else { continue }
-      for file in files.compactMap(\.string) {
-        guard let reference = objects[file]?["fileRef"]?.string, let object = objects[reference]
-        else { continue }
-        if object["isa"]?.string == "PBXVariantGroup",
-          case .array(let children)? = object["children"]
-        {
-          paths += children.compactMap(\.string).compactMap(filePath(of:))
-        } else if let path = filePath(of: reference) {
-          paths.append(path)
-        }
+    phaseReferences(ofTarget: target.id, isa: isa).flatMap { reference -> [String] in
+      if objects[reference]?["isa"]?.string == "PBXVariantGroup",
+        case .array(let children)? = objects[reference]?["children"]
+      {
+        return children.compactMap(\.string).compactMap(filePath(of:))
       }
+      return filePath(of: reference).map { [$0] } ?? []
     }
-    return paths
   }
 
   /// The folders Xcode 16 keeps in step with a target (`fileSystemSynchronizedGroups`): every
