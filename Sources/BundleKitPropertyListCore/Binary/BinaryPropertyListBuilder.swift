@@ -281,6 +281,12 @@ package struct BinaryPropertyListBuilder {
     return Value(raw: index << 1 | 1)
   }
 
+  /// The items of an array, or the distinct keys of a dictionary (fewer than the keys it was
+  /// given when a key repeats); 0 for a scalar.
+  package func count(of container: Value) -> Int {
+    container.isContainer ? containers[container.index].count : 0
+  }
+
   /// The UID a dictionary stands for: CoreFoundation writes UIDs in XML as
   /// `<dict><key>CF$UID</key><integer>N</integer></dict>`.
   package func uid(in dictionary: Value) -> UInt64? {

@@ -140,17 +140,32 @@ package struct OpenStepScanner: ~Copyable {
 
   /// Reads a quoted or unquoted string at the cursor.
   package mutating func scanString() throws(PropertyListError) -> String {
+    var decoded: [UInt8] = []
+    if let range = try scanString(decodingInto: &decoded) {
+      return text(range.lowerBound, range.upperBound)
+    }
+    return String(decoding: decoded, as: UTF8.self)
+  }
+
+  /// Reads a quoted or unquoted string at the cursor without making a `String`: the range of
+  /// its text in ``bytes`` when it has no escape (nearly every string in a table), else nil
+  /// with its text, escapes read, in `decoded` (emptied first).
+  package mutating func scanString(decodingInto decoded: inout [UInt8]) throws(PropertyListError)
+    -> Range<Int>?
+  {
     guard let byte = current else { throw error("expected a string, found end of file") }
     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-      return try scanQuoted(quote: byte)
+      return try scanQuoted(quote: byte, decodingInto: &decoded)
     }
     let start = position
     while position < bytes.count, Self.isUnquotedCharacter(bytes[position]) { position += 1 }
     guard position > start else { throw error("expected a string, found \(currentDescription)") }
-    return text(start, position)
+    return start..<position
   }
 
-  private mutating func scanQuoted(quote: UInt8) throws(PropertyListError) -> String {
+  private mutating func scanQuoted(quote: UInt8, decodingInto output: inout [UInt8])
+    throws(PropertyListError) -> Range<Int>?
+  {
     let open = position
     position += 1
     let start = position
@@ -161,20 +176,21 @@ package struct OpenStepScanner: ~Copyable {
       let end = base.distance(to: UnsafeRawPointer(found))
       if memchr(base + start, Int32(UInt8(ascii: "\\")), end - start) == nil {
         position = end + 1
-        return text(start, end)
+        return start..<end
       }
     }
     while position < bytes.count, bytes[position] != UInt8(ascii: "\\"), bytes[position] != quote {
       position += 1
     }
-    var output = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+    output.removeAll(keepingCapacity: true)
+    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
     var pendingHighSurrogate: UInt16?
     while position < bytes.count {
       let byte = bytes[position]
       if byte == quote {
         position += 1
         if let high = pendingHighSurrogate { appendScalar(UInt32(high), to: &output) }
-        return String(decoding: output, as: UTF8.self)
+        return nil
       }
       guard byte == UInt8(ascii: "\\") else {
         if let high = pendingHighSurrogate {

@@ -50,14 +50,16 @@ public struct StringsCompiler: Sendable {
   /// key defined twice with different values, two tables for one output) throws, with
   /// every finding; warnings are returned.
   public func compile(_ locations: [TableLocation]) throws(DiagnosticsError) -> Compiled {
-    // Each file is read once, checked, then encoded.
-    let loaded = StringsTableSet.load(locations)
+    // Each file is read once, checked, then encoded; a table with nothing to report and
+    // nothing to be compared with is compiled from its bytes, without the reader's model.
+    let clean = pruneBelow == nil ? cleanTables(locations) : [:]
+    let loaded = StringsTableSet.load(locations.filter { clean[$0] == nil })
     let diagnostics = policy.apply(
       StringsLinter(developmentLanguage: developmentLanguage).lint(loaded))
     if diagnostics.contains(where: { $0.severity == .error }) {
       throw DiagnosticsError(diagnostics)
     }
-    var outputs = try encode(loaded)
+    var outputs = try encode(locations, loaded, clean: clean)
     var pruned: [String: Double] = [:]
     if let pruneBelow {
       let shares = TranslationCoverage(loaded, developmentLanguage: developmentLanguage)
@@ -87,11 +89,40 @@ public struct StringsCompiler: Sendable {
     return Compiled(outputs: outputs, warnings: diagnostics, pruned: pruned)
   }
 
-  private func encode(_ loaded: StringsTableSet) throws(DiagnosticsError) -> [Output] {
-    let locations = loaded.locations
+  /// The `.strings` tables of `locations` that the linter would compare with no other table
+  /// (alone in their language's group, no catalog of their name beside them, in a folder
+  /// that names a language) and that have nothing to report, compiled.
+  private func cleanTables(_ locations: [TableLocation]) -> [TableLocation: [UInt8]] {
+    func name(_ location: TableLocation) -> String {
+      "\(location.bundleFolder)\u{0}\(location.table)"
+    }
+    var localized: [String: Int] = [:]
+    var catalogs: Set<String> = []
+    for location in locations {
+      if location.kind == .strings, location.language != nil {
+        localized[name(location), default: 0] += 1
+      }
+      if location.kind == .catalog { catalogs.insert(name(location)) }
+    }
+    var clean: [TableLocation: [UInt8]] = [:]
+    for location in locations where location.kind == .strings {
+      guard !catalogs.contains(name(location)),
+        location.language.map({ LanguageName.isValid($0) && localized[name(location)] == 1 })
+          ?? true,
+        let bytes = try? FileIO.read(location.path),
+        let binary = CleanStringsTable.binary(bytes)
+      else { continue }
+      clean[location] = binary
+    }
+    return clean
+  }
+
+  private func encode(
+    _ locations: [TableLocation], _ loaded: StringsTableSet, clean: [TableLocation: [UInt8]]
+  ) throws(DiagnosticsError) -> [Output] {
     var outputs: [Output] = []
     var seen: [String: String] = [:]
-    func add(_ relativePath: String, _ value: PropertyListValue, from path: String)
+    func add(_ relativePath: String, _ bytes: [UInt8], from path: String)
       throws(DiagnosticsError)
     {
       if let other = seen[relativePath] {
@@ -102,24 +133,27 @@ public struct StringsCompiler: Sendable {
         ])
       }
       seen[relativePath] = path
-      // Tables hold only strings, arrays and dictionaries, which binary plists always hold.
-      outputs.append(
-        Output(relativePath: relativePath, bytes: (try? value.encoded(as: .binary1)) ?? []))
+      outputs.append(Output(relativePath: relativePath, bytes: bytes))
+    }
+    // Tables hold only strings, arrays and dictionaries, which binary plists always hold.
+    func binary(_ dictionary: PropertyListDictionary) -> [UInt8] {
+      (try? PropertyListValue.dictionary(dictionary).encoded(as: .binary1)) ?? []
     }
     for location in locations {
-      if let file = loaded.strings[location] {
-        try add(
-          Self.outputPaths(for: location)[0], .dictionary(file.dictionary), from: location.path)
+      if let bytes = clean[location] {
+        try add(Self.outputPaths(for: location)[0], bytes, from: location.path)
+      } else if let file = loaded.strings[location] {
+        try add(Self.outputPaths(for: location)[0], binary(file.dictionary), from: location.path)
       } else if let file = loaded.stringsdicts[location] {
-        try add(Self.outputPaths(for: location)[0], .dictionary(file.entries), from: location.path)
+        try add(Self.outputPaths(for: location)[0], binary(file.entries), from: location.path)
       } else if let catalog = loaded.catalogs[location] {
         // The catalog's reader refused any name that is no language; a path stays a path.
         for (language, tables) in catalog.compile() where LanguageName.isValid(language) {
           try add(
-            "\(language).lproj/\(location.table).strings", .dictionary(tables.strings),
+            "\(language).lproj/\(location.table).strings", binary(tables.strings),
             from: location.path)
           try add(
-            "\(language).lproj/\(location.table).stringsdict", .dictionary(tables.stringsdict),
+            "\(language).lproj/\(location.table).stringsdict", binary(tables.stringsdict),
             from: location.path)
         }
       }
