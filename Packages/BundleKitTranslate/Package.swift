@@ -77,12 +77,14 @@ let package = Package(
     .testTarget(
       name: "TranslationTests",
       dependencies: [
-        "BundleKitTranslation", "BundleKitTranslationServer", "BundleKitTranslationPostgres", "bundlekit-translate",
+        "BundleKitTranslation", "BundleKitTranslationServer", "BundleKitTranslationPostgres",
+        "bundlekit-translate",
         .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyList", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
         .product(name: "_BundleKitTestSupport", package: "BundleKit"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
       ]

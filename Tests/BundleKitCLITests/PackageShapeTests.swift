@@ -315,6 +315,24 @@ struct PackageShapeTests {
     }
   }
 
+  @Test("the translation server and its LibreTranslate client read and write JSON as Codable types")
+  func translationJSONIsCodable() throws {
+    let folders = [
+      "Packages/BundleKitTranslate/Sources/BundleKitTranslationServer",
+      "Packages/BundleKitTranslate/Sources/BundleKitTranslation/Remote",
+    ]
+    var files = 0
+    for folder in folders {
+      for file in try Self.swiftFiles(under: folder) {
+        files += 1
+        for word in ["JSONSerialization", "{\\\"", "[String: Any]", "as? [Any]"] {
+          #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+        }
+      }
+    }
+    #expect(files >= 8)
+  }
+
   @Test("the plugins declare outputs by the tool's own table layout: one file, linked")
   func sharedTableLayout() throws {
     let root = Corpus.packageRoot

@@ -1,13 +1,61 @@
 import Foundation
 
 /// The parameters of a LibreTranslate request, from a JSON body or an HTML form, as
-/// LibreTranslate takes either.
-struct RequestParameters {
-  private var values: [String: Any]
+/// LibreTranslate takes either. A JSON body is decoded (`Decodable`, one `JSONDecoder`); each
+/// field is kept as the kind of value it was sent as, and checked when a handler asks for it,
+/// so a request missing `q` is told so before it is told its `alternatives` is not a number.
+struct RequestParameters: Decodable {
+  /// A field as sent.
+  enum Field: Decodable {
+    case text(String)
+    case texts([String])
+    case number(Double)
+    /// An array with something other than strings in it.
+    case mixedArray
+    case null
+    /// A boolean or an object: no LibreTranslate parameter is either.
+    case other
+
+    init(from decoder: any Decoder) throws {
+      let value = try decoder.singleValueContainer()
+      if value.decodeNil() {
+        self = .null
+      } else if let text = try? value.decode(String.self) {
+        self = .text(text)
+      } else if let number = try? value.decode(Double.self) {
+        self = .number(number)
+      } else if let texts = try? value.decode([String].self) {
+        self = .texts(texts)
+      } else if (try? decoder.unkeyedContainer()) != nil {
+        self = .mixedArray
+      } else {
+        self = .other
+      }
+    }
+  }
+
+  private var values: [String: Field]
 
   /// Why a body could not be read.
   struct Malformed: Error {
     var message: String
+  }
+
+  /// Any field name: the body's keys are the client's.
+  private struct FieldName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let object = try decoder.container(keyedBy: FieldName.self)
+    var values: [String: Field] = [:]
+    for key in object.allKeys {
+      values[key.stringValue] = try object.decode(Field.self, forKey: key)
+    }
+    self.values = values
   }
 
   /// Parses `body` by its content type: JSON, else form-encoded (which is also what a missing
@@ -21,37 +69,37 @@ struct RequestParameters {
         values = [:]
         return
       }
-      let parsed: Any
       do {
-        parsed = try JSONSerialization.jsonObject(with: Data(body))
+        self = try Self.decoder.decode(RequestParameters.self, from: Data(body))
+      } catch DecodingError.typeMismatch {
+        throw Malformed(message: "Invalid request: the body must be a JSON object")
       } catch {
         throw Malformed(message: "Invalid request: the body is not valid JSON")
       }
-      guard let object = parsed as? [String: Any] else {
-        throw Malformed(message: "Invalid request: the body must be a JSON object")
-      }
-      if let texts = object["q"] as? [Any], texts.count > maximumValues {
+      if case .texts(let texts) = values["q"], texts.count > maximumValues {
         throw Malformed(
           message:
             "Invalid request: request (\(texts.count)) exceeds batch limit (\(maximumValues))")
       }
-      values = object
     } else {
       values = try Self.form(body, maximumValues: maximumValues)
     }
   }
 
+  /// The one decoder of request bodies.
+  private static let decoder = JSONDecoder()
+
   /// Parameters from a URL query.
-  init(query: [String: String]) { values = query }
+  init(query: [String: String]) { values = query.mapValues(Field.text) }
 
   /// The most distinct fields a form may have: LibreTranslate's requests have six.
   static let maximumFields = 64
 
   private static func form(_ body: [UInt8], maximumValues: Int) throws(Malformed)
-    -> [String: Any]
+    -> [String: Field]
   {
-    // Values are gathered per name and turned into the result once: appending to a value
-    // stored as `Any` copied every batch so far (quadratic in repeated `q` fields).
+    // Values are gathered per name and turned into fields once: appending to a field's
+    // array copied every batch so far (quadratic in repeated `q` fields).
     var gathered: [String: [String]] = [:]
     var order: [String] = []
     var start = 0
@@ -76,11 +124,7 @@ struct RequestParameters {
           message: "Invalid request: request (\(count)+) exceeds batch limit (\(maximumValues))")
       }
     }
-    var result: [String: Any] = [:]
-    for (name, values) in gathered {
-      result[name] = values.count == 1 ? values[0] : values
-    }
-    return result
+    return gathered.mapValues { $0.count == 1 ? .text($0[0]) : .texts($0) }
   }
 
   /// A form field's text: `+` is a space, `%XX` a byte; a bad escape stays as it is.
@@ -116,50 +160,44 @@ struct RequestParameters {
 
   /// A string parameter; empty strings count as missing.
   func string(_ name: String) -> String? {
-    guard let value = values[name] as? String, !value.isEmpty else { return nil }
+    guard case .text(let value) = values[name], !value.isEmpty else { return nil }
     return value
   }
 
   /// A whole-number parameter (a JSON number or a form's text); nil when missing.
   func integer(_ name: String) throws(Malformed) -> Int? {
     switch values[name] {
-    case nil, is NSNull: return nil
-    case let text as String:
+    case nil, .null: return nil
+    case .text(let text):
       if text.isEmpty { return nil }
       guard let number = Int(text) else {
         throw Malformed(message: "Invalid request: \(name) must be a whole number")
       }
       return number
-    case let number as NSNumber:
-      guard let exact = Int(exactly: number.doubleValue) else {
+    case .number(let number):
+      guard let exact = Int(exactly: number) else {
         throw Malformed(message: "Invalid request: \(name) must be a whole number")
       }
       return exact
-    default:
+    case .texts, .mixedArray, .other:
       throw Malformed(message: "Invalid request: \(name) must be a whole number")
     }
   }
 
-  /// `q`: one text or a batch. Nil when missing; `.failure` when it is neither.
+  /// `q`: one text or a batch.
   enum Texts {
     case single(String)
     case batch([String])
   }
 
+  /// One text or a batch; nil when missing.
   func texts(_ name: String) throws(Malformed) -> Texts? {
     switch values[name] {
-    case nil, is NSNull: return nil
-    case let text as String: return text.isEmpty ? nil : .single(text)
-    case let array as [Any]:
-      var texts: [String] = []
-      for item in array {
-        guard let text = item as? String else {
-          throw Malformed(message: "Invalid request: \(name) must hold strings")
-        }
-        texts.append(text)
-      }
-      return .batch(texts)
-    default:
+    case nil, .null: return nil
+    case .text(let text): return text.isEmpty ? nil : .single(text)
+    case .texts(let texts): return .batch(texts)
+    case .mixedArray: throw Malformed(message: "Invalid request: \(name) must hold strings")
+    case .number, .other:
       throw Malformed(message: "Invalid request: \(name) must be a string or an array of strings")
     }
   }

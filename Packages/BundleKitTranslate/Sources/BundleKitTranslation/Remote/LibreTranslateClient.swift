@@ -72,21 +72,15 @@ public final class LibreTranslateClient: Sendable {
     var results = texts.map { cache.value(source: source, target: target, text: $0) }
     let missing = texts.indices.filter { results[$0] == nil }
     guard !missing.isEmpty else { return results.map { $0 ?? "" } }
-    var body: [String: Any] = [
-      "q": missing.map { texts[$0] }, "source": source, "target": target, "format": "text",
-    ]
-    if let apiKey = configuration.apiKey { body["api_key"] = apiKey }
-    let answer = try await send(path: "translate", json: body)
-    guard let object = answer as? [String: Any] else {
-      throw TranslationError.remote(url: url("translate"), message: "the answer is not an object")
-    }
+    let body = TranslateBody(
+      q: missing.map { texts[$0] }, source: source, target: target, apiKey: configuration.apiKey)
+    let answer = try await send(path: "translate", body: body)
     let translated: [String]
-    if let array = object["translatedText"] as? [String] {
-      translated = array
-    } else if let single = object["translatedText"] as? String {
-      translated = [single]
-    } else {
-      throw TranslationError.remote(url: url("translate"), message: "no \"translatedText\"")
+    do {
+      translated = try Self.decoder.decode(TranslateAnswer.self, from: answer).translatedText.texts
+    } catch {
+      throw TranslationError.remote(
+        url: url("translate"), message: "no \"translatedText\" in the answer: \(error)")
     }
     guard translated.count == missing.count else {
       throw TranslationError.remote(
@@ -109,10 +103,9 @@ public final class LibreTranslateClient: Sendable {
 
   /// The languages the server offers.
   public func languages() async throws -> [Language] {
-    let answer = try await send(path: "languages", json: nil)
-    let data = try JSONSerialization.data(withJSONObject: answer)
+    let answer = try await send(path: "languages", body: Optional<TranslateBody>.none)
     do {
-      return try JSONDecoder().decode([Language].self, from: data)
+      return try Self.decoder.decode([Language].self, from: answer)
     } catch {
       throw TranslationError.remote(url: url("languages"), message: "unexpected answer: \(error)")
     }
@@ -140,14 +133,15 @@ public final class LibreTranslateClient: Sendable {
     }
   }
 
-  /// One request, retried on 429, 5xx and network failures; the parsed JSON answer.
-  private func send(path: String, json: [String: Any]?) async throws -> Any {
+  /// One request (a `POST` of `body` as JSON, else a `GET`), retried on 429, 5xx and
+  /// network failures; the answer's bytes, JSON.
+  private func send(path: String, body: (some Encodable)?) async throws -> Data {
     var request = URLRequest(url: configuration.baseURL.appendingPathComponent(path))
     request.timeoutInterval = configuration.timeout.rounded(.up) + 1
-    if let json {
+    if let body {
       request.httpMethod = "POST"
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      request.httpBody = try JSONSerialization.data(withJSONObject: json)
+      request.httpBody = try JSONEncoder().encode(body)
     }
     let address = url(path)
     var delay = configuration.initialBackoff
@@ -168,14 +162,10 @@ public final class LibreTranslateClient: Sendable {
         continue
       }
       let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-      let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-      let message = (parsed as? [String: Any])?["error"] as? String
+      let message = (try? Self.decoder.decode(ErrorAnswer.self, from: data))?.error
       switch status {
       case 200..<300:
-        guard let parsed else {
-          throw TranslationError.remote(url: address, message: "the answer is not JSON")
-        }
-        return parsed
+        return data
       case 429, 500..<600:
         lastFailure = "HTTP \(status)" + (message.map { ": \($0)" } ?? "")
         // The server knows best how long to wait.
@@ -192,6 +182,63 @@ public final class LibreTranslateClient: Sendable {
     }
     throw TranslationError.remote(
       url: address, message: "\(lastFailure) (after \(configuration.maximumAttempts) attempts)")
+  }
+}
+
+extension LibreTranslateClient {
+  /// The one decoder of answers.
+  fileprivate static let decoder = JSONDecoder()
+
+  /// `POST /translate`'s body, as LibreTranslate takes it.
+  fileprivate struct TranslateBody: Encodable {
+    var q: [String]
+    var source: String
+    var target: String
+    var format = "text"
+    var apiKey: String?
+
+    init(q: [String], source: String, target: String, apiKey: String?) {
+      self.q = q
+      self.source = source
+      self.target = target
+      self.apiKey = apiKey
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case q, source, target, format
+      case apiKey = "api_key"
+    }
+  }
+
+  /// `POST /translate`'s answer: one text, or a batch for a batch.
+  fileprivate struct TranslateAnswer: Decodable {
+    var translatedText: Texts
+
+    enum Texts: Decodable {
+      case single(String)
+      case batch([String])
+
+      init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let single = try? value.decode(String.self) {
+          self = .single(single)
+        } else {
+          self = .batch(try value.decode([String].self))
+        }
+      }
+
+      var texts: [String] {
+        switch self {
+        case .single(let text): [text]
+        case .batch(let texts): texts
+        }
+      }
+    }
+  }
+
+  /// An answer that failed: `{"error": "..."}`.
+  fileprivate struct ErrorAnswer: Decodable {
+    var error: String?
   }
 }
 
