@@ -84,7 +84,7 @@ let package = Package(
     .target(
       name: "_BundleKitCommandLineTool",
       dependencies: [
-        "BundleKitDiagnostics", "BundleKitPropertyListCore",
+        "BundleKitDiagnostics", "BundleKitPropertyListCore", "BundleKitStringsTable",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

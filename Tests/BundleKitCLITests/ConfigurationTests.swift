@@ -116,7 +116,7 @@ import Testing
     #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("// keys:"))
   }
 
-  @Test("a bad file is an error at its line, and nothing is written; a misspelt key warns")
+  @Test("a bad file is an error at its line, and nothing is written; a misspelt key too")
   func badFiles() throws {
     let folder = try tables()
     let config = folder.file("bundlekit.json")
@@ -145,11 +145,16 @@ import Testing
     ])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("none.json: error: "), "\(missing.stderr)")
-    try write("{\n  \"enumNme\": \"X\"\n}", config)
+    // A misspelt key is refused at its place, with every other refusal of the file.
+    try write("{\n  \"enumNme\": \"X\",\n  \"pruneBelow\": 2,\n  \"strikt\": true\n}", config)
     let misspelt = try BundleKitTool.run(["strings", "lint", folder.path, "--config", config])
-    #expect(misspelt.status == 0, "\(misspelt.stderr)")
-    #expect(
-      misspelt.stderr.contains("bundlekit.json:2:3: warning: unknown setting 'enumNme'"),
-      "\(misspelt.stderr)")
+    #expect(misspelt.status == 1, "\(misspelt.stderr)")
+    for expected in [
+      "bundlekit.json:2:3: error: unknown setting 'enumNme'",
+      "bundlekit.json:3:3: error: 'pruneBelow' must be a number from 0 to 1",
+      "bundlekit.json:4:3: error: unknown setting 'strikt'",
+    ] {
+      #expect(misspelt.stderr.contains(expected), "\(misspelt.stderr)")
+    }
   }
 }

@@ -137,3 +137,51 @@ struct CleanStringsTableTests {
     #expect(compiled.outputs.count == 4)
   }
 }
+
+/// `bundlekit.json`'s schema, decoded by Foundation's own `JSONDecoder`.
+struct StringsSettingsTests {
+  func decode(_ json: String) throws -> StringsSettings {
+    try JSONDecoder().decode(StringsSettings.self, from: Data(json.utf8))
+  }
+
+  @Test("every setting read; severities by rule")
+  func settings() throws {
+    let settings = try decode(
+      """
+      {"developmentLanguage": "de", "accessLevel": "public", "enumName": "L", "template": "t",
+       "warningsAsErrors": true, "notFormat": false, "pruneBelow": 1,
+       "severities": {"unsafe-placeholder": "error", "empty-value": "ignore"}, "format": "json"}
+      """)
+    #expect(settings.developmentLanguage == "de")
+    #expect(settings.accessLevel == "public")
+    #expect(settings.warningsAsErrors == true)
+    #expect(settings.notFormat == false)
+    #expect(settings.pruneBelow == 1)
+    #expect(settings.severities == ["empty-value=ignore", "unsafe-placeholder=error"])
+    #expect(try decode("{}") == StringsSettings())
+  }
+
+  @Test("unknown keys and bad values are refused, all of them, each by its key")
+  func refusals() throws {
+    do {
+      _ = try decode(
+        """
+        {"enumNme": "X", "accessLevel": "open", "pruneBelow": "most", "notFormat": 1,
+         "severities": {"empty-value": 3}, "developmentLanguage": ""}
+        """)
+      Issue.record("decoded")
+    } catch let refused as StringsSettings.Refusals {
+      let keys = Set(refused.refusals.map(\.key))
+      #expect(
+        keys == [
+          "enumNme", "accessLevel", "pruneBelow", "notFormat", "empty-value", "developmentLanguage",
+        ])
+      #expect(
+        refused.refusals.contains {
+          $0.message == "'accessLevel' must be \"public\" or \"internal\", not \"open\""
+        })
+    }
+    #expect(throws: StringsSettings.Refusals.self) { try decode("{\"severities\": [1]}") }
+    #expect(throws: StringsSettings.Refusals.self) { try decode("{\"pruneBelow\": 1.5}") }
+  }
+}

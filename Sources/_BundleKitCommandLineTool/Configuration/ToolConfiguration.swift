@@ -1,69 +1,37 @@
 import BundleKitDiagnostics
 import BundleKitPropertyListCore
+import BundleKitStringsTable
 import Foundation
 
-/// `bundlekit.json`: settings that stand in for options a command line does not give, for
-/// CLI and CI users (`bundlekit --config bundlekit.json strings lint ...`) and for the
-/// plugins, which find the nearest file and pass its path.
-///
-/// ```json
-/// {
-///   "developmentLanguage": "en",
-///   "accessLevel": "public",
-///   "enumName": "L10n",
-///   "template": "Templates/strings.mustache",
-///   "warningsAsErrors": false,
-///   "notFormat": false,
-///   "severities": { "unsafe-placeholder": "error", "missing-translation": "ignore" },
-///   "pruneBelow": 0.7,
-///   "format": "github"
-/// }
-/// ```
-///
-/// An option given on the command line wins over the file; `severities` from both apply,
-/// the command line's last.
+/// The `--config` file of a run: its ``StringsSettings`` (the schema, beside the strings
+/// commands it configures), read from a bounded regular file, each refusal placed at its key's
+/// line and column, a relative template path resolved from the file's folder. Its settings
+/// read as its own (`configuration.pruneBelow`); an option given on the command line wins over
+/// the file (``ToolRun/setting(_:_:)``), and `severities` from both apply, the command line's
+/// last.
+@dynamicMemberLookup
 public struct ToolConfiguration: Sendable, Equatable {
-  /// The development language (`--development-language`).
-  public var developmentLanguage: String?
-  /// `public` or `internal` accessors (`strings generate --public`).
-  public var accessLevel: String?
-  /// The top-level enum of generated accessors (`--enum-name`).
-  public var enumName: String?
-  /// A shipped template name or a `.mustache` file, a relative path read from the
-  /// configuration's folder (`--template`).
-  public var template: String?
-  /// Every warning is an error (`--warnings-as-errors`).
-  public var warningsAsErrors: Bool?
-  /// The values are text, not format strings (`--not-format`).
-  public var notFormat: Bool?
-  /// Rule severities, `RULE=LEVEL` as `--severity` takes them, in the file's order.
-  public var severities: [String] = []
-  /// Leave out languages translated under this share (`--prune-below`).
-  public var pruneBelow: Double?
-  /// The output format when the command line names none (`--format`): `github` in a
-  /// repository whose CI is GitHub Actions.
-  public var format: String?
+  /// The file's settings.
+  public var settings = StringsSettings()
   /// The file read, when there was one.
   public var file: String?
 
-  /// ``format`` as a choice; `load(_:)` refuses a name that is none.
-  public var formatChoice: FormatChoice? { format.flatMap(FormatChoice.init(rawValue:)) }
+  /// ``StringsSettings/format`` as a choice; `load(_:)` refuses a name that is none.
+  public var formatChoice: FormatChoice? { settings.format.flatMap(FormatChoice.init(rawValue:)) }
+
+  /// A setting of the file.
+  public subscript<Value>(dynamicMember key: KeyPath<StringsSettings, Value>) -> Value {
+    settings[keyPath: key]
+  }
 
   /// No settings: every option keeps its default.
   public init() {}
 
-  /// The keys a configuration may hold.
-  public static let keys = [
-    "developmentLanguage", "accessLevel", "enumName", "template", "warningsAsErrors",
-    "notFormat", "severities", "pruneBelow", "format",
-  ]
-
-  /// Reads `path`. Malformed JSON is an error at its line and column; a value of the wrong
-  /// type is an error at its key; an unknown key is a warning there (a misspelt setting
-  /// would otherwise be ignored without a word).
+  /// Reads `path`. Malformed JSON is an error at its line and column; an unknown key or a
+  /// value of the wrong type is an error at its key, every one of them at once.
   ///
   /// - Parameter path: The configuration file.
-  /// - Returns: The settings, and warnings about the file.
+  /// - Returns: The settings, and warnings about the file (none today).
   public static func load(_ path: String) throws -> (ToolConfiguration, [Diagnostic]) {
     // Only a regular file of at most 1 MiB: a link to /dev/zero or a FIFO is not a
     // configuration, and reading one would never end.
@@ -80,109 +48,51 @@ public struct ToolConfiguration: Sendable, Equatable {
       throw DiagnosticsError([.error(path, "a configuration file is at most 1 MiB")])
     }
     let bytes = Array(data)
-    let decoded = bytes.withUnsafeBytes { buffer -> Result<PropertyListValue, PropertyListError> in
+    // Our JSON reader first: its errors have a line and column, and its depth is bounded.
+    let checked = bytes.withUnsafeBytes { buffer -> Result<PropertyListValue, PropertyListError> in
       do throws(PropertyListError) {
         return .success(try PropertyListValue.decode(buffer, format: .json))
       } catch {
         return .failure(error)
       }
     }
-    let root: PropertyListValue
-    switch decoded {
-    case .success(let value): root = value
+    switch checked {
+    case .success(let value) where value.dictionaryValue == nil:
+      throw DiagnosticsError([.error(path, line: 1, column: 1, "a configuration is a JSON object")])
+    case .success: break
     case .failure(let error): throw error.inFile(path)
     }
-    guard let dictionary = root.dictionaryValue else {
-      throw DiagnosticsError([.error(path, line: 1, column: 1, "a configuration is a JSON object")])
-    }
     let text = String(decoding: bytes, as: UTF8.self)
-    func located(_ key: String, _ severity: Diagnostic.Severity, _ message: String) -> Diagnostic {
+    func located(_ key: String, _ message: String) -> Diagnostic {
       let (line, column) = position(ofKey: key, in: text)
-      return Diagnostic(severity, path: path, line: line, column: column, message)
+      return Diagnostic(.error, path: path, line: line, column: column, message)
     }
     var configuration = ToolConfiguration()
     configuration.file = path
-    var errors: [Diagnostic] = []
-    var warnings: [Diagnostic] = []
-    func string(_ key: String) -> String? {
-      guard let value = dictionary[key] else { return nil }
-      guard let text = value.stringValue, !text.isEmpty else {
-        errors.append(located(key, .error, "'\(key)' must be a non-empty string"))
-        return nil
-      }
-      return text
+    do {
+      configuration.settings = try JSONDecoder().decode(StringsSettings.self, from: data)
+    } catch let refused as StringsSettings.Refusals {
+      throw DiagnosticsError(refused.refusals.map { located($0.key, $0.message) })
+    } catch {
+      throw DiagnosticsError([.error(path, "not a configuration: \(error)")])
     }
-    func bool(_ key: String) -> Bool? {
-      guard let value = dictionary[key] else { return nil }
-      guard let flag = value.boolValue else {
-        errors.append(located(key, .error, "'\(key)' must be true or false"))
-        return nil
-      }
-      return flag
-    }
-    configuration.developmentLanguage = string("developmentLanguage")
-    configuration.accessLevel = string("accessLevel")
-    if let level = configuration.accessLevel, !["public", "internal"].contains(level) {
-      errors.append(
+    if let format = configuration.settings.format, FormatChoice(rawValue: format) == nil {
+      throw DiagnosticsError([
         located(
-          "accessLevel", .error,
-          "'accessLevel' must be \"public\" or \"internal\", not \"\(level)\""))
+          "format",
+          "'format' must be one of \(FormatChoice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(format)\""
+        )
+      ])
     }
-    configuration.enumName = string("enumName")
-    if let template = string("template") {
+    if let template = configuration.settings.template {
       // A path is read from the configuration's folder; a bare name is a shipped template.
       let isPath = template.contains("/") || template.hasSuffix(".mustache")
-      configuration.template =
+      configuration.settings.template =
         isPath && !template.hasPrefix("/")
         ? URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(template)
           .path : template
     }
-    configuration.warningsAsErrors = bool("warningsAsErrors")
-    configuration.notFormat = bool("notFormat")
-    if let value = dictionary["severities"] {
-      if let levels = value.dictionaryValue {
-        for (rule, level) in levels {
-          guard let level = level.stringValue else {
-            errors.append(
-              located(rule, .error, "the severity of '\(rule)' must be error, warning or ignore"))
-            continue
-          }
-          configuration.severities.append("\(rule)=\(level)")
-        }
-      } else {
-        errors.append(
-          located(
-            "severities", .error,
-            "'severities' must be an object of rules and levels: error, warning or ignore"))
-      }
-    }
-    if let value = dictionary["pruneBelow"] {
-      let share: Double? =
-        switch value {
-        case .real(let number): number
-        case .integer: value.int64Value.map(Double.init)
-        default: nil
-        }
-      if let share, (0...1).contains(share) {
-        configuration.pruneBelow = share
-      } else {
-        errors.append(located("pruneBelow", .error, "'pruneBelow' must be a number from 0 to 1"))
-      }
-    }
-    configuration.format = string("format")
-    if let format = configuration.format, FormatChoice(rawValue: format) == nil {
-      errors.append(
-        located(
-          "format", .error,
-          "'format' must be one of \(FormatChoice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), not \"\(format)\""
-        ))
-    }
-    for key in dictionary.keys where !keys.contains(key) {
-      warnings.append(
-        located(key, .warning, "unknown setting '\(key)' (known: \(keys.joined(separator: ", ")))"))
-    }
-    if !errors.isEmpty { throw DiagnosticsError(warnings + errors) }
-    return (configuration, warnings)
+    return (configuration, [])
   }
 
   /// The 1-based line and column of `"key"` written as a key in `text`, or nil.
