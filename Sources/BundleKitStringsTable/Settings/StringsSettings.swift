@@ -1,3 +1,5 @@
+import BundleKitDiagnostics
+
 /// The settings of a `bundlekit.json`, for CLI and CI users (`bundlekit --config
 /// bundlekit.json strings lint ...`) and for the plugins, which find the nearest file and
 /// pass its path: each stands in for an option of the strings commands that a command line
@@ -55,17 +57,21 @@ public struct StringsSettings: Decodable, Sendable, Equatable {
   }
 
   /// A key the file gets wrong, and why.
-  public struct Refusal: Error, Sendable, Equatable {
+  public struct Refusal: Sendable, Equatable {
     /// The setting's key; for a severity, the rule's.
     public var key: String
     /// What is wrong, naming the key.
     public var message: String
   }
 
-  /// Everything the file gets wrong, in key order.
-  public struct Refusals: Error, Sendable, Equatable {
+  /// Everything the file gets wrong, in key order. Its diagnostics have no place: the
+  /// loader of a file (``Refusal/key``) knows where each key is.
+  public struct Refusals: DiagnosticConvertible, Sendable, Equatable {
     /// Each key refused.
     public var refusals: [Refusal]
+
+    /// One error per refusal.
+    public var diagnostics: [Diagnostic] { refusals.map { .error(nil, $0.message) } }
   }
 
   /// Any key: a file's keys are its author's.
