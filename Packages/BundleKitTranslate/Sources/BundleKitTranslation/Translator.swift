@@ -43,7 +43,7 @@ public struct Translator: Sendable {
   public func translate(_ text: String, to target: String, from source: String? = nil) async
     -> Outcome
   {
-    let local = fromMemory(text, to: target, from: source)
+    let local = await fromMemory(text, to: target, from: source)
     if case .memory = local.origin { return local }
     guard let remote else { return local }
     do {
@@ -57,10 +57,12 @@ public struct Translator: Sendable {
     }
   }
 
-  private func fromMemory(_ text: String, to target: String, from source: String?) -> Outcome {
+  private func fromMemory(_ text: String, to target: String, from source: String?) async
+    -> Outcome
+  {
     guard let memory else { return Outcome(text: text, origin: .untranslated(reason: "no memory")) }
     do {
-      if let match = try memory.bestTranslation(of: text, to: target, from: source) {
+      if let match = try await memory.bestTranslation(of: text, to: target, from: source) {
         return Outcome(text: match.translation, origin: .memory(match))
       }
       return Outcome(text: text, origin: .untranslated(reason: "not in the memory"))

@@ -2,6 +2,7 @@ import BundleKitTranslation
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// A translation memory in PostgreSQL, shared by many projects, servers and writers.
 ///
@@ -10,14 +11,17 @@ import PostgresNIO
 /// is one transaction under an advisory lock: a killed client or database leaves the memory as
 /// it was, and concurrent writers take turns instead of losing each other's rows. Each write
 /// bumps a generation number that servers watch to drop what they cached.
-public final class PostgresMemory: MemorySource {
+///
+/// Its connection pool runs as a service (swift-service-lifecycle's `Service`, as PostgresNIO's
+/// client is one): in the caller's `ServiceGroup`, or for the length of a closure with
+/// ``running(_:)``. Start and shutdown are structured; the memory answers only while it runs.
+public final class PostgresMemory: MemorySource, Service {
   /// The layout this version writes.
   public static let currentSchema = PostgresSchema.version
 
   /// Where the memory lives.
   public let address: PostgresAddress
   private let client: PostgresClient
-  private let runner: Task<Void, Never>
   /// How long a question waits for a connection before the database counts as unavailable.
   let connectDeadline: Double
   /// How long any one read may take before the database counts as unavailable.
@@ -53,15 +57,23 @@ public final class PostgresMemory: MemorySource {
     configuration.options.additionalStartupParameters = [
       ("options", "-c pg_trgm.similarity_threshold=\(TrigramFilter.databaseThreshold)")
     ]
-    let client = PostgresClient(configuration: configuration)
-    self.client = client
-    runner = Task { await client.run() }
+    client = PostgresClient(configuration: configuration)
   }
 
-  deinit { runner.cancel() }
+  /// Runs the connection pool until the task is cancelled (or its service group shuts down
+  /// gracefully): the memory's questions wait for connections until this runs.
+  public func run() async throws { await client.run() }
 
-  /// Closes the pool; the memory answers nothing after.
-  public func shutdown() { runner.cancel() }
+  /// `body` with the pool running, then the pool shut down, whether `body` returns or throws.
+  public func running<Result: Sendable>(
+    _ body: (PostgresMemory) async throws -> Result
+  ) async throws -> Result {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await self.run() }
+      defer { group.cancelAll() }
+      return try await body(self)
+    }
+  }
 
   // MARK: Reading
 

@@ -23,13 +23,10 @@ struct PostgresStore: MemoryStore {
 
   var fuzzyIndexedLanguages: [String] { replicaIndexes?.languages ?? [] }
 
-  var waitsOnServer: Bool { true }
-
   private func ask<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
-    throws -> T
+    async throws -> T
   {
-    let memory = memory
-    return try waitFor { try await memory.reading(body) }
+    try await memory.reading(body)
   }
 
   /// A translation from its columns as the tables hold them.
@@ -71,13 +68,13 @@ struct PostgresStore: MemoryStore {
     return result
   }
 
-  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
+  func translations(withText text: String, normalized: Bool, languages: [String]?) async throws
     -> [StoredTranslation]
   {
     // One statement for the four cases: the column is one of two fixed names, and a missing
     // language list is NULL.
     let column = normalized ? "normalized" : "value"
-    return try ask { client in
+    return try await ask { client in
       try await Self.translations(
         client.query(
           """
@@ -89,10 +86,10 @@ struct PostgresStore: MemoryStore {
   }
 
   func translations(withText text: String, orNormalized normalized: String, languages: [String]?)
-    throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
+    async throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
   {
     // One round trip for a lookup's first two questions (two hash indexes, OR-ed).
-    try ask { client in
+    try await ask { client in
       var exact: [StoredTranslation] = []
       var similar: [StoredTranslation] = []
       for try await (isExact, isNormalized, unit, language, value, comment, state)
@@ -115,11 +112,11 @@ struct PostgresStore: MemoryStore {
     }
   }
 
-  func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+  func translationsAndUnits(ofUnits units: [Int64], language: String) async throws
     -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
   {
     guard !units.isEmpty else { return ([], [:]) }
-    return try ask { client in
+    return try await ask { client in
       var rows: [StoredTranslation] = []
       var found: [Int64: StoredUnit] = [:]
       for try await (unit, value, comment, state, bundle, table, key, variant, source, project)
@@ -143,11 +140,11 @@ struct PostgresStore: MemoryStore {
     }
   }
 
-  func translations(withNormalized texts: [String], language: String) throws
+  func translations(withNormalized texts: [String], language: String) async throws
     -> [String: [StoredTranslation]]
   {
     guard !texts.isEmpty else { return [:] }
-    return try ask { client in
+    return try await ask { client in
       var found: [String: [StoredTranslation]] = [:]
       for try await (normalized, unit, language, value, comment, state) in try await client.query(
         """
@@ -163,9 +160,11 @@ struct PostgresStore: MemoryStore {
     }
   }
 
-  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
+  func translations(ofUnits units: [Int64], language: String) async throws
+    -> [StoredTranslation]
+  {
     guard !units.isEmpty else { return [] }
-    return try ask { client in
+    return try await ask { client in
       try await Self.translations(
         client.query(
           """
@@ -175,9 +174,9 @@ struct PostgresStore: MemoryStore {
     }
   }
 
-  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
+  func units(_ ids: [Int64]) async throws -> [Int64: StoredUnit] {
     guard !ids.isEmpty else { return [:] }
-    let rows = try ask { client in
+    let rows = try await ask { client in
       try await Self.units(
         client.query(
           """
@@ -188,8 +187,8 @@ struct PostgresStore: MemoryStore {
     return Dictionary(rows, uniquingKeysWith: { first, _ in first })
   }
 
-  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
-    try ask { client in
+  func units(forKey key: String, table: String?) async throws -> [(Int64, StoredUnit)] {
+    try await ask { client in
       if let table {
         return try await Self.units(
           client.query(
@@ -208,15 +207,15 @@ struct PostgresStore: MemoryStore {
   }
 
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
-    throws -> [FuzzyCandidate]
+    async throws -> [FuzzyCandidate]
   {
     if let replicaIndexes,
-      let index = replicaIndexes.index(for: language, load: { try self.texts(in: language) })
+      let index = replicaIndexes.index(for: language, load: { try await self.texts(in: language) })
     {
       return index.best(for: normalized, minimumScore: minimumScore, limit: limit)
     }
     let grams = TrigramFilter.encode(normalized)
-    let texts = try ask { client in
+    let texts = try await ask { client in
       var texts: [String] = []
       for try await text in try await client.query(
         """
@@ -233,8 +232,8 @@ struct PostgresStore: MemoryStore {
   }
 
   /// The distinct normalised texts of `language`, what a replica's fuzzy index is built of.
-  private func texts(in language: String) throws -> [String] {
-    try ask { client in
+  private func texts(in language: String) async throws -> [String] {
+    try await ask { client in
       var texts: [String] = []
       for try await text in try await client.query(
         """
@@ -251,10 +250,10 @@ struct PostgresStore: MemoryStore {
   func search(
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
-  ) throws -> [StoredTranslation] {
+  ) async throws -> [StoredTranslation] {
     let pattern = Self.likePattern(containing: needle)
     let state = state?.rawValue
-    return try ask { client in
+    return try await ask { client in
       try await Self.translations(
         client.query(
           """
@@ -297,7 +296,7 @@ final class ReplicaFuzzyIndexes: @unchecked Sendable {
 
   /// The index of `language` when it is built; otherwise nil, after starting its build from
   /// the texts `load` gives (a failed build is tried again by a later lookup).
-  func index(for language: String, load: @escaping @Sendable () throws -> [String])
+  func index(for language: String, load: @escaping @Sendable () async throws -> [String])
     -> FuzzyIndex?
   {
     let start: Bool = lock.withLock {
@@ -309,16 +308,19 @@ final class ReplicaFuzzyIndexes: @unchecked Sendable {
       }
     }
     if start {
-      // A thread of its own: the build is seconds of CPU for a million texts, which would
-      // starve the concurrency pool that serves the requests.
-      let thread = Thread { [self] in
-        Self.builder.withLock {
-          let index = (try? load()).map(FuzzyIndex.init(texts:))
-          lock.withLock { states[language] = index.map(State.ready) }
+      Task { [self] in
+        let texts = try? await load()
+        // A thread of its own for the build: seconds of CPU for a million texts, which would
+        // starve the concurrency pool that serves the requests.
+        let thread = Thread { [self] in
+          Self.builder.withLock {
+            let index = texts.map(FuzzyIndex.init(texts:))
+            lock.withLock { states[language] = index.map(State.ready) }
+          }
         }
+        thread.name = "bundlekit fuzzy index"
+        thread.start()
       }
-      thread.name = "bundlekit fuzzy index"
-      thread.start()
     }
     return lock.withLock {
       if case .ready(let index) = states[language] { index } else { nil }

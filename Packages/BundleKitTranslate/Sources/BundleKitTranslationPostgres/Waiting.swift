@@ -1,30 +1,6 @@
 import Dispatch
 import Foundation
 
-/// The result of async work, filled in by the task that does it.
-private final class Outcome<T: Sendable>: @unchecked Sendable {
-  var result: Result<T, any Error>?
-  let done = DispatchSemaphore(value: 0)
-}
-
-/// Runs async `work` and blocks the calling thread until it ends: the bridge from
-/// ``MemoryStore``'s synchronous questions to PostgresNIO. Call it only off the concurrency
-/// pool (``TranslationMemory`` runs such stores' lookups on threads of their own).
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-  let outcome = Outcome<T>()
-  Task.detached {
-    do {
-      outcome.result = .success(try await work())
-    } catch {
-      outcome.result = .failure(error)
-    }
-    outcome.done.signal()
-  }
-  outcome.done.wait()
-  guard let result = outcome.result else { throw CancellationError() }
-  return try result.get()
-}
-
 /// Whether a connection was had, and whether it has closed since: set once, read from any
 /// thread.
 final class Lease: @unchecked Sendable {

@@ -31,21 +31,22 @@
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
       let memory = PostgresMemory(address: try cluster.database("tm"), connectDeadline: 30)
-      defer { memory.shutdown() }
-      await #expect {
-        try await memory.reading { connection in
-          try await Self.crashAndWait(cluster, connection)
-          return try await connection.query("SELECT 1").collect().count
+      try await memory.running { memory in
+        await #expect {
+          try await memory.reading { connection in
+            try await Self.crashAndWait(cluster, connection)
+            return try await connection.query("SELECT 1").collect().count
+          }
+        } throws: { error in
+          "\(error)".contains("the connection closed during the read")
         }
-      } throws: { error in
-        "\(error)".contains("the connection closed during the read")
+        // Back again: the pool has let the dead connection go and makes a new one.
+        try cluster.start()
+        let answer = try await memory.reading { connection in
+          try await connection.query("SELECT 41 + 1").collect().first?.decode(Int.self)
+        }
+        #expect(answer == 42)
       }
-      // Back again: the pool has let the dead connection go and makes a new one.
-      try cluster.start()
-      let answer = try await memory.reading { connection in
-        try await connection.query("SELECT 41 + 1").collect().first?.decode(Int.self)
-      }
-      #expect(answer == 42)
     }
 
     @Test("a write whose connection closed fails as unavailable and writes nothing")
@@ -53,21 +54,22 @@
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
       let memory = PostgresMemory(address: try cluster.database("tm"), connectDeadline: 30)
-      defer { memory.shutdown() }
-      await #expect {
-        try await memory.writing(developmentLanguage: "en") { connection, _ in
-          _ = try await connection.query(
-            "CREATE TABLE written (id int)", logger: PostgresMemory.logger)
-          try await Self.crashAndWait(cluster, connection)
-          _ = try await connection.query(
-            "INSERT INTO written VALUES (1)", logger: PostgresMemory.logger)
+      try await memory.running { memory in
+        await #expect {
+          try await memory.writing(developmentLanguage: "en") { connection, _ in
+            _ = try await connection.query(
+              "CREATE TABLE written (id int)", logger: PostgresMemory.logger)
+            try await Self.crashAndWait(cluster, connection)
+            _ = try await connection.query(
+              "INSERT INTO written VALUES (1)", logger: PostgresMemory.logger)
+          }
+        } throws: { error in
+          "\(error)".contains("the connection closed during the write")
         }
-      } throws: { error in
-        "\(error)".contains("the connection closed during the write")
+        try cluster.start()
+        // The transaction died with its connection: neither the table nor the schema is there.
+        #expect(try cluster.psql("SELECT to_regclass('written') IS NULL", database: "tm") == "t")
       }
-      try cluster.start()
-      // The transaction died with its connection: neither the table nor the schema is there.
-      #expect(try cluster.psql("SELECT to_regclass('written') IS NULL", database: "tm") == "t")
     }
   }
 #endif

@@ -13,7 +13,7 @@ struct CorpusTests {
     "home-assistant: every key in every language, and every English text into German",
     .enabled(if: Corpus.has("home-assistant-ios"), Corpus.reason("home-assistant-ios"))
   )
-  func homeAssistant() throws {
+  func homeAssistant() async throws {
     let folder = try TemporaryFolder()
     let started = Date()
     let summary = try MemoryBuilder().build(
@@ -43,7 +43,7 @@ struct CorpusTests {
     for (language, byTable) in tables {
       for (table, entries) in byTable {
         for (key, value) in entries {
-          let records = try memory.records(forKey: key, table: table, language: language)
+          let records = try await memory.records(forKey: key, table: table, language: language)
           #expect(records.map(\.value) == [value], "\(language) \(table) \(key)")
           #expect(records.first?.language == language)
           checked += 1
@@ -69,7 +69,8 @@ struct CorpusTests {
           if let translated = tables["de"]?[table]?[key] { expected[translated, default: 0] += 1 }
         }
       }
-      let matches = try memory.matches(for: text, to: "de", from: "en", fuzzy: false, limit: 100)
+      let matches = try await memory.matches(
+        for: text, to: "de", from: "en", fuzzy: false, limit: 100)
       if expected.isEmpty {
         #expect(matches.first?.translation == text, "\(text)")
         #expect(matches.first?.language == "en")
@@ -96,7 +97,7 @@ struct CorpusTests {
     "IceCubes catalog: every string unit in every language, plural forms included",
     .enabled(if: Corpus.has("icecubes-xcstrings"), Corpus.reason("icecubes-xcstrings"))
   )
-  func iceCubes() throws {
+  func iceCubes() async throws {
     let folder = try TemporaryFolder()
     _ = try MemoryBuilder().build(from: [Self.iceCubes], to: folder.file("ic.sqlite"))
     let memory = try TranslationMemory(path: folder.file("ic.sqlite"))
@@ -109,7 +110,7 @@ struct CorpusTests {
     for (key, entry) in strings {
       guard let localizations = (entry as? [String: Any])?["localizations"] as? [String: Any]
       else { continue }
-      let records = try memory.records(forKey: key)
+      let records = try await memory.records(forKey: key)
       for (language, localization) in localizations {
         let tag = try #require(LanguageTag.normalize(language))
         let object = try #require(localization as? [String: Any])

@@ -25,8 +25,8 @@ struct MemoryTests {
   }
 
   @Test("By key: every language's value, with comment and source text")
-  func byKey() throws {
-    let records = try memory.records(forKey: "menu.settings", table: "Localizable")
+  func byKey() async throws {
+    let records = try await memory.records(forKey: "menu.settings", table: "Localizable")
     #expect(
       records.map { "\($0.language)=\($0.value)" }
         == ["de=Einstellungen", "de-CH=Iistellige", "en=Settings", "pt-BR=Ajustes"])
@@ -39,117 +39,121 @@ struct MemoryTests {
   @Test("By key with a language follows the fallback chain")
   func byKeyFallback() throws {
     #expect(
-      try memory.records(forKey: "menu.settings", language: "de-CH").map(\.value) == ["Iistellige"])
+      try await memory.records(forKey: "menu.settings", language: "de-CH").map(\.value) == [
+        "Iistellige"
+      ])
     #expect(
-      try memory.records(forKey: "menu.settings", language: "de-AT").map(\.value) == [
+      try await memory.records(forKey: "menu.settings", language: "de-AT").map(\.value) == [
         "Einstellungen"
       ])
     #expect(
-      try memory.records(forKey: "menu.settings", language: "ja").map(\.value) == ["Settings"])
-    #expect(try memory.records(forKey: "no.such.key").isEmpty)
+      try await memory.records(forKey: "menu.settings", language: "ja").map(\.value) == ["Settings"]
+    )
+    #expect(try await memory.records(forKey: "no.such.key").isEmpty)
     #expect(throws: TranslationError.invalidLanguage(code: "")) {
-      try memory.records(forKey: "menu.settings", language: "")
+      try await memory.records(forKey: "menu.settings", language: "")
     }
   }
 
   @Test("Plural forms of .stringsdict and catalogs are entries of their own")
-  func plurals() throws {
-    let files = try memory.records(forKey: "%d files", language: "de")
+  func plurals() async throws {
+    let files = try await memory.records(forKey: "%d files", language: "de")
     #expect(
       files.map { "\($0.variant)=\($0.value)" }
         == ["files.one=%d Datei", "files.other=%d Dateien", "format=%#@files@"])
     #expect(files.first?.source == "%d file")
-    let items = try memory.records(forKey: "items.count", language: "fr")
+    let items = try await memory.records(forKey: "items.count", language: "fr")
     #expect(items.map(\.variant) == ["plural.one", "plural.other"])
-    #expect(try memory.translate("%lld items", to: "fr") == "%lld éléments")
-    #expect(try memory.translate("%d files", to: "de") == "%d Dateien")
+    #expect(try await memory.translate("%lld items", to: "fr") == "%lld éléments")
+    #expect(try await memory.translate("%d files", to: "de") == "%d Dateien")
   }
 
   @Test("A catalog key with no source value is its own source; shouldTranslate false stays")
-  func catalogSources() throws {
-    #expect(try memory.translate("Delete", to: "fr") == "Supprimer")
-    let delete = try memory.records(forKey: "Delete", language: "en")
+  func catalogSources() async throws {
+    #expect(try await memory.translate("Delete", to: "fr") == "Supprimer")
+    let delete = try await memory.records(forKey: "Delete", language: "en")
     #expect(delete.map(\.value) == ["Delete"])
     #expect(delete.first?.comment == "Menu item that deletes")
-    #expect(try memory.records(forKey: "Brand").map(\.language) == ["en"])
+    #expect(try await memory.records(forKey: "Brand").map(\.language) == ["en"])
   }
 
   @Test("By text: the most used translation first, every candidate listed")
-  func candidates() throws {
-    let matches = try memory.matches(for: "Cancel", to: "de")
+  func candidates() async throws {
+    let matches = try await memory.matches(for: "Cancel", to: "de")
     #expect(matches.map(\.translation) == ["Abbrechen", "Stornieren"])
     #expect(matches.map(\.occurrences) == [2, 1])
     #expect(matches.allSatisfy { $0.kind == .exact && $0.score == 1 && $0.language == "de" })
     #expect(matches[1].record.key == "toolbar.cancel")
     #expect(matches[0].record.source == "Cancel")
-    #expect(try memory.translate("Cancel", to: "de") == "Abbrechen")
+    #expect(try await memory.translate("Cancel", to: "de") == "Abbrechen")
   }
 
   @Test("By text from another language into another")
   func betweenTranslations() throws {
-    #expect(try memory.translate("Einstellungen", to: "pt_BR", from: "de") == "Ajustes")
-    #expect(try memory.translate("Abbrechen", to: "zh_CN", from: "de") == "取消")
+    #expect(try await memory.translate("Einstellungen", to: "pt_BR", from: "de") == "Ajustes")
+    #expect(try await memory.translate("Abbrechen", to: "zh_CN", from: "de") == "取消")
     // From `auto`: the text is found in whichever language has it.
-    #expect(try memory.translate("Ajustes", to: "de") == "Einstellungen")
+    #expect(try await memory.translate("Ajustes", to: "de") == "Einstellungen")
   }
 
   @Test("Fallback: de-CH has its own value, else de; a language with none gives the source")
   func fallback() throws {
-    #expect(try memory.translate("Settings", to: "de-CH") == "Iistellige")
-    #expect(try memory.translate("Cancel", to: "de-CH") == "Abbrechen")
-    #expect(try memory.translate("Only in English", to: "de") == "Only in English")
-    #expect(try memory.translate("Cancel", to: "ja") == "Cancel")
-    let fallback = try #require(try memory.matches(for: "Only in English", to: "de").first)
+    #expect(try await memory.translate("Settings", to: "de-CH") == "Iistellige")
+    #expect(try await memory.translate("Cancel", to: "de-CH") == "Abbrechen")
+    #expect(try await memory.translate("Only in English", to: "de") == "Only in English")
+    #expect(try await memory.translate("Cancel", to: "ja") == "Cancel")
+    let fallback = try #require(try await memory.matches(for: "Only in English", to: "de").first)
     #expect(fallback.language == "en")
   }
 
   @Test("Never empty: unknown text comes back as it is")
   func unknown() throws {
-    #expect(try memory.translate("Something nobody wrote", to: "de") == "Something nobody wrote")
-    #expect(try memory.matches(for: "Something nobody wrote", to: "de", fuzzy: false).isEmpty)
+    #expect(
+      try await memory.translate("Something nobody wrote", to: "de") == "Something nobody wrote")
+    #expect(try await memory.matches(for: "Something nobody wrote", to: "de", fuzzy: false).isEmpty)
   }
 
   @Test("Normalised match sets case, punctuation and spacing aside")
   func normalized() throws {
-    let match = try #require(try memory.matches(for: "  cancel!! ", to: "de").first)
+    let match = try #require(try await memory.matches(for: "  cancel!! ", to: "de").first)
     #expect(match.kind == .normalized)
     #expect(match.translation == "Abbrechen")
     #expect(match.matchedText == "Cancel")
-    #expect(try memory.translate("SETTINGS", to: "pt-BR") == "Ajustes")
+    #expect(try await memory.translate("SETTINGS", to: "pt-BR") == "Ajustes")
   }
 
   @Test("Fuzzy match with a score when nothing matches exactly")
   func fuzzy() throws {
-    let match = try #require(try memory.matches(for: "Open the doors", to: "de").first)
+    let match = try #require(try await memory.matches(for: "Open the doors", to: "de").first)
     #expect(match.kind == .fuzzy)
     #expect(match.translation == "Öffne die Tür")
     #expect(match.matchedText == "Open the door")
     #expect(match.score > 0.8 && match.score < 1)
-    #expect(try memory.matches(for: "Open the doors", to: "de", minimumScore: 0.99).isEmpty)
-    #expect(try memory.matches(for: "Open the doors", to: "de", fuzzy: false).isEmpty)
+    #expect(try await memory.matches(for: "Open the doors", to: "de", minimumScore: 0.99).isEmpty)
+    #expect(try await memory.matches(for: "Open the doors", to: "de", fuzzy: false).isEmpty)
     // Fuzzy matches are suggestions: translate() takes exact and normalised ones only.
-    #expect(try memory.translate("Open the doors", to: "de") == "Open the doors")
+    #expect(try await memory.translate("Open the doors", to: "de") == "Open the doors")
   }
 
   @Test("Detection by exact match")
   func detect() throws {
-    #expect(try memory.detectLanguages(of: "Abbrechen").first?.language == "de")
-    #expect(try memory.detectLanguages(of: "Cancel").first?.language == "en")
-    #expect(try memory.detectLanguages(of: "Iistellige").first?.language == "de-CH")
-    #expect(try memory.detectLanguages(of: "zzz").isEmpty)
+    #expect(try await memory.detectLanguages(of: "Abbrechen").first?.language == "de")
+    #expect(try await memory.detectLanguages(of: "Cancel").first?.language == "en")
+    #expect(try await memory.detectLanguages(of: "Iistellige").first?.language == "de-CH")
+    #expect(try await memory.detectLanguages(of: "zzz").isEmpty)
   }
 
   @Test("The async API gives what the synchronous one gives")
   func async() async throws {
     let matches = try await memory.matches(for: "Cancel", to: "de")
     #expect(matches == (try await memory.matches(for: "Cancel", to: "de")))
-    #expect(try memory.translate("Settings", to: "pt-BR") == "Ajustes")
+    #expect(try await memory.translate("Settings", to: "pt-BR") == "Ajustes")
     #expect(
       try await memory.records(forKey: "greeting", language: "de").map(\.value) == ["Hallo, %@!"])
     // Many lookups at once from many tasks.
     let shared = memory
     try await withThrowingTaskGroup(of: String.self) { group in
-      for _ in 0..<64 { group.addTask { try shared.translate("Cancel", to: "de") } }
+      for _ in 0..<64 { group.addTask { try await shared.translate("Cancel", to: "de") } }
       for try await translation in group { #expect(translation == "Abbrechen") }
     }
   }
@@ -160,12 +164,12 @@ struct MemoryTests {
     for text in ["Cancel", "cancel!", "Settings", "Open the doors", "Delete", "%d files", "nope"] {
       for language in ["de", "de-CH", "fr", "pt", "zh_CN", "ja", "en"] {
         #expect(
-          try preloaded.matches(for: text, to: language)
-            == (try memory.matches(for: text, to: language)), "\(text) → \(language)")
+          try await preloaded.matches(for: text, to: language)
+            == (try await memory.matches(for: text, to: language)), "\(text) → \(language)")
       }
     }
     for key in ["menu.settings", "%d files", "items.count", "Delete", "nope"] {
-      #expect(try preloaded.records(forKey: key) == (try memory.records(forKey: key)))
+      #expect(try await preloaded.records(forKey: key) == (try await memory.records(forKey: key)))
     }
   }
 }
@@ -173,7 +177,7 @@ struct MemoryTests {
 @Suite("Translation memory: building and bad input")
 struct MemoryBuildTests {
   @Test("Compiled tables index as their text forms do")
-  func compiledTables() throws {
+  func compiledTables() async throws {
     guard let tool = BundleKitTool.path else {
       Issue.record("bundlekit was not built")
       return
@@ -190,15 +194,15 @@ struct MemoryBuildTests {
     let text = try TranslationMemory(path: fixture.memoryPath)
     let binary = try TranslationMemory(path: compiledMemory)
     for key in ["alert.cancel", "menu.settings", "greeting", "%d files", "door.open"] {
-      let expected = try text.records(forKey: key, table: "Localizable").map {
+      let expected = try await text.records(forKey: key, table: "Localizable").map {
         "\($0.language) \($0.variant) \($0.value) \($0.source ?? "-")"
       }
-      let actual = try binary.records(forKey: key, table: "Localizable").map {
+      let actual = try await binary.records(forKey: key, table: "Localizable").map {
         "\($0.language) \($0.variant) \($0.value) \($0.source ?? "-")"
       }
       #expect(actual == expected, "\(key)")
     }
-    #expect(try binary.translate("Cancel", to: "de") == "Abbrechen")
+    #expect(try await binary.translate("Cancel", to: "de") == "Abbrechen")
   }
 
   @Test("A broken table names its file, line and column, and leaves the old memory as it was")

@@ -232,28 +232,30 @@
       let database = "tm_writers"
       let address = try cluster.database(database)
       let memory = PostgresMemory(address: address)
-      defer { memory.shutdown() }
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for writer in 0..<6 {
-          group.addTask {
-            let records = (0..<200).map { index in
-              TranslationRecord(
-                bundle: "b", table: "T", key: "k\(index)", language: "en",
-                value: "writer \(writer) text \(index)", project: "p\(writer)")
+      try await memory.running { memory in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          for writer in 0..<6 {
+            group.addTask {
+              let records = (0..<200).map { index in
+                TranslationRecord(
+                  bundle: "b", table: "T", key: "k\(index)", language: "en",
+                  value: "writer \(writer) text \(index)", project: "p\(writer)")
+              }
+              _ = try await memory.write(
+                records, developmentLanguage: "en",
+                replacingProject: writer.isMultiple(of: 2) ? "p\(writer)" : nil, files: 0)
             }
-            _ = try await memory.write(
-              records, developmentLanguage: "en",
-              replacingProject: writer.isMultiple(of: 2) ? "p\(writer)" : nil, files: 0)
           }
+          try await group.waitForAll()
         }
-        try await group.waitForAll()
+        #expect(
+          try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: database)
+            == "1200")
+        #expect(
+          try cluster.psql(
+            "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: database) == "6"
+        )
       }
-      #expect(
-        try cluster.psql("SELECT count(*) FROM bundlekit_translations", database: database)
-          == "1200")
-      #expect(
-        try cluster.psql(
-          "SELECT value FROM bundlekit_meta WHERE name = 'generation'", database: database) == "6")
     }
 
     @Test("two servers on one database see a write within a second; 503 while it is down")
@@ -385,112 +387,118 @@
       // machine it can take seconds.
       let postgres = PostgresMemory(
         address: address, connectDeadline: 30, fuzzyLookup: .databaseOnly)
-      defer { postgres.shutdown() }
-      let replica = PostgresMemory(
-        address: address, connectDeadline: 30, fuzzyLookup: .replicaIndex)
-      defer { replica.shutdown() }
-      _ = try await postgres.write(
-        records, developmentLanguage: "en", replacingProject: nil, files: 0)
-      let folder = try TemporaryFolder()
-      let file = folder.file("same.sqlite")
-      _ = try MemoryBuilder(developmentLanguage: "en").build(records: records, files: 0, to: file)
-      let memories = [
-        ("sqlite", try TranslationMemory(path: file)),
-        ("snapshot", try TranslationMemory(path: file, preload: true)),
-        ("postgres", try await postgres.open()),
-        ("replica", try await replica.open()),
-      ]
-      #expect(memories[0].1.languages == memories[2].1.languages)
-      // The replica's first fuzzy lookup asks pg_trgm and starts its own index; wait for it.
-      let replicaMemory = memories[3].1
-      _ = try await replicaMemory.matches(for: "Open the door", to: "de")
-      let deadline = ContinuousClock.now + .seconds(120)
-      while !replicaMemory.fuzzyIndexedLanguages.contains("en"), ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(50))
-      }
-      #expect(replicaMemory.fuzzyIndexedLanguages.contains("en"))
-      #expect(memories[2].1.fuzzyIndexedLanguages.isEmpty)
+      try await postgres.running { postgres in
+        let replica = PostgresMemory(
+          address: address, connectDeadline: 30, fuzzyLookup: .replicaIndex)
+        try await replica.running { replica in
+          _ = try await postgres.write(
+            records, developmentLanguage: "en", replacingProject: nil, files: 0)
+          let folder = try TemporaryFolder()
+          let file = folder.file("same.sqlite")
+          _ = try MemoryBuilder(developmentLanguage: "en").build(
+            records: records, files: 0, to: file)
+          let memories = [
+            ("sqlite", try TranslationMemory(path: file)),
+            ("snapshot", try TranslationMemory(path: file, preload: true)),
+            ("postgres", try await postgres.open()),
+            ("replica", try await replica.open()),
+          ]
+          #expect(memories[0].1.languages == memories[2].1.languages)
+          // The replica's first fuzzy lookup asks pg_trgm and starts its own index; wait for it.
+          let replicaMemory = memories[3].1
+          _ = try await replicaMemory.matches(for: "Open the door", to: "de")
+          let deadline = ContinuousClock.now + .seconds(120)
+          while !replicaMemory.fuzzyIndexedLanguages.contains("en"), ContinuousClock.now < deadline
+          {
+            try await Task.sleep(for: .milliseconds(50))
+          }
+          #expect(replicaMemory.fuzzyIndexedLanguages.contains("en"))
+          #expect(memories[2].1.fuzzyIndexedLanguages.isEmpty)
 
-      let seed = SeededGenerator.seed("postgres-same-answers")
-      print("seed \(seed)")
-      var random = SeededGenerator(seed: seed)
-      let english = Array(
-        Set(records.filter { $0.language == "en" && !$0.value.isEmpty }.map(\.value))
-      ).sorted()
-      let keys = Array(Set(records.map(\.key))).sorted()
-      let targets = ["de", "fr", "ru", "ja", "pt", "pt-BR", "zh-Hans", "en-GB", "es", "it", "ko"]
-      var queries: [(String, String, String?, String?)] = []  // kind, text, target, project
-      for index in 0..<300 {
-        var text = english[Int.random(in: 0..<english.count, using: &random)]
-        switch index % 3 {
-        case 0: break
-        case 1: text = text.uppercased() + "!"
-        default:
-          var scalars = Array(text.unicodeScalars)
-          for _ in 0..<Int.random(in: 1...3, using: &random) where scalars.count > 2 {
-            let at = Int.random(in: 0..<scalars.count, using: &random)
-            if Bool.random(using: &random) {
-              scalars.remove(at: at)
-            } else {
-              scalars.insert("x", at: at)
+          let seed = SeededGenerator.seed("postgres-same-answers")
+          print("seed \(seed)")
+          var random = SeededGenerator(seed: seed)
+          let english = Array(
+            Set(records.filter { $0.language == "en" && !$0.value.isEmpty }.map(\.value))
+          ).sorted()
+          let keys = Array(Set(records.map(\.key))).sorted()
+          let targets = [
+            "de", "fr", "ru", "ja", "pt", "pt-BR", "zh-Hans", "en-GB", "es", "it", "ko",
+          ]
+          var queries: [(String, String, String?, String?)] = []  // kind, text, target, project
+          for index in 0..<300 {
+            var text = english[Int.random(in: 0..<english.count, using: &random)]
+            switch index % 3 {
+            case 0: break
+            case 1: text = text.uppercased() + "!"
+            default:
+              var scalars = Array(text.unicodeScalars)
+              for _ in 0..<Int.random(in: 1...3, using: &random) where scalars.count > 2 {
+                let at = Int.random(in: 0..<scalars.count, using: &random)
+                if Bool.random(using: &random) {
+                  scalars.remove(at: at)
+                } else {
+                  scalars.insert("x", at: at)
+                }
+              }
+              text = String(String.UnicodeScalarView(scalars))
+            }
+            let project = index % 5 == 0 ? "home" : index % 7 == 0 ? "corpus" : nil
+            queries.append(
+              ("text", text, targets[Int.random(in: 0..<targets.count, using: &random)], project))
+          }
+          for _ in 0..<200 {
+            let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+            queries.append(("key", key, Bool.random(using: &random) ? "de" : nil, nil))
+          }
+          for _ in 0..<100 {
+            queries.append(
+              ("detect", english[Int.random(in: 0..<english.count, using: &random)], nil, nil))
+          }
+          // Concordance: a piece of a value, in any or one language, project and state.
+          let values = records.map(\.value).filter { $0.count > 3 }
+          for index in 0..<100 {
+            let value = Array(values[Int.random(in: 0..<values.count, using: &random)])
+            let start = Int.random(in: 0..<(value.count - 2), using: &random)
+            let piece = String(
+              value[start..<min(value.count, start + Int.random(in: 2...6, using: &random))])
+            queries.append(
+              (
+                "search", index % 10 == 0 ? "" : piece,
+                index % 2 == 0 ? targets[index % targets.count] : nil,
+                index % 3 == 0 ? "home" : nil
+              ))
+          }
+          var fuzzyAnswers = 0
+          var differences: [String] = []
+          for (kind, text, target, project) in queries {
+            var answers: [String] = []
+            for (_, memory) in memories {
+              switch kind {
+              case "text":
+                let matches = try await memory.matches(
+                  for: text, to: target ?? "de", limit: 5, project: project)
+                if matches.first?.kind == .fuzzy { fuzzyAnswers += 1 }
+                answers.append("\(matches)")
+              case "key":
+                answers.append("\(try await memory.records(forKey: text, language: target))")
+              case "search":
+                answers.append(
+                  "\(try await memory.search(containing: text, project: project, language: target, limit: 20))"
+                )
+              default:
+                answers.append("\(try await memory.detectLanguages(of: text))")
+              }
+            }
+            if Set(answers).count != 1 {
+              differences.append(
+                "\(kind) \(text) -> \(target ?? "-"):\n" + answers.joined(separator: "\n"))
             }
           }
-          text = String(String.UnicodeScalarView(scalars))
-        }
-        let project = index % 5 == 0 ? "home" : index % 7 == 0 ? "corpus" : nil
-        queries.append(
-          ("text", text, targets[Int.random(in: 0..<targets.count, using: &random)], project))
-      }
-      for _ in 0..<200 {
-        let key = keys[Int.random(in: 0..<keys.count, using: &random)]
-        queries.append(("key", key, Bool.random(using: &random) ? "de" : nil, nil))
-      }
-      for _ in 0..<100 {
-        queries.append(
-          ("detect", english[Int.random(in: 0..<english.count, using: &random)], nil, nil))
-      }
-      // Concordance: a piece of a value, in any or one language, project and state.
-      let values = records.map(\.value).filter { $0.count > 3 }
-      for index in 0..<100 {
-        let value = Array(values[Int.random(in: 0..<values.count, using: &random)])
-        let start = Int.random(in: 0..<(value.count - 2), using: &random)
-        let piece = String(
-          value[start..<min(value.count, start + Int.random(in: 2...6, using: &random))])
-        queries.append(
-          (
-            "search", index % 10 == 0 ? "" : piece,
-            index % 2 == 0 ? targets[index % targets.count] : nil,
-            index % 3 == 0 ? "home" : nil
-          ))
-      }
-      var fuzzyAnswers = 0
-      var differences: [String] = []
-      for (kind, text, target, project) in queries {
-        var answers: [String] = []
-        for (_, memory) in memories {
-          switch kind {
-          case "text":
-            let matches = try await memory.matches(
-              for: text, to: target ?? "de", limit: 5, project: project)
-            if matches.first?.kind == .fuzzy { fuzzyAnswers += 1 }
-            answers.append("\(matches)")
-          case "key":
-            answers.append("\(try await memory.records(forKey: text, language: target))")
-          case "search":
-            answers.append(
-              "\(try await memory.search(containing: text, project: project, language: target, limit: 20))"
-            )
-          default:
-            answers.append("\(try await memory.detectLanguages(of: text))")
-          }
-        }
-        if Set(answers).count != 1 {
-          differences.append(
-            "\(kind) \(text) -> \(target ?? "-"):\n" + answers.joined(separator: "\n"))
+          #expect(fuzzyAnswers > 90, "too few fuzzy answers to compare: \(fuzzyAnswers)")
+          #expect(differences.isEmpty, "\(differences.prefix(3).joined(separator: "\n\n"))")
         }
       }
-      #expect(fuzzyAnswers > 90, "too few fuzzy answers to compare: \(fuzzyAnswers)")
-      #expect(differences.isEmpty, "\(differences.prefix(3).joined(separator: "\n\n"))")
     }
   }
 #endif

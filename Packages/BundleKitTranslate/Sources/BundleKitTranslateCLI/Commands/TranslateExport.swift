@@ -25,8 +25,7 @@ struct TranslateExport: AsyncParsableCommand {
     let version = BundleKitTranslate.configuration.version
     let entries: Int
     if let postgres = try location.postgres() {
-      defer { postgres.shutdown() }
-      let (records, language) = try await postgres.records()
+      let (records, language) = try await postgres.running { try await $0.records() }
       entries = try MemoryExchange.exportTMX(
         records: records, sourceLanguage: language, to: tmx, toolVersion: version)
     } else {

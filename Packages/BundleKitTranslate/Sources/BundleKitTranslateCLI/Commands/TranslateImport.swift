@@ -28,11 +28,13 @@ struct TranslateImport: AsyncToolCommand {
   func run(_ run: ToolRun) async throws {
     let summary: MemoryBuilder.Summary
     if let postgres = try location.postgres() {
-      defer { postgres.shutdown() }
       let imported = try MemoryExchange.records(inFiles: files)
-      summary = try await postgres.write(
-        imported.records, developmentLanguage: imported.sourceLanguage ?? "en",
-        replacingProject: nil, files: files.count)
+      let count = files.count
+      summary = try await postgres.running {
+        try await $0.write(
+          imported.records, developmentLanguage: imported.sourceLanguage ?? "en",
+          replacingProject: nil, files: count)
+      }
     } else {
       summary = try MemoryExchange.importFiles(files, into: location.memory ?? "")
     }

@@ -47,10 +47,12 @@ struct TranslateIndex: AsyncToolCommand {
     let location = MemoryLocation(memory: output, database: database)
     let summary: MemoryBuilder.Summary
     if let postgres = try location.postgres() {
-      defer { postgres.shutdown() }
       let (records, files) = try builder.records(from: paths)
-      summary = try await postgres.write(
-        records, developmentLanguage: developmentLanguage, replacingProject: project, files: files)
+      let (language, project) = (developmentLanguage, project)
+      summary = try await postgres.running {
+        try await $0.write(
+          records, developmentLanguage: language, replacingProject: project, files: files)
+      }
     } else {
       summary = try builder.build(from: paths, to: output ?? "")
     }

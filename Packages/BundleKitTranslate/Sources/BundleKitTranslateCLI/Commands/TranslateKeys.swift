@@ -46,9 +46,10 @@ struct TranslateKeys: AsyncParsableCommand {
     var label = ""
 
     func run() async throws {
-      let memory = try database.memory()
-      defer { memory.shutdown() }
-      let key = try await memory.createKey(project: project, scope: scope, label: label)
+      let (project, scope, label) = (project, scope, label)
+      let key = try await database.memory().running {
+        try await $0.createKey(project: project, scope: scope, label: label)
+      }
       StandardStreams.printLine(key)
     }
   }
@@ -64,8 +65,8 @@ struct TranslateKeys: AsyncParsableCommand {
 
     func run() async throws {
       let memory = try database.memory()
-      defer { memory.shutdown() }
-      guard try await memory.revokeKey(key) else {
+      let key = key
+      guard try await memory.running({ try await $0.revokeKey(key) }) else {
         throw ToolError.invalidValue(
           value: key, kind: "key", reason: "\(memory.address) holds no such key")
       }
@@ -80,9 +81,7 @@ struct TranslateKeys: AsyncParsableCommand {
     @OptionGroup var database: Database
 
     func run() async throws {
-      let memory = try database.memory()
-      defer { memory.shutdown() }
-      for key in try await memory.keys() {
+      for key in try await database.memory().running({ try await $0.keys() }) {
         StandardStreams.printLine(
           [key.id, key.project, key.scope.rawValue, key.label, key.revoked ? "revoked" : ""]
             .joined(separator: "\t"))

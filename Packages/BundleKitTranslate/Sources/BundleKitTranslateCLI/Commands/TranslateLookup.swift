@@ -56,7 +56,10 @@ struct TranslateLookup: AsyncToolCommand {
   }
 
   func run(_ run: ToolRun) async throws {
-    let memory = try await location.open()
+    try await location.withMemory { memory in try await lookUp(in: memory, run) }
+  }
+
+  private func lookUp(in memory: TranslationMemory, _ run: ToolRun) async throws {
     if key {
       let records = try await memory.records(
         forKey: text, table: table, language: to, project: project)

@@ -22,8 +22,9 @@ struct TranslateMigrate: AsyncParsableCommand {
     let memory = location.name
     let (old, current): (Int, Int)
     if let postgres = try location.postgres() {
-      defer { postgres.shutdown() }
-      (old, current) = (try await postgres.migrate(), PostgresMemory.currentSchema)
+      (old, current) = (
+        try await postgres.running { try await $0.migrate() }, PostgresMemory.currentSchema
+      )
     } else {
       (old, current) = (
         try MemoryExchange.migrate(memory: location.memory ?? ""), MemoryExchange.currentSchema

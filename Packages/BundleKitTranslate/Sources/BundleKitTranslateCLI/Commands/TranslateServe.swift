@@ -58,8 +58,6 @@ struct TranslateServe: AsyncParsableCommand {
   func run() async throws {
     let postgres = try location.postgres(
       fuzzyLookup: fuzzyFromDatabase ? .databaseOnly : .replicaIndex)
-    let memory =
-      if let postgres { try await postgres.open() } else { try await location.open(preload: true) }
     var configuration = TranslationServer.Configuration()
     configuration.host = host
     configuration.port = port
@@ -67,13 +65,21 @@ struct TranslateServe: AsyncParsableCommand {
     configuration.maximumBatchSize = maximumBatchSize
     configuration.requestsPerMinute = rateLimit
     configuration.reviewsPerMinutePerKey = reviewsPerMinute
-    let host = host
-    do {
+    let (host, settings) = (host, configuration)
+    let serve = { @Sendable (memory: TranslationMemory) async throws in
       try await TranslationServer(
-        memory: memory, configuration: configuration, source: postgres, reviewer: postgres
+        memory: memory, configuration: settings, source: postgres, reviewer: postgres
       )
       .run { port in
         StandardStreams.printLine(TranslationServer.url(host: host, port: port))
+      }
+    }
+    do {
+      // The database's connection pool runs while the server does, and stops after it.
+      if let postgres {
+        try await postgres.running { try await serve($0.open()) }
+      } else {
+        try await serve(TranslationMemory(path: location.memory ?? "", preload: true))
       }
     } catch {
       // NIO's text ("bind(descriptor:ptr:bytes:): Address already in use (errno: 98)") says

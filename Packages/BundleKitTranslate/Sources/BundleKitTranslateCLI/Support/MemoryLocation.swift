@@ -46,9 +46,14 @@ struct MemoryLocation: ParsableArguments {
     return memory ?? ""
   }
 
-  /// The memory for lookups; the file one held in memory with `preload`.
-  func open(preload: Bool = false) async throws -> TranslationMemory {
-    if let postgres = try postgres() { return try await postgres.open() }
-    return try TranslationMemory(path: memory ?? "", preload: preload)
+  /// `body` with the memory for lookups, the file's held in memory with `preload`; a
+  /// database's connection pool runs for as long as `body` does.
+  func withMemory<Result: Sendable>(
+    preload: Bool = false, _ body: (TranslationMemory) async throws -> Result
+  ) async throws -> Result {
+    if let postgres = try postgres() {
+      return try await postgres.running { try await body($0.open()) }
+    }
+    return try await body(TranslationMemory(path: memory ?? "", preload: preload))
   }
 }

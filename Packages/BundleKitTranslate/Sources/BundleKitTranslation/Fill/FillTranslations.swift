@@ -18,7 +18,7 @@ struct FillTranslations {
     for need in needs {
       if !Self.needsTranslator(need.text) {
         found[need] = (need.text, .copied)
-      } else if let text = fromMemories(need) {
+      } else if let text = await fromMemories(need) {
         found[need] = (text, .memory)
       } else {
         remaining.append(need)
@@ -60,11 +60,11 @@ struct FillTranslations {
     return (found, failures)
   }
 
-  private func fromMemories(_ need: FillNeed) -> String? {
+  private func fromMemories(_ need: FillNeed) async -> String? {
     for memory in memories {
       // The same entry elsewhere (another bundle with this table), when its source agrees or
       // the form has no source of its own (a plural category the development language lacks).
-      if let records = try? memory.records(
+      if let records = try? await memory.records(
         forKey: need.key, table: need.table, language: need.language)
       {
         if let record = records.first(where: {
@@ -76,7 +76,7 @@ struct FillTranslations {
         }
       }
       guard
-        let matches = try? memory.matches(
+        let matches = try? await memory.matches(
           for: need.text, to: need.language, from: developmentLanguage, fuzzy: false, limit: 20)
       else { continue }
       // A value equal to its source in another language is an untranslated copy: filling
@@ -97,7 +97,7 @@ struct FillTranslations {
           else { continue }
           if sibling == candidate.record.variant { return candidate.translation }
           let relatives =
-            (try? memory.records(
+            (try? await memory.records(
               forKey: candidate.record.key, table: candidate.record.table, language: need.language))
             ?? []
           if let relative = relatives.first(where: {

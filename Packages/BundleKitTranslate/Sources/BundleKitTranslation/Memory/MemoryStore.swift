@@ -42,45 +42,44 @@ package struct StoredUnit: Sendable, Hashable {
   }
 }
 
-/// The few questions lookups ask of the memory, answered from SQLite, from a copy held in
-/// memory (the server's choice) or from PostgreSQL. Every backend answers alike; the order of
-/// rows is not part of the answer (``TranslationMemory`` sorts by content).
+/// The few questions lookups ask of the memory, answered from SQLite (through GRDB's own
+/// async reads), from a copy held in memory (the server's choice) or from PostgreSQL (through
+/// PostgresNIO): asynchronous all the way, so a lookup waiting on a database holds no thread.
+/// Every backend answers alike; the order of rows is not part of the answer
+/// (``TranslationMemory`` sorts by content).
 package protocol MemoryStore: Sendable {
-  /// Whether answering waits on another process (a database server): async lookups then run
-  /// off the caller's executor.
-  var waitsOnServer: Bool { get }
   /// Translations whose value (or normalised value) is `text`, in `languages` (any when nil).
-  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
+  func translations(withText text: String, normalized: Bool, languages: [String]?) async throws
     -> [StoredTranslation]
   /// The translations of `units` in `language`.
-  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation]
+  func translations(ofUnits units: [Int64], language: String) async throws -> [StoredTranslation]
   /// The units with these ids.
-  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit]
+  func units(_ ids: [Int64]) async throws -> [Int64: StoredUnit]
   /// Units of `key`, in `table` when given.
-  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)]
+  func units(forKey key: String, table: String?) async throws -> [(Int64, StoredUnit)]
   /// Up to `limit` normalised values in `language` that pass ``TrigramFilter`` and score
   /// at least `minimumScore` against `normalized`, best first.
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
-    throws -> [FuzzyCandidate]
+    async throws -> [FuzzyCandidate]
   /// Up to `limit` translations whose normalised value contains `needle` (normalised; every
   /// one when empty), with the filters given, ordered by the bytes of value, language, table,
   /// key, bundle, variant and project.
   func search(
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
-  ) throws -> [StoredTranslation]
+  ) async throws -> [StoredTranslation]
   /// The languages whose fuzzy index is built, so that their fuzzy lookups are fast.
   var fuzzyIndexedLanguages: [String] { get }
   /// The translations in `language` whose normalised value is one of `texts`, by that text:
   /// a fuzzy lookup's candidates in one question.
-  func translations(withNormalized texts: [String], language: String) throws
+  func translations(withNormalized texts: [String], language: String) async throws
     -> [String: [StoredTranslation]]
   /// ``translations(withText:normalized:languages:)`` for `text` exactly and for its
   /// normalised form, at once: a lookup's first two questions.
   func translations(withText text: String, orNormalized normalized: String, languages: [String]?)
-    throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
+    async throws -> (exact: [StoredTranslation], normalized: [StoredTranslation])
   /// ``translations(ofUnits:language:)`` with the units of the rows found, at once.
-  func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+  func translationsAndUnits(ofUnits units: [Int64], language: String) async throws
     -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
 }
 
@@ -88,29 +87,30 @@ extension MemoryStore {
   /// Two questions: cheap where nothing waits on a server.
   package func translations(
     withText text: String, orNormalized normalized: String, languages: [String]?
-  ) throws -> (exact: [StoredTranslation], normalized: [StoredTranslation]) {
-    (
-      try translations(withText: text, normalized: false, languages: languages),
-      normalized.isEmpty
-        ? [] : try translations(withText: normalized, normalized: true, languages: languages)
+  ) async throws -> (exact: [StoredTranslation], normalized: [StoredTranslation]) {
+    let exact = try await translations(withText: text, normalized: false, languages: languages)
+    guard !normalized.isEmpty else { return (exact, []) }
+    return (
+      exact, try await translations(withText: normalized, normalized: true, languages: languages)
     )
   }
 
   /// Two questions: cheap where nothing waits on a server.
-  package func translationsAndUnits(ofUnits units: [Int64], language: String) throws
+  package func translationsAndUnits(ofUnits units: [Int64], language: String) async throws
     -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
   {
-    let rows = try translations(ofUnits: units, language: language)
-    return (rows, rows.isEmpty ? [:] : try self.units(rows.map(\.unit)))
+    let rows = try await translations(ofUnits: units, language: language)
+    return (rows, rows.isEmpty ? [:] : try await self.units(rows.map(\.unit)))
   }
 
   /// One question per text: cheap where nothing waits on a server.
-  package func translations(withNormalized texts: [String], language: String) throws
+  package func translations(withNormalized texts: [String], language: String) async throws
     -> [String: [StoredTranslation]]
   {
     var found: [String: [StoredTranslation]] = [:]
     for text in Set(texts) {
-      found[text] = try translations(withText: text, normalized: true, languages: [language])
+      found[text] = try await translations(
+        withText: text, normalized: true, languages: [language])
     }
     return found
   }
@@ -137,8 +137,6 @@ struct DatabaseStore: MemoryStore {
   private let fuzzyIndexes = FuzzyIndexCache()
   var fuzzyIndexedLanguages: [String] { fuzzyIndexes.languages }
 
-  var waitsOnServer: Bool { true }
-
   init(queue: DatabaseQueue, path: String, projectColumn: String, stateColumn: String) {
     self.queue = queue
     self.path = path
@@ -146,17 +144,20 @@ struct DatabaseStore: MemoryStore {
     self.stateColumn = stateColumn
   }
 
-  /// A read whose SQLite errors (a damaged file, say) name the memory file.
-  private func read<T>(_ body: (Database) throws -> T) throws -> T {
+  /// A read whose SQLite errors (a damaged file, say) name the memory file: on GRDB's own
+  /// queue, the caller suspended meanwhile (SQLite itself is synchronous).
+  private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws
+    -> T
+  {
     do {
-      return try queue.read(body)
+      return try await queue.read(body)
     } catch let error as DatabaseError {
       throw TranslationError.invalidMemory(
         path: path, message: "cannot read the memory (\(error.message ?? "\(error)"))")
     }
   }
 
-  private static func placeholders(_ count: Int) -> String {
+  fileprivate static func placeholders(_ count: Int) -> String {
     Array(repeating: "?", count: count).joined(separator: ", ")
   }
 
@@ -166,8 +167,8 @@ struct DatabaseStore: MemoryStore {
       state: ReviewState(rawValue: row[4]) ?? .translated)
   }
 
-  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
-    -> [StoredTranslation]
+  func translations(withText text: String, normalized: Bool, languages: [String]?)
+    async throws -> [StoredTranslation]
   {
     let column = normalized ? "normalized" : "value"
     var sql =
@@ -177,37 +178,37 @@ struct DatabaseStore: MemoryStore {
       sql += " AND language IN (\(Self.placeholders(languages.count)))"
       arguments += languages as [any DatabaseValueConvertible]
     }
-    return try read { db in
-      try Row.fetchAll(
-        db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)
-      ).map(Self.translation)
+    let (statement, bound) = (sql, StatementArguments(arguments))
+    return try await read { db in
+      try Row.fetchAll(db.cachedStatement(sql: statement), arguments: bound).map(Self.translation)
     }
   }
 
-  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
+  func translations(ofUnits units: [Int64], language: String) async throws
+    -> [StoredTranslation]
+  {
     guard !units.isEmpty else { return [] }
     let sql = """
       SELECT unit, language, value, comment, \(stateColumn) FROM translations
       WHERE language = ? AND unit IN (\(Self.placeholders(units.count)))
       """
     let arguments: [any DatabaseValueConvertible] = [language] + units
-    return try read { db in
-      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-        .map(Self.translation)
+    let (statement, bound) = (sql, StatementArguments(arguments))
+    return try await read { db in
+      try Row.fetchAll(db.cachedStatement(sql: statement), arguments: bound).map(Self.translation)
     }
   }
 
-  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
+  func units(_ ids: [Int64]) async throws -> [Int64: StoredUnit] {
     guard !ids.isEmpty else { return [:] }
     let sql = """
       SELECT id, bundle, tbl, key, variant, source, \(projectColumn) FROM units
       WHERE id IN (\(Self.placeholders(ids.count)))
       """
-    return try read { db in
+    let bound = StatementArguments(ids)
+    return try await read { db in
       var result: [Int64: StoredUnit] = [:]
-      for row in try Row.fetchAll(
-        db.cachedStatement(sql: sql), arguments: StatementArguments(ids))
-      {
+      for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: bound) {
         result[row[0]] = StoredUnit(
           project: row[6], bundle: row[1], table: row[2], key: row[3], variant: row[4],
           source: row[5])
@@ -216,7 +217,7 @@ struct DatabaseStore: MemoryStore {
     }
   }
 
-  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
+  func units(forKey key: String, table: String?) async throws -> [(Int64, StoredUnit)] {
     var sql =
       "SELECT id, bundle, tbl, key, variant, source, \(projectColumn) FROM units WHERE key = ?"
     var arguments: [any DatabaseValueConvertible] = [key]
@@ -225,8 +226,9 @@ struct DatabaseStore: MemoryStore {
       arguments.append(table)
     }
     sql += " ORDER BY tbl, bundle, variant"
-    return try read { db in
-      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+    let (statement, bound) = (sql, StatementArguments(arguments))
+    return try await read { db in
+      try Row.fetchAll(db.cachedStatement(sql: statement), arguments: bound)
         .map { row in
           (
             row[0],
@@ -239,24 +241,28 @@ struct DatabaseStore: MemoryStore {
   }
 
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
-    throws -> [FuzzyCandidate]
+    async throws -> [FuzzyCandidate]
   {
-    try fuzzyIndexes.index(for: language) {
-      FuzzyIndex(
-        texts: try read { db in
-          try String.fetchAll(
-            db,
-            sql:
-              "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",
-            arguments: [language])
-        })
-    }.best(for: normalized, minimumScore: minimumScore, limit: limit)
+    let index: FuzzyIndex
+    if let built = fuzzyIndexes.built(language) {
+      index = built
+    } else {
+      let texts = try await read { db in
+        try String.fetchAll(
+          db,
+          sql:
+            "SELECT DISTINCT normalized FROM translations WHERE language = ? AND normalized <> ''",
+          arguments: [language])
+      }
+      index = fuzzyIndexes.index(for: language) { FuzzyIndex(texts: texts) }
+    }
+    return index.best(for: normalized, minimumScore: minimumScore, limit: limit)
   }
 
   func search(
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
-  ) throws -> [StoredTranslation] {
+  ) async throws -> [StoredTranslation] {
     var sql = """
       SELECT unit, language, value, comment, \(stateColumn) FROM translations
       JOIN units ON units.id = translations.unit
@@ -273,9 +279,9 @@ struct DatabaseStore: MemoryStore {
     // The whole order, ties included, by bytes: every backend cuts at the same row.
     sql += " ORDER BY value, language, tbl, key, bundle, variant, \(projectColumn) LIMIT ?"
     arguments.append(limit)
-    return try read { db in
-      try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
-        .map(Self.translation)
+    let (statement, bound) = (sql, StatementArguments(arguments))
+    return try await read { db in
+      try Row.fetchAll(db.cachedStatement(sql: statement), arguments: bound).map(Self.translation)
     }
   }
 }
@@ -338,8 +344,8 @@ struct SnapshotStore: MemoryStore {
       state: ReviewState(rawValue: row[4]) ?? .translated)
   }
 
-  func translations(withText text: String, normalized: Bool, languages: [String]?) throws
-    -> [StoredTranslation]
+  func translations(withText text: String, normalized: Bool, languages: [String]?)
+    async throws -> [StoredTranslation]
   {
     let indexes = (normalized ? byNormalized[text] : byValue[text]) ?? []
     return indexes.lazy.map { rows[Int($0)] }.filter { row in
@@ -347,30 +353,30 @@ struct SnapshotStore: MemoryStore {
     }
   }
 
-  func translations(ofUnits units: [Int64], language: String) throws -> [StoredTranslation] {
+  func translations(ofUnits units: [Int64], language: String) async throws
+    -> [StoredTranslation]
+  {
     units.compactMap { unit in
       byUnitLanguage[UnitLanguage(unit: unit, language: language)].map { rows[Int($0)] }
     }
   }
 
-  func units(_ ids: [Int64]) throws -> [Int64: StoredUnit] {
+  func units(_ ids: [Int64]) async throws -> [Int64: StoredUnit] {
     var result: [Int64: StoredUnit] = [:]
     for id in ids { result[id] = unitsByID[id] }
     return result
   }
 
-  func units(forKey key: String, table: String?) throws -> [(Int64, StoredUnit)] {
+  func units(forKey key: String, table: String?) async throws -> [(Int64, StoredUnit)] {
     (unitsByKey[key] ?? []).compactMap { id in
       unitsByID[id].flatMap { unit in table == nil || unit.table == table ? (id, unit) : nil }
     }.sorted { ($0.1.table, $0.1.bundle, $0.1.variant) < ($1.1.table, $1.1.bundle, $1.1.variant) }
   }
 
-  var waitsOnServer: Bool { false }
-
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
-    throws -> [FuzzyCandidate]
+    async throws -> [FuzzyCandidate]
   {
-    try fuzzyIndexes.index(for: language) {
+    fuzzyIndexes.index(for: language) {
       FuzzyIndex(texts: normalizedByLanguage[language] ?? [])
     }.best(for: normalized, minimumScore: minimumScore, limit: limit)
   }
@@ -378,7 +384,7 @@ struct SnapshotStore: MemoryStore {
   func search(
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
-  ) throws -> [StoredTranslation] {
+  ) async throws -> [StoredTranslation] {
     var found: [StoredTranslation] = []
     for (normalized, indexes) in byNormalized
     where needle.isEmpty || normalized.utf8.firstRange(of: needle.utf8) != nil {

@@ -4,8 +4,9 @@ import GRDB
 /// A translation memory built by ``MemoryBuilder``: every table's text in every language,
 /// looked up by key or by text.
 ///
-/// Safe to share between threads and tasks. Every lookup has a synchronous form and an
-/// `async` one that does the same work off the caller's executor.
+/// Safe to share between threads and tasks. Lookups are `async`: a memory on a database
+/// server (PostgreSQL) waits on it without holding a thread, and SQLite is read on GRDB's own
+/// queue.
 public final class TranslationMemory: Sendable {
   /// The file the memory was opened from.
   public let path: String
@@ -111,9 +112,9 @@ public final class TranslationMemory: Sendable {
   /// `language`, the value in the first language of its fallback chain that has one.
   public func records(
     forKey key: String, table: String? = nil, language: String? = nil, project: String? = nil
-  ) throws -> [TranslationRecord] {
+  ) async throws -> [TranslationRecord] {
     // Table, bundle, variant and project order, by their bytes: every backend's.
-    let units = try store.units(forKey: key, table: table).filter {
+    let units = try await store.units(forKey: key, table: table).filter {
       project == nil || $0.1.project == project
     }.sorted { ContentOrder.precedes($0.1, $1.1) }
     guard !units.isEmpty else { return [] }
@@ -128,7 +129,7 @@ public final class TranslationMemory: Sendable {
       // For one language, the first of its chain with a value for each unit.
       var missing = Set(ids)
       for candidate in chain where !missing.isEmpty {
-        for row in try store.translations(ofUnits: ids, language: candidate)
+        for row in try await store.translations(ofUnits: ids, language: candidate)
         where missing.contains(row.unit) {
           missing.remove(row.unit)
           let unit = byID[row.unit]
@@ -140,15 +141,6 @@ public final class TranslationMemory: Sendable {
       .map(\.record)
   }
 
-  /// Async form of ``records(forKey:table:language:project:)``.
-  public func records(
-    forKey key: String, table: String? = nil, language: String? = nil, project: String? = nil
-  ) async throws -> [TranslationRecord] {
-    try await offload {
-      try self.records(forKey: key, table: table, language: language, project: project)
-    }
-  }
-
   // MARK: Concordance
 
   /// Up to `limit` translations whose text contains `text` (case, punctuation and spacing set
@@ -157,27 +149,16 @@ public final class TranslationMemory: Sendable {
   public func search(
     containing text: String, project: String? = nil, language: String? = nil,
     state: ReviewState? = nil, limit: Int = 50
-  ) throws -> [TranslationRecord] {
+  ) async throws -> [TranslationRecord] {
     let language = language.map { supportedLanguage($0) ?? $0 }
-    let rows = try store.search(
+    let rows = try await store.search(
       containing: TextNormalizer.normalize(text), project: project, language: language,
       state: state, limit: max(0, limit))
-    let units = try store.units(Array(Set(rows.map(\.unit))))
+    let units = try await store.units(Array(Set(rows.map(\.unit))))
     return rows.map { record($0, unit: units[$0.unit]) }.sorted {
       if $0.value != $1.value { return ContentOrder.precedes($0.value, $1.value) }
       if $0.language != $1.language { return ContentOrder.precedes($0.language, $1.language) }
       return ContentOrder.precedes($0, $1)
-    }
-  }
-
-  /// Async form of ``search(containing:project:language:state:limit:)``.
-  public func search(
-    containing text: String, project: String? = nil, language: String? = nil,
-    state: ReviewState? = nil, limit: Int = 50
-  ) async throws -> [TranslationRecord] {
-    try await offload {
-      try self.search(
-        containing: text, project: project, language: language, state: state, limit: limit)
     }
   }
 
@@ -197,11 +178,11 @@ public final class TranslationMemory: Sendable {
   public func matches(
     for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
     minimumScore: Double = 0.6, limit: Int = 10, project: String? = nil
-  ) throws -> [TranslationMatch] {
+  ) async throws -> [TranslationMatch] {
     /// The rows whose unit belongs to `project`.
-    func scoped(_ rows: [StoredTranslation]) throws -> [StoredTranslation] {
+    func scoped(_ rows: [StoredTranslation]) async throws -> [StoredTranslation] {
       guard let project, !rows.isEmpty else { return rows }
-      let units = try store.units(Array(Set(rows.map(\.unit))))
+      let units = try await store.units(Array(Set(rows.map(\.unit))))
       return rows.filter { units[$0.unit]?.project == project }
     }
     let targetChain = try fallbackChain(for: target)
@@ -214,15 +195,15 @@ public final class TranslationMemory: Sendable {
       sourceLanguages = nil
     }
     let normalized = TextNormalizer.normalize(text)
-    let rows = try store.translations(
+    let rows = try await store.translations(
       withText: text, orNormalized: normalized, languages: sourceLanguages)
-    if let found = try anchored(
+    if let found = try await anchored(
       scoped(rows.exact), kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
     {
       return Array(found.prefix(limit))
     }
     guard !normalized.isEmpty else { return [] }
-    if let found = try anchored(
+    if let found = try await anchored(
       scoped(rows.normalized), kind: .normalized, scores: [:], targetChain: targetChain),
       !found.isEmpty
     {
@@ -232,39 +213,29 @@ public final class TranslationMemory: Sendable {
     let fuzzyLanguage = sourceLanguages?.first ?? developmentLanguage
     var anchors: [StoredTranslation] = []
     var scores: [Int64: Double] = [:]
-    let candidates = try store.fuzzyCandidates(
+    let candidates = try await store.fuzzyCandidates(
       for: normalized, language: fuzzyLanguage, minimumScore: minimumScore, limit: limit)
-    let candidateRows = try store.translations(
+    let candidateRows = try await store.translations(
       withNormalized: candidates.map(\.text), language: fuzzyLanguage)
     for candidate in candidates {
-      for row in try scoped(candidateRows[candidate.text] ?? []) where scores[row.unit] == nil {
+      for row in try await scoped(candidateRows[candidate.text] ?? []) where scores[row.unit] == nil
+      {
         scores[row.unit] = candidate.score
         anchors.append(row)
       }
     }
-    let found = try anchored(anchors, kind: .fuzzy, scores: scores, targetChain: targetChain)
+    let found = try await anchored(anchors, kind: .fuzzy, scores: scores, targetChain: targetChain)
     return Array((found ?? []).prefix(limit))
-  }
-
-  /// Async form of ``matches(for:to:from:fuzzy:minimumScore:limit:project:)``.
-  public func matches(
-    for text: String, to target: String, from source: String? = nil, fuzzy: Bool = true,
-    minimumScore: Double = 0.6, limit: Int = 10, project: String? = nil
-  ) async throws -> [TranslationMatch] {
-    try await offload {
-      try self.matches(
-        for: text, to: target, from: source, fuzzy: fuzzy, minimumScore: minimumScore,
-        limit: limit, project: project)
-    }
   }
 
   /// The best exact or normalised match of `text` that is a translation into `target` (not
   /// the development language's own text, unless that language was asked for), or nil.
   public func bestTranslation(of text: String, to target: String, from source: String? = nil)
-    throws -> TranslationMatch?
+    async throws -> TranslationMatch?
   {
     guard
-      let match = try matches(for: text, to: target, from: source, fuzzy: false, limit: 1).first,
+      let match = try await matches(for: text, to: target, from: source, fuzzy: false, limit: 1)
+        .first,
       !match.translation.isEmpty, isTranslation(match, into: target)
     else { return nil }
     return match
@@ -272,10 +243,10 @@ public final class TranslationMemory: Sendable {
 
   /// The translation of `text` into `target`: ``bestTranslation(of:to:from:)``, else `text`
   /// itself. Never empty unless `text` is. ``Translator`` adds a remote provider to this.
-  public func translate(_ text: String, to target: String, from source: String? = nil) throws
-    -> String
+  public func translate(_ text: String, to target: String, from source: String? = nil)
+    async throws -> String
   {
-    try bestTranslation(of: text, to: target, from: source)?.translation ?? text
+    try await bestTranslation(of: text, to: target, from: source)?.translation ?? text
   }
 
   /// A language a text is written in, as far as the memory can tell.
@@ -288,19 +259,19 @@ public final class TranslationMemory: Sendable {
 
   /// The languages `text` is a value in, with the share of matching entries each has (0-1),
   /// most likely first.
-  public func detectLanguages(of text: String) throws -> [DetectedLanguage] {
-    var rows = try store.translations(withText: text, normalized: false, languages: nil)
+  public func detectLanguages(of text: String) async throws -> [DetectedLanguage] {
+    var rows = try await store.translations(withText: text, normalized: false, languages: nil)
     if rows.isEmpty {
       let normalized = TextNormalizer.normalize(text)
       if !normalized.isEmpty {
-        rows = try store.translations(withText: normalized, normalized: true, languages: nil)
+        rows = try await store.translations(withText: normalized, normalized: true, languages: nil)
       }
     }
     guard !rows.isEmpty else { return [] }
     // The share of matching entries that have the text in each language. A value equal to
     // its entry's source text in another language is most likely an untranslated copy, so it
     // counts half.
-    let units = try store.units(Array(Set(rows.map(\.unit))))
+    let units = try await store.units(Array(Set(rows.map(\.unit))))
     var weights: [String: Double] = [:]
     for row in rows {
       let copy = row.language != developmentLanguage && units[row.unit]?.source == row.value
@@ -314,11 +285,6 @@ public final class TranslationMemory: Sendable {
       }
   }
 
-  /// Async form of ``detectLanguages(of:)``.
-  public func detectLanguages(of text: String) async throws -> [DetectedLanguage] {
-    try await offload { try self.detectLanguages(of: text) }
-  }
-
   // MARK: Internals
 
   /// The translations in the first language of `targetChain` that has any for the units of
@@ -326,7 +292,7 @@ public final class TranslationMemory: Sendable {
   private func anchored(
     _ anchors: [StoredTranslation], kind: TranslationMatch.Kind, scores: [Int64: Double],
     targetChain: [String]
-  ) throws -> [TranslationMatch]? {
+  ) async throws -> [TranslationMatch]? {
     guard !anchors.isEmpty else { return nil }
     // One anchor per unit: the development language's, else the first language by code.
     var anchorByUnit: [Int64: StoredTranslation] = [:]
@@ -345,7 +311,8 @@ public final class TranslationMemory: Sendable {
       }
     }
     for language in targetChain {
-      let (rows, units) = try store.translationsAndUnits(ofUnits: unitOrder, language: language)
+      let (rows, units) = try await store.translationsAndUnits(
+        ofUnits: unitOrder, language: language)
       guard !rows.isEmpty else { continue }
       var groups: [String: [StoredTranslation]] = [:]
       var groupOrder: [String] = []
@@ -397,15 +364,6 @@ public final class TranslationMemory: Sendable {
       bundle: unit?.bundle ?? "", table: unit?.table ?? "", key: unit?.key ?? "",
       variant: unit?.variant ?? "", language: row.language, value: row.value,
       comment: row.comment, source: unit?.source, project: unit?.project ?? "", state: row.state)
-  }
-
-  /// Runs `work` off the caller's executor when the store waits on a server, so a blocked
-  /// thread is never one of the few that run tasks; in-memory answers run in place.
-  private func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    guard store.waitsOnServer else { return try work() }
-    return try await withCheckedThrowingContinuation { continuation in
-      BlockingPool.shared.submit { continuation.resume(with: Result { try work() }) }
-    }
   }
 }
 
@@ -468,11 +426,14 @@ final class FuzzyIndexCache: @unchecked Sendable {
   /// guards the dictionary, so asking what is built never waits for a build.
   private let building = NSLock()
 
-  func index(for language: String, build: () throws -> FuzzyIndex) throws -> FuzzyIndex {
-    if let index = lock.withLock({ indexes[language] }) { return index }
-    return try building.withLock {
-      if let index = lock.withLock({ indexes[language] }) { return index }
-      let index = try build()
+  /// The index of `language` when it is built.
+  func built(_ language: String) -> FuzzyIndex? { lock.withLock { indexes[language] } }
+
+  func index(for language: String, build: () -> FuzzyIndex) -> FuzzyIndex {
+    if let index = built(language) { return index }
+    return building.withLock {
+      if let index = built(language) { return index }
+      let index = build()
       lock.withLock { indexes[language] = index }
       return index
     }
