@@ -333,6 +333,27 @@ struct PackageShapeTests {
     #expect(files >= 8)
   }
 
+  @Test("the translation memory is async from the socket to the database: nothing blocks a thread")
+  func translationMemoryIsAsync() throws {
+    var files = 0
+    for folder in [
+      "Packages/BundleKitTranslate/Sources/BundleKitTranslation",
+      "Packages/BundleKitTranslate/Sources/BundleKitTranslationPostgres",
+      "Packages/BundleKitTranslate/Sources/BundleKitTranslationServer",
+    ] {
+      for file in try Self.swiftFiles(under: folder) {
+        files += 1
+        for word in [
+          "DispatchSemaphore", "NSCondition", "Task.detached", ".wait()", "BlockingPool",
+          "waitFor(",
+        ] {
+          #expect(!file.text.contains(word), "\(file.path) holds \(word)")
+        }
+      }
+    }
+    #expect(files >= 30)
+  }
+
   @Test("the plugins declare outputs by the tool's own table layout: one file, linked")
   func sharedTableLayout() throws {
     let root = Corpus.packageRoot
