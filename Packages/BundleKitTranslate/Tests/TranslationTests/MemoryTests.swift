@@ -37,7 +37,7 @@ struct MemoryTests {
   }
 
   @Test("By key with a language follows the fallback chain")
-  func byKeyFallback() throws {
+  func byKeyFallback() async throws {
     #expect(
       try await memory.records(forKey: "menu.settings", language: "de-CH").map(\.value) == [
         "Iistellige"
@@ -50,7 +50,7 @@ struct MemoryTests {
       try await memory.records(forKey: "menu.settings", language: "ja").map(\.value) == ["Settings"]
     )
     #expect(try await memory.records(forKey: "no.such.key").isEmpty)
-    #expect(throws: TranslationError.invalidLanguage(code: "")) {
+    await #expect(throws: TranslationError.invalidLanguage(code: "")) {
       try await memory.records(forKey: "menu.settings", language: "")
     }
   }
@@ -89,7 +89,7 @@ struct MemoryTests {
   }
 
   @Test("By text from another language into another")
-  func betweenTranslations() throws {
+  func betweenTranslations() async throws {
     #expect(try await memory.translate("Einstellungen", to: "pt_BR", from: "de") == "Ajustes")
     #expect(try await memory.translate("Abbrechen", to: "zh_CN", from: "de") == "取消")
     // From `auto`: the text is found in whichever language has it.
@@ -97,7 +97,7 @@ struct MemoryTests {
   }
 
   @Test("Fallback: de-CH has its own value, else de; a language with none gives the source")
-  func fallback() throws {
+  func fallback() async throws {
     #expect(try await memory.translate("Settings", to: "de-CH") == "Iistellige")
     #expect(try await memory.translate("Cancel", to: "de-CH") == "Abbrechen")
     #expect(try await memory.translate("Only in English", to: "de") == "Only in English")
@@ -107,14 +107,14 @@ struct MemoryTests {
   }
 
   @Test("Never empty: unknown text comes back as it is")
-  func unknown() throws {
+  func unknown() async throws {
     #expect(
       try await memory.translate("Something nobody wrote", to: "de") == "Something nobody wrote")
     #expect(try await memory.matches(for: "Something nobody wrote", to: "de", fuzzy: false).isEmpty)
   }
 
   @Test("Normalised match sets case, punctuation and spacing aside")
-  func normalized() throws {
+  func normalized() async throws {
     let match = try #require(try await memory.matches(for: "  cancel!! ", to: "de").first)
     #expect(match.kind == .normalized)
     #expect(match.translation == "Abbrechen")
@@ -123,7 +123,7 @@ struct MemoryTests {
   }
 
   @Test("Fuzzy match with a score when nothing matches exactly")
-  func fuzzy() throws {
+  func fuzzy() async throws {
     let match = try #require(try await memory.matches(for: "Open the doors", to: "de").first)
     #expect(match.kind == .fuzzy)
     #expect(match.translation == "Öffne die Tür")
@@ -136,7 +136,7 @@ struct MemoryTests {
   }
 
   @Test("Detection by exact match")
-  func detect() throws {
+  func detect() async throws {
     #expect(try await memory.detectLanguages(of: "Abbrechen").first?.language == "de")
     #expect(try await memory.detectLanguages(of: "Cancel").first?.language == "en")
     #expect(try await memory.detectLanguages(of: "Iistellige").first?.language == "de-CH")
@@ -159,7 +159,7 @@ struct MemoryTests {
   }
 
   @Test("A preloaded memory answers exactly as the database does")
-  func preloadAgrees() throws {
+  func preloadAgrees() async throws {
     let preloaded = try TranslationMemory(path: fixture.memoryPath, preload: true)
     for text in ["Cancel", "cancel!", "Settings", "Open the doors", "Delete", "%d files", "nope"] {
       for language in ["de", "de-CH", "fr", "pt", "zh_CN", "ja", "en"] {
