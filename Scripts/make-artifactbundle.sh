@@ -3,7 +3,8 @@
 # way SwiftLint and SwiftGen ship their tools, so plugins run a prebuilt binary instead of
 # compiling the tool in every user's build.
 #
-#   Scripts/make-artifactbundle.sh [--output DIR] [--no-build] [--plugin-package DIR [--url URL]]
+#   Scripts/make-artifactbundle.sh [--output DIR] [--no-build | --build-only]
+#                                  [--plugin-package DIR [--url URL]]
 #
 # Writes DIR/bundlekit.artifactbundle (default DIR: Artifacts) and
 # DIR/bundlekit.artifactbundle.zip with its checksum (for `.binaryTarget(url:checksum:)`).
@@ -15,7 +16,9 @@
 # --plugin-package DIR also writes BundleKitPlugins (Scripts/make-plugin-package.py): with
 # --url, its binaryTarget names the zip at that URL with this checksum; without, it copies the
 # bundle in and names it by path (what the consumer test builds). --no-build packs the
-# variants already in DIR (a release job that downloaded each platform's).
+# variants already in DIR (a release job that downloaded each platform's); --build-only
+# compiles the release binary and packs nothing (Scripts/test.sh runs it beside the tests, so
+# that the artifact-bundle tests find the build done).
 #
 # Written for macOS's stock bash 3.2: no associative arrays, mapfile or ${x,,}, and no
 # empty-array expansion under `set -u`.
@@ -32,13 +35,16 @@ while [ $# -gt 0 ]; do
     --plugin-package) plugin_package=$2; shift 2 ;;
     --url) url=$2; shift 2 ;;
     --no-build) build=no; shift ;;
-    *) echo "usage: $0 [--output DIR] [--no-build] [--plugin-package DIR [--url URL]]" >&2; exit 2 ;;
+    --build-only) build=only; shift ;;
+    *)
+      echo "usage: $0 [--output DIR] [--no-build | --build-only] [--plugin-package DIR [--url URL]]" >&2
+      exit 2 ;;
   esac
 done
-mkdir -p "$output"
+[ "$build" = only ] || mkdir -p "$output"
 version=$(sed -n 's/.*version: "\([0-9.]*\)".*/\1/p' Sources/BundleKitCLI/BundleKit.swift | head -1)
 bundle="$output/bundlekit.artifactbundle"
-if [ "$build" = yes ]; then
+if [ "$build" != no ]; then
   # A scratch folder of its own: the release build for the bundle must not replace the usual one.
   if [ "$(uname)" = "Darwin" ]; then
     variant="bundlekit-$version-macos"
@@ -56,6 +62,7 @@ if [ "$build" = yes ]; then
       -Xswiftc -static-stdlib >&2
     built=.build-artifact/release/bundlekit
   fi
+  if [ "$build" = only ]; then exit 0; fi
   mkdir -p "$bundle"
   # Variants of another version are stale; this platform's is replaced.
   for old in "$bundle"/bundlekit-*; do

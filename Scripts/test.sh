@@ -3,6 +3,14 @@
 # BundleKit, Packages/BundleKitTranslate (the translation memory and server) and
 # Packages/BundleKitLocalize (extraction from Swift sources), each helper with the `bundlekit`
 # that runs it built beside it.
+#
+# Arguments go to the Swift Testing runner of each package (`--filter NAME`, `--skip NAME`).
+#
+# On two cores the run is compile time and test time in about equal parts, and the tests leave
+# a core idle a quarter of the time. So the packages build one after another first (each
+# compile uses both cores), with the flags below, and then the three test bundles run at once,
+# beside the release build the artifact-bundle tests pack (started with the first build: it
+# fills the cores the debug builds leave idle while they link).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --oracles
@@ -12,60 +20,106 @@ swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
   Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
   Packages/BundleKitLocalize/Tests Scripts/fuzz/Sources
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+started=$SECONDS
+step() { echo "test.sh: $1 at $((SECONDS - started)) s"; }
+logs=$(mktemp -d)
+pids=()
+# A run stopped half way stops what it started.
+trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+set -m # each background job its own process group, so the trap stops its children too
+
+# The release build the artifact-bundle tests pack (Scripts/make-artifactbundle.sh, in its
+# scratch folder .build-artifact): the tests run the script, which then finds it done.
+bash Scripts/make-artifactbundle.sh --build-only > "$logs/release.log" 2>&1 &
+release=$!
+pids+=("$release")
+
+# The three packages build in one scratch folder, the root's: SwiftPM finds BundleKit's
+# modules, compiled by the same commands for each package, done already, and each helper is
+# beside `bundlekit`. The consumer packages the tests build (ConsumerPackage) use it too, with
+# the same flags (BUNDLEKIT_TEST_BUILD_FLAGS), so they compile only their own code.
+scratch=("--scratch-path" "$PWD/.build")
+# Every import of a module must be a dependency the manifest declares.
+checks=("--explicit-target-dependency-import-check" "error")
+# No debug information (nothing here runs a debugger; crash reports name functions from the
+# symbol table), and each module compiled by one frontend job on two threads instead of
+# batches that each type-check the whole module again: a cold build in three quarters of the
+# time. The index store stays: SwiftPM's test discovery on Linux reads it.
+flags=(-debug-info-format none -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 2 -Xswiftc -disable-batch-mode)
+export BUNDLEKIT_TEST_BUILD_FLAGS="${flags[*]}"
+# SwiftPM keeps the build plan of the package it built last in the scratch folder, and can
+# take it for the next package's: the plan is dropped before each package (the compiled
+# modules stay).
+replan() { rm -f .build/debug.yaml .build/*/debug/description.json; }
+packages=(BundleKitTranslate BundleKit BundleKitLocalize)
+package_path() { if [[ "$1" == BundleKit ]]; then echo .; else echo "Packages/$1"; fi; }
+build() {
+  replan
+  # Whole-module jobs are not incremental; the driver says so once per module.
+  swift build --build-tests "$@" "${scratch[@]}" "${checks[@]}" "${flags[@]}" 2>&1 \
+    | grep -v -e "remark: Incremental compilation has been disabled"
+}
+for name in "${packages[@]}"; do
+  build --package-path "$(package_path "$name")"
+  step "$name built"
+done
+
+# Each package's test bundle, straight from the scratch folder (`swift test` would plan the
+# package again and hold the folder's lock, which the consumer builds of the other bundles
+# need): XCTest's half, then Swift Testing's. On macOS the bundles are not executables:
+# `swift test` runs them, one package after another.
+run_tests() {
+  local name=$1 bundle=".build/debug/$1PackageTests.xctest" status=0
+  if [[ "$(uname)" == Darwin ]]; then
+    replan
+    swift test --skip-build --package-path "$(package_path "$name")" "${scratch[@]}" "${@:2}" \
+      > "$logs/$name.log" 2>&1 || status=$?
+  else
+    { "$bundle" && "$bundle" --testing-library swift-testing "${@:2}"; } \
+      > "$logs/$name.log" 2>&1 || status=$?
+  fi
+  echo "$status" > "$logs/$name.status"
+}
+for name in "${packages[@]}"; do
+  run_tests "$name" "$@" &
+  pids+=("$!")
+  if [[ "$(uname)" == Darwin ]]; then wait "$!"; fi
+done
 # Corpus tests skip (with their reason) when ../shared/corpus is not beside the clone: each
 # package's count is kept, and one line at the end says what did not run.
 skipped_total=0
 skipped_detail=()
-count_skipped() {
-  local count
-  count=$(grep -E '(Test|Suite) .* skipped' "$log" | grep -c 'corpus:' || true)
-  skipped_total=$((skipped_total + count))
-  skipped_detail+=("$1 $count")
-}
-# The three packages build in one scratch folder, the root's: SwiftPM finds BundleKit's
-# modules, compiled by the same commands for each package, done already, and each helper is
-# beside `bundlekit`. The consumer packages the tests build (ConsumerPackage) use it too.
-scratch=("--scratch-path" "$PWD/.build")
-# Every import of a module must be a dependency the manifest declares.
-checks=("--explicit-target-dependency-import-check" "error")
-step() { echo "test.sh: $1 at $((SECONDS - started)) s"; }
-# SwiftPM keeps the build plan of the package it built last in the scratch folder, and can
-# take it for the next package's: the root's `swift test` after the translation package's ran
-# the translation package's tests again, and passed. The plan is dropped before each package
-# (the compiled modules stay), and each run must show a suite of its own package.
-arguments=$#
-replan() { rm -f .build/debug.yaml .build/*/debug/description.json; }
-ran() {
-  # Arguments to `swift test` (a --filter) may leave the suite out.
-  [[ "$arguments" -eq 0 ]] || return 0
-  if ! grep -q "$2" "$log"; then
-    echo "test.sh: the $1 tests did not run (no \"$2\" in the output)" >&2
-    exit 1
+failed=()
+# Each package's output in order, when it is done; each run must show a suite of its own
+# package (arguments may leave it out).
+expected=('Suite "PostgreSQL memory"' 'Suite PackageShapeTests' 'Suite SyncPluginTests')
+for index in 0 1 2; do
+  name=${packages[$index]}
+  wait "${pids[$((index + 1))]}" 2>/dev/null || true
+  status=$(cat "$logs/$name.status" 2>/dev/null || echo "no status")
+  cat "$logs/$name.log"
+  step "$name tested (exit $status)"
+  if [[ "$status" != 0 ]]; then failed+=("$name"); fi
+  if [[ $# -eq 0 ]] && ! grep -q "${expected[$index]}" "$logs/$name.log"; then
+    echo "test.sh: the $name tests did not run (no ${expected[$index]} in the output)" >&2
+    failed+=("$name")
   fi
-}
-started=$SECONDS
-# The translation memory first: its tests run `bundlekit translate`, and BundleKit's crash
-# harness then finds bundlekit-translate beside bundlekit and kills `translate index` too.
-replan
-swift build --package-path Packages/BundleKitTranslate "${scratch[@]}" --product bundlekit
-swift test --package-path Packages/BundleKitTranslate "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
-ran BundleKitTranslate 'Suite "PostgreSQL memory"'
-count_skipped BundleKitTranslate
-step "BundleKitTranslate done"
-replan
-swift test "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
-ran BundleKit 'Suite PackageShapeTests'
-count_skipped BundleKit
-step "BundleKit done"
-replan
-swift test --package-path Packages/BundleKitLocalize "${scratch[@]}" "${checks[@]}" "$@" 2>&1 | tee "$log"
-ran BundleKitLocalize 'Suite SyncPluginTests'
-count_skipped BundleKitLocalize
-step "BundleKitLocalize done"
+  count=$(grep -E '(Test|Suite) .* skipped' "$logs/$name.log" | grep -c 'corpus:' || true)
+  skipped_total=$((skipped_total + count))
+  skipped_detail+=("$name $count")
+done
+# The release build ended long ago, or the artifact-bundle tests waited for it; its own
+# failure shows in theirs, and here.
+if ! wait "$release"; then
+  tail -n 40 "$logs/release.log"
+  failed+=("release build")
+fi
 if [[ "$skipped_total" -gt 0 ]]; then
   echo "test.sh: $skipped_total corpus tests or suites skipped (${skipped_detail[*]}): ../shared/corpus is not beside this clone"
 else
   echo "test.sh: no corpus test skipped (../shared/corpus is beside this clone)"
+fi
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "test.sh: failed: ${failed[*]}" >&2
+  exit 1
 fi

@@ -76,7 +76,7 @@ struct ArtifactBundleTests {
         withIntermediateDirectories: true)
       try text.write(toFile: user + "/" + path, atomically: true, encoding: .utf8)
     }
-    let build = try Tool.swift(["build", "--package-path", user])
+    let build = try Tool.swift(["build", "--package-path", user] + Tool.buildFlags)
     let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
     try #require(build.status == 0, "\(log)")
     #expect(log.contains("Compiling tables with the prebuilt bundlekit"), "\(log)")
@@ -114,7 +114,7 @@ struct PluginPackageTests {
     #expect(!manifest.contains(#""BundleKit""#))
     try manifest.write(toFile: demo + "/Package.swift", atomically: true, encoding: .utf8)
     let started = Date()
-    let build = try Tool.swift(["build", "--package-path", demo])
+    let build = try Tool.swift(["build", "--package-path", demo] + Tool.buildFlags)
     let seconds = Date().timeIntervalSince(started)
     let log = String(decoding: build.stdout, as: UTF8.self) + build.stderr
     try #require(build.status == 0, "\(log.suffix(4000))")
@@ -142,7 +142,7 @@ struct PluginPackageTests {
     try FileIO.writeAtomically(
       Array("/* Italian: to do */\n".utf8), to: kit + "/Resources/it.lproj/Messages.strings")
     try FileIO.writeAtomically(Array(#"{ "pruneBelow": 0.7 }"#.utf8), to: kit + "/bundlekit.json")
-    let pruned = try Tool.swift(["build", "--package-path", demo])
+    let pruned = try Tool.swift(["build", "--package-path", demo] + Tool.buildFlags)
     let prunedLog = String(decoding: pruned.stdout, as: UTF8.self) + pruned.stderr
     try #require(pruned.status == 0, "\(prunedLog.suffix(4000))")
     let bundle = demo + "/.build/debug/DemoApp_DemoKit.resources"

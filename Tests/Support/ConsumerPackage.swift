@@ -56,7 +56,7 @@ public struct ConsumerPackage: Sendable {
     guard let scratch = Self.testsScratchFolder else {
       return try Tool.swift(options + arguments, timeout: timeout, environment: environment)
     }
-    options += ["--scratch-path", scratch, "--ignore-lock"]
+    options += ["--scratch-path", scratch, "--ignore-lock"] + Tool.buildFlags
     let lock = open(
       scratch + "/bundlekit-consumer-packages.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard lock >= 0 else {

@@ -69,6 +69,13 @@ public enum Tool {
     return nil
   }
 
+  /// The flags the tests' own build was made with (`BUNDLEKIT_TEST_BUILD_FLAGS`, which
+  /// Scripts/test.sh sets), for the packages the tests build: in the tests' scratch folder a
+  /// build with other flags would compile everything they share again.
+  public static let buildFlags: [String] =
+    (ProcessInfo.processInfo.environment["BUNDLEKIT_TEST_BUILD_FLAGS"] ?? "")
+    .split(separator: " ").map(String.init)
+
   /// What a finished process left: its status and output.
   public struct Result {
     /// The exit status.
