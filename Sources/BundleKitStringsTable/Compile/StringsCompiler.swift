@@ -93,21 +93,18 @@ public struct StringsCompiler: Sendable {
   /// (alone in their language's group, no catalog of their name beside them, in a folder
   /// that names a language) and that have nothing to report, compiled.
   private func cleanTables(_ locations: [TableLocation]) -> [TableLocation: [UInt8]] {
-    func name(_ location: TableLocation) -> String {
-      "\(location.bundleFolder)\u{0}\(location.table)"
-    }
     var localized: [String: Int] = [:]
     var catalogs: Set<String> = []
     for location in locations {
       if location.kind == .strings, location.language != nil {
-        localized[name(location), default: 0] += 1
+        localized[location.group, default: 0] += 1
       }
-      if location.kind == .catalog { catalogs.insert(name(location)) }
+      if location.kind == .catalog { catalogs.insert(location.group) }
     }
     var clean: [TableLocation: [UInt8]] = [:]
     for location in locations where location.kind == .strings {
-      guard !catalogs.contains(name(location)),
-        location.language.map({ LanguageName.isValid($0) && localized[name(location)] == 1 })
+      guard !catalogs.contains(location.group),
+        location.language.map({ LanguageName.isValid($0) && localized[location.group] == 1 })
           ?? true,
         let bytes = try? FileIO.read(location.path),
         let binary = CleanStringsTable.binary(bytes)

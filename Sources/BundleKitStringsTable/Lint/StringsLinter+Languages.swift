@@ -162,9 +162,7 @@ extension StringsLinter {
     -> [[TableLocation]]
   {
     // Only localized tables (in a `<lang>.lproj`) are compared across languages.
-    let grouped = Dictionary(grouping: locations.filter { $0.language != nil }) {
-      "\($0.bundleFolder)\u{0}\($0.table)"
-    }
+    let grouped = Dictionary(grouping: locations.filter { $0.language != nil }, by: \.group)
     return grouped.keys.sorted().compactMap { grouped[$0]?.sorted { $0.path < $1.path } }
   }
 
@@ -173,9 +171,7 @@ extension StringsLinter {
     let catalogs = locations.filter { $0.kind == .catalog }
     for catalog in catalogs {
       for legacy in locations
-      where legacy.kind != .catalog && legacy.table == catalog.table
-        && legacy.bundleFolder == catalog.bundleFolder
-      {
+      where legacy.kind != .catalog && legacy.group == catalog.group {
         diagnostics.append(
           Diagnostic(
             .error, .duplicateOutput, legacy.path,

@@ -48,6 +48,10 @@ public struct TableLocation: Sendable, Hashable {
       bundleFolder = components.dropLast().joined(separator: "/")
     }
   }
+
+  /// What the tables of one name in one bundle share, whatever their language or kind: the
+  /// linter compares such tables with each other, and the build makes one output of them.
+  var group: String { "\(bundleFolder)\u{0}\(table)" }
 }
 
 /// The 1-based line of each key of an XML or JSON table, found in one pass over its bytes:
