@@ -49,6 +49,35 @@ struct FuzzyIndexTests {
     }
   }
 
+  @Test("A concordance search's byte search finds what the UTF-8 view's search finds")
+  func concordanceByteSearch() {
+    let seed = SeededGenerator.seed("concordance bytes")
+    var random = SeededGenerator(seed: seed)
+    let pieces = ["a", "aa", "ab", "b", "ü", "ö", "設", "定", " ", "x", "\u{0}", "é", "e\u{301}"]
+    func text(_ count: Int) -> String {
+      (0..<count).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
+    }
+    var found = 0
+    for _ in 0..<5_000 {
+      let haystack = text(Int.random(in: 0...12, using: &random))
+      let needle = text(Int.random(in: 1...3, using: &random))
+      let expected = haystack.utf8.firstRange(of: needle.utf8) != nil
+      if expected { found += 1 }
+      #expect(
+        SnapshotStore.bytes(of: haystack, contain: needle) == expected,
+        "\(haystack.debugDescription) contains \(needle.debugDescription): \(expected)")
+    }
+    #expect(found > 500, "too few matches to mean anything: \(found)")
+    // The edges: at the very start and end, longer than the text, the whole text, repeated
+    // first bytes before the match.
+    #expect(SnapshotStore.bytes(of: "aaab", contain: "aab"))
+    #expect(SnapshotStore.bytes(of: "tür", contain: "ür"))
+    #expect(SnapshotStore.bytes(of: "tür", contain: "tür"))
+    #expect(!SnapshotStore.bytes(of: "tü", contain: "tür"))
+    #expect(!SnapshotStore.bytes(of: "", contain: "a"))
+    #expect(SnapshotStore.bytes(of: "設定", contain: "定"))
+  }
+
   @Test("Queries without trigrams and empty indexes find nothing, and do not trap")
   func edges() {
     #expect(FuzzyIndex(texts: []).best(for: "open", minimumScore: 0, limit: 5).isEmpty)

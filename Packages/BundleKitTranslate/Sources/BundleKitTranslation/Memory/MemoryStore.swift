@@ -1,5 +1,13 @@
 import GRDB
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A row of `translations` with the unit it belongs to.
 package struct StoredTranslation: Sendable, Hashable {
   package var unit: Int64
@@ -385,24 +393,49 @@ struct SnapshotStore: MemoryStore {
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
   ) async throws -> [StoredTranslation] {
-    var found: [StoredTranslation] = []
+    var found: [(order: [String], row: StoredTranslation)] = []
     for (normalized, indexes) in byNormalized
-    where needle.isEmpty || normalized.utf8.firstRange(of: needle.utf8) != nil {
+    where needle.isEmpty || Self.bytes(of: normalized, contain: needle) {
       for index in indexes {
         let row = rows[Int(index)]
         if let language, row.language != language { continue }
         if let state, row.state != state { continue }
-        if let project, unitsByID[row.unit]?.project != project { continue }
-        found.append(row)
+        let unit = unitsByID[row.unit]
+        if let project, unit?.project != project { continue }
+        // The order's texts once per row found, not twice per comparison of the sort.
+        let order = [
+          row.value, row.language, unit?.table ?? "", unit?.key ?? "", unit?.bundle ?? "",
+          unit?.variant ?? "", unit?.project ?? "",
+        ]
+        found.append((order, row))
       }
     }
-    let order = { (row: StoredTranslation) -> [String] in
-      let unit = unitsByID[row.unit]
-      return [
-        row.value, row.language, unit?.table ?? "", unit?.key ?? "", unit?.bundle ?? "",
-        unit?.variant ?? "", unit?.project ?? "",
-      ]
+    found.sort { ContentOrder.precedes($0.order, $1.order) }
+    return found.prefix(limit).map(\.row)
+  }
+
+  /// Whether the UTF-8 of `needle` occurs in that of `text`, as the database's `LIKE` on the
+  /// normalised column finds it: `memchr` to each place the first byte occurs and `memcmp`
+  /// there, over the strings' own bytes, where the generic search of a `UTF8View` walked them
+  /// an index at a time (most of a concordance search).
+  static func bytes(of text: String, contain needle: String) -> Bool {
+    let found = text.utf8.withContiguousStorageIfAvailable { text in
+      needle.utf8.withContiguousStorageIfAvailable { needle -> Bool in
+        guard let first = needle.first, let base = text.baseAddress,
+          let wanted = needle.baseAddress, text.count >= needle.count
+        else { return needle.isEmpty }
+        var start = 0
+        let last = text.count - needle.count
+        while start <= last,
+          let hit = memchr(base + start, Int32(first), last - start + 1)
+        {
+          let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+          if memcmp(base + offset, wanted, needle.count) == 0 { return true }
+          start = offset + 1
+        }
+        return false
+      }
     }
-    return Array(found.sorted { ContentOrder.precedes(order($0), order($1)) }.prefix(limit))
+    return (found ?? nil) ?? (text.utf8.firstRange(of: needle.utf8) != nil)
   }
 }
