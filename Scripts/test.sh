@@ -97,6 +97,11 @@ for index in 0 1 2; do
   name=${packages[$index]}
   wait "${pids[$((index + 1))]}" 2>/dev/null || true
   status=$(cat "$logs/$name.status" 2>/dev/null || echo "no status")
+  # A filter that matches nothing in this package: Swift Testing exits 69 when no test ran,
+  # which is no failure here.
+  if [[ "$status" == 69 && $# -gt 0 ]] && grep -q "Test run with 0 tests" "$logs/$name.log"; then
+    status=0
+  fi
   cat "$logs/$name.log"
   step "$name tested (exit $status)"
   if [[ "$status" != 0 ]]; then failed+=("$name"); fi
