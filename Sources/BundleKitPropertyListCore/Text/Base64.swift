@@ -49,38 +49,75 @@ package enum Base64 {
   package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> Result<
     [UInt8], Base64Error
   > {
-    var output: [UInt8] = []
-    output.reserveCapacity(text.count / 4 * 3)
-    var accumulator: UInt32 = 0
-    var pending = 0
-    var padding = 0
-    for (offset, byte) in text.enumerated() {
-      if isSpace(byte) { continue }
-      if byte == UInt8(ascii: "=") {
-        padding += 1
-        if padding > 2 { return .failure(Base64Error(offset: offset)) }
-        continue
-      }
-      let value = decodeTable[Int(byte)]
-      if value == 0xFF || padding > 0 { return .failure(Base64Error(offset: offset)) }
-      accumulator = accumulator << 6 | UInt32(value)
-      pending += 1
-      if pending == 4 {
-        output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-        output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-        output.append(UInt8(truncatingIfNeeded: accumulator))
-        accumulator = 0
-        pending = 0
+    if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0) }) {
+      return result
+    }
+    return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
+  }
+
+  /// The decoder on the bytes themselves: an index loop over a buffer into a buffer (walking a
+  /// generic collection `enumerated()` asked the runtime for tuple metadata at every byte).
+  private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> Result<
+    [UInt8], Base64Error
+  > {
+    var failure: Int?
+    // At most three bytes for every four characters, and two for a last partial group.
+    let output = decodeTable.withUnsafeBufferPointer { table in
+      [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 2) { output, written in
+        var accumulator: UInt32 = 0
+        var pending = 0
+        var padding = 0
+        var count = 0
+        var offset = 0
+        while offset < text.count {
+          let byte = text[offset]
+          if isSpace(byte) {
+            offset += 1
+            continue
+          }
+          if byte == UInt8(ascii: "=") {
+            padding += 1
+            if padding > 2 {
+              failure = offset
+              break
+            }
+            offset += 1
+            continue
+          }
+          let value = table[Int(byte)]
+          if value == 0xFF || padding > 0 {
+            failure = offset
+            break
+          }
+          accumulator = accumulator << 6 | UInt32(value)
+          pending += 1
+          if pending == 4 {
+            output[count] = UInt8(truncatingIfNeeded: accumulator >> 16)
+            output[count + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+            output[count + 2] = UInt8(truncatingIfNeeded: accumulator)
+            count += 3
+            accumulator = 0
+            pending = 0
+          }
+          offset += 1
+        }
+        if failure == nil {
+          switch pending {
+          case 0: break
+          case 2:
+            output[count] = UInt8(truncatingIfNeeded: accumulator >> 4)
+            count += 1
+          case 3:
+            output[count] = UInt8(truncatingIfNeeded: accumulator >> 10)
+            output[count + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+            count += 2
+          default: failure = text.count
+          }
+        }
+        written = count
       }
     }
-    switch pending {
-    case 0: break
-    case 2: output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-    case 3:
-      output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-      output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-    default: return .failure(Base64Error(offset: text.count))
-    }
+    if let failure { return .failure(Base64Error(offset: failure)) }
     return .success(output)
   }
 }
