@@ -64,6 +64,54 @@ struct ArchiveCreateTests {
       format == .sevenZip ? theirs.sorted() == expectedNames : theirs == expectedNames, "\(format)")
   }
 
+  @Test("a file with holes is stored sparse, as bsdtar stores it; a file without is whole")
+  func sparseAsBsdtar() throws {
+    let python = try #require(
+      Tool.path("python3"), "python3 is not on PATH: Scripts/bootstrap.sh --oracles installs it")
+    let bsdtar = try #require(
+      Tool.path("bsdtar"), "bsdtar is not on PATH: Scripts/bootstrap.sh --oracles installs it")
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.file("src"), withIntermediateDirectories: true)
+    // 8 MiB with 4 KiB of data in the middle: on file systems with holes, two of them.
+    let sparse = folder.file("src/sparse.bin")
+    let descriptor = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(descriptor >= 0)
+    let data = [UInt8](repeating: 0x5A, count: 4096)
+    #expect(data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, 4096, 4 << 20) } == 4096)
+    #expect(ftruncate(descriptor, 8 << 20) == 0)
+    close(descriptor)
+    try FileIO.writeAtomically(
+      Array(String(repeating: "whole ", count: 2000).utf8), to: folder.file("src/whole.txt"))
+    var info = stat()
+    #expect(stat(sparse, &info) == 0)
+    let hasHoles = Int64(info.st_blocks) * 512 < Int64(info.st_size)
+    let ours = folder.file("ours.tar")
+    try ArchiveCreator.create(
+      [folder.file("src")], to: ours, options: ArchiveCreateOptions(format: .tar))
+    let theirs = folder.file("theirs.tar")
+    #expect(try Tool.run(bsdtar, ["-cf", theirs, "-C", folder.path, "src"]).status == 0)
+    // Each archive's members as Python's tarfile reads them: sparse or not, and the bytes.
+    let script = """
+      import hashlib, sys, tarfile
+      for path in sys.argv[1:]:
+          with tarfile.open(path) as archive:
+              for member in sorted(archive.getmembers(), key=lambda m: m.name):
+                  if member.isfile():
+                      digest = hashlib.sha256(archive.extractfile(member).read()).hexdigest()
+                      print(member.name, member.size, member.issparse(), digest)
+              print("--")
+      """
+    let run = try Tool.run(python, ["-c", script, ours, theirs])
+    #expect(run.status == 0, "\(run.stderr)")
+    let parts = String(decoding: run.stdout, as: UTF8.self).components(separatedBy: "--\n")
+    try #require(parts.count == 3, "\(parts)")
+    #expect(parts[0] == parts[1], "ours:\n\(parts[0])bsdtar:\n\(parts[1])")
+    #expect(
+      parts[0].contains("src/sparse.bin 8388608 \(hasHoles ? "True" : "False") "), "\(parts[0])")
+    #expect(parts[0].contains("src/whole.txt 12000 False "), "\(parts[0])")
+  }
+
   @Test("Python's tarfile and zipfile read the same names, modes, times and bytes")
   func againstPython() throws {
     let python = try #require(

@@ -38,6 +38,9 @@ public struct ArchivedFile: Sendable, Hashable {
   public var type: ArchiveEntryType
   /// The size of a regular file.
   public var size: Int64
+  /// The blocks the file system holds for the file cover its size: it has no holes, and
+  /// libarchive need not ask where its data is (seven `lseek`s a file).
+  var holeless = false
 }
 
 /// Writes archives with libarchive.
@@ -87,8 +90,10 @@ public enum ArchiveCreator {
         }
         result.append(ArchivedFile(path: archivePath, source: source, type: .symlink, size: 0))
       case S_IFREG:
-        result.append(
-          ArchivedFile(path: archivePath, source: source, type: .file, size: Int64(info.st_size)))
+        var file = ArchivedFile(
+          path: archivePath, source: source, type: .file, size: Int64(info.st_size))
+        file.holeless = Int64(info.st_blocks) * 512 >= Int64(info.st_size)
+        result.append(file)
       default:
         throw .file(
           path: source,
@@ -225,6 +230,10 @@ public enum ArchiveCreator {
         }
       }
       defer { if input >= 0 { close(input) } }
+      // A file with holes is stored sparse, as bsdtar stores it; the search for holes is
+      // skipped where there can be none.
+      archive_read_disk_set_behavior(
+        disk, file.holeless ? behavior | Int32(ARCHIVE_READDISK_NO_SPARSE) : behavior)
       guard archive_read_disk_entry_from_file(disk, entry, input, nil) == ARCHIVE_OK else {
         throw .file(path: file.source, message: errorText(disk))
       }
