@@ -38,9 +38,6 @@ public struct ArchivedFile: Sendable, Hashable {
   public var type: ArchiveEntryType
   /// The size of a regular file.
   public var size: Int64
-  /// The blocks the file system holds for the file cover its size: it has no holes, and
-  /// libarchive need not ask where its data is (seven `lseek`s a file).
-  var holeless = false
 }
 
 /// Writes archives with libarchive.
@@ -50,7 +47,16 @@ public enum ArchiveCreator {
   public static func files(_ paths: [String], excludes: [String]) throws(ArchiveError)
     -> [ArchivedFile]
   {
-    var result: [ArchivedFile] = []
+    try walk(paths, excludes: excludes).map(\.file)
+  }
+
+  /// ``files(_:excludes:)``, each with whether it has no holes: the blocks the file system
+  /// holds for it cover its size (true of folders and links), so libarchive need not ask
+  /// where its data is (seven `lseek`s a file).
+  static func walk(_ paths: [String], excludes: [String]) throws(ArchiveError)
+    -> [(file: ArchivedFile, holeless: Bool)]
+  {
+    var result: [(file: ArchivedFile, holeless: Bool)] = []
     let patterns = ArchiveCreateOptions.defaultExcludes + excludes
     func excluded(_ relative: String) -> Bool {
       let name = Paths.lastComponent(relative)
@@ -63,7 +69,8 @@ public enum ArchiveCreator {
       }
       switch info.st_mode & S_IFMT {
       case S_IFDIR:
-        result.append(ArchivedFile(path: archivePath, source: source, type: .directory, size: 0))
+        result.append(
+          (ArchivedFile(path: archivePath, source: source, type: .directory, size: 0), true))
         guard let listing = DirectoryWalker.names(in: source) else {
           throw .file(path: source, message: "cannot list the folder")
         }
@@ -88,12 +95,15 @@ public enum ArchiveCreator {
               "is a symbolic link to '\(target)', outside what is archived: its archive could not be extracted safely; archive the folder it points to, or replace the link"
           )
         }
-        result.append(ArchivedFile(path: archivePath, source: source, type: .symlink, size: 0))
+        result.append(
+          (ArchivedFile(path: archivePath, source: source, type: .symlink, size: 0), true))
       case S_IFREG:
-        var file = ArchivedFile(
-          path: archivePath, source: source, type: .file, size: Int64(info.st_size))
-        file.holeless = Int64(info.st_blocks) * 512 >= Int64(info.st_size)
-        result.append(file)
+        result.append(
+          (
+            ArchivedFile(
+              path: archivePath, source: source, type: .file, size: Int64(info.st_size)),
+            Int64(info.st_blocks) * 512 >= Int64(info.st_size)
+          ))
       default:
         throw .file(
           path: source,
@@ -114,7 +124,7 @@ public enum ArchiveCreator {
     // Byte order, so the archive is the same whatever order the file system lists.
     // By UTF-8 bytes, compared with memcmp: the generic element-by-element comparison was
     // most of the time before the first byte was compressed.
-    result.sort { Self.precedes($0.path, $1.path) }
+    result.sort { Self.precedes($0.file.path, $1.file.path) }
     return result
   }
 
@@ -152,8 +162,8 @@ public enum ArchiveCreator {
     _ paths: [String], to output: String, options: ArchiveCreateOptions,
     progress: ((Int64, Int64) -> Void)? = nil
   ) throws(ArchiveError) -> [ArchivedFile] {
-    let files = try files(paths, excludes: options.excludes)
-    let total = files.reduce(0) { $0 + $1.size }
+    let walked = try walk(paths, excludes: options.excludes)
+    let total = walked.reduce(0) { $0 + $1.file.size }
     let file: AtomicFile
     do {
       file = try AtomicFile(output)
@@ -213,7 +223,7 @@ public enum ArchiveCreator {
       ?? 315_532_800
     var written: Int64 = 0
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    for file in files {
+    for (file, holeless) in walked {
       guard let entry = archive_entry_new() else {
         throw .archive(path: output, message: "libarchive could not start")
       }
@@ -233,7 +243,7 @@ public enum ArchiveCreator {
       // A file with holes is stored sparse, as bsdtar stores it; the search for holes is
       // skipped where there can be none.
       archive_read_disk_set_behavior(
-        disk, file.holeless ? behavior | Int32(ARCHIVE_READDISK_NO_SPARSE) : behavior)
+        disk, holeless ? behavior | Int32(ARCHIVE_READDISK_NO_SPARSE) : behavior)
       guard archive_read_disk_entry_from_file(disk, entry, input, nil) == ARCHIVE_OK else {
         throw .file(path: file.source, message: errorText(disk))
       }
@@ -288,7 +298,7 @@ public enum ArchiveCreator {
     } catch {
       throw .file(path: output, message: error.message)
     }
-    return files
+    return walked.map(\.file)
   }
 
   /// Whether `a` sorts before `b` by their UTF-8 bytes.
