@@ -23,6 +23,23 @@ public enum Paths {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
+  /// Whether a component of `path` is `.` or `..`, on the UTF-8 bytes.
+  static func hasDotComponent(_ path: String) -> Bool {
+    var length = 0  // of the current component
+    var dots = 0  // how many of its bytes are dots
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "/") {
+        if length > 0, dots == length, length <= 2 { return true }
+        length = 0
+        dots = 0
+      } else {
+        length += 1
+        if byte == UInt8(ascii: ".") { dots += 1 }
+      }
+    }
+    return length > 0 && dots == length && length <= 2
+  }
+
   /// Where `path` ends once trailing slashes are dropped (one `/` is kept), and the last
   /// slash before that end: worked out on the UTF-8 bytes, since a `/` is never part of
   /// another character there, instead of walking `Character`s.
@@ -58,6 +75,8 @@ public enum Paths {
   /// `Base.xcconfig`), when that names the same file: through a link to a folder, `..` is
   /// the link target's parent, so the path is kept as written then. Leading `..` stay.
   public static func collapsed(_ path: String) -> String {
+    // Most paths hold no `.` or `..` component: a pass over the bytes tells, with no split.
+    guard hasDotComponent(path) else { return path }
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
     guard parts.contains(where: { $0 == "." || $0 == ".." }) else { return path }
     var kept: [Substring] = []

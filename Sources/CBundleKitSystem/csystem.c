@@ -18,14 +18,6 @@ int bundlekit_syncfs(int descriptor) {
 #endif
 }
 
-void bundlekit_start_writeback(int descriptor) {
-#if defined(__linux__)
-  (void)sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);
-#else
-  (void)descriptor;
-#endif
-}
-
 int bundlekit_exchange(const char *first, const char *second) {
 #if defined(__linux__) && defined(SYS_renameat2)
   // RENAME_EXCHANGE is 2; glibc before 2.28 has no wrapper, the system call always works.

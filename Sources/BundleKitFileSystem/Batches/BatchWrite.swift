@@ -92,11 +92,12 @@ extension FileIO {
         RenameJournal.Rename(
           source: $0.temporary, target: $0.target,
           state: $0.existing.map(RenameJournal.FileState.text) ?? RenameJournal.FileState.absent)
-      }, folders: &folders)
+      }, folders: &folders, flush: !canSyncFileSystem)
     let staged: [StagedFile]
     do {
       staged = try stageAll(files, targets)
-      syncFileSystems(staged)
+      // The journal too, before its commit: it was written unflushed.
+      syncFileSystems(staged, journal: journal)
       try journal.commit()
     } catch {
       for target in targets { unlink(target.temporary) }
@@ -218,13 +219,17 @@ extension FileIO {
     private static let canSyncFileSystem = false
   #endif
 
-  /// Flushes the file systems of the staged files (Linux: `syncfs` once per file system; else
-  /// the files were flushed one by one when staged).
-  private static func syncFileSystems(_ staged: [StagedFile]) {
+  /// Flushes the file systems of the staged files, and of the journal's folder when given
+  /// (Linux: `syncfs` once per file system; else the files and the journal were flushed one
+  /// by one when written).
+  private static func syncFileSystems(_ staged: [StagedFile], journal: RenameJournal? = nil) {
     #if os(Linux)
       var devices: Set<UInt64> = []
       for item in staged where devices.insert(item.device).inserted {
         syncFolder(split(item.target).folder, wholeFileSystem: true)
+      }
+      if let journal, devices.insert(journal.device).inserted {
+        syncFolder(journal.folder, wholeFileSystem: true)
       }
     #endif
   }
@@ -239,7 +244,10 @@ extension FileIO {
   }
 
   /// Writes `bytes` to a batch file's temporary file, with the target's permissions and
-  /// owner. Few system calls: a bump of 1,000 files makes each count.
+  /// owner. Few system calls: a bump of 1,000 files makes each count. Where the batch is
+  /// flushed with one `syncfs`, nothing starts a file's writeback early: one
+  /// `sync_file_range` a file (tried) made a bump of 1,000 files on ext4 without a journal
+  /// 30 ms slower, the flush of the whole batch writing it in fewer, larger requests.
   private static func stage(_ bytes: [UInt8], for target: BatchTarget, flush: Bool)
     throws(FileSystemError) -> StagedFile
   {
@@ -249,7 +257,6 @@ extension FileIO {
     defer { close(descriptor) }
     do throws(FileSystemError) {
       try writeAll(bytes, to: descriptor, path: path)
-      if !flush { bundlekit_start_writeback(descriptor) }
       if flush, fsync(descriptor) != 0 {
         throw FileSystemError.io(path: path, message: systemError("cannot flush to disk"))
       }

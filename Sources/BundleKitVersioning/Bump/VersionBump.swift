@@ -104,6 +104,8 @@ public struct VersionBump: Sendable {
       [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String)] =
         []
     var groupOfPlace: [VersionPlace: Int] = [:]
+    groups.reserveCapacity(inventory.bundles.count * 2)
+    groupOfPlace.reserveCapacity(inventory.bundles.count * 2)
     for bundle in inventory.bundles {
       if bundle.missing != nil { continue }
       // Embedded frameworks and helpers keep their own numbers: raised only when named.

@@ -477,9 +477,25 @@ public struct VersionInventory: Sendable {
   /// The folder holding `path` ("." for a bare name).
   static func parentFolder(of path: String) -> String { Paths.parent(path) }
 
+  /// The name of the folder holding `path` (its next-to-last non-empty component), "." for
+  /// none. Found on the UTF-8 bytes from the end: this runs for every Info.plist read.
   static func folderName(of path: String) -> String {
-    let parts = path.split(separator: "/")
-    return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
+    let utf8 = path.utf8
+    var end = utf8.endIndex
+    var components: [Range<String.Index>] = []
+    while end > utf8.startIndex, components.count < 2 {
+      // Skip slashes, then take the component before them.
+      while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
+        end = utf8.index(before: end)
+      }
+      var start = end
+      while start > utf8.startIndex, utf8[utf8.index(before: start)] != UInt8(ascii: "/") {
+        start = utf8.index(before: start)
+      }
+      if start < end { components.append(start..<end) }
+      end = start
+    }
+    return components.count == 2 ? String(path[components[1]]) : "."
   }
 
   /// A value spread over project configurations: the highest current value wins.

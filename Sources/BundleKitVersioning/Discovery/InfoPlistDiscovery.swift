@@ -112,10 +112,15 @@ public enum InfoPlistDiscovery {
       }
       var undecodable: String?
       var scripts: [String] = []
+      // The walk's names are plain components: the root is normalised once, and each path
+      // below it is the root and the relative path joined (what normalising the whole gives).
+      let base = normalized(path)
+      func fullPath(_ relative: String) -> String {
+        base == "." ? relative : base == "/" ? "/" + relative : base + "/" + relative
+      }
       DirectoryWalker.walk(path) { entry in
         let name = entry.name
         let relative = entry.relativePath
-        let full = normalized(path == "." ? relative : path + "/" + relative)
         if SkippedFolders.skips(name) {
           return .skip
         }
@@ -131,26 +136,26 @@ public enum InfoPlistDiscovery {
         // tree half bumped.
         if !entry.isDecodable {
           if entry.isFolder || isInfoPlist(name) || name.hasSuffix(".xcodeproj") {
-            undecodable = undecodable ?? full
+            undecodable = undecodable ?? fullPath(relative)
           }
           return .skip
         }
         if name.hasSuffix(".xcodeproj") {
-          if includeTests || !isTestBundle(relative) { found.insert(.project(full)) }
+          if includeTests || !isTestBundle(relative) { found.insert(.project(fullPath(relative))) }
           return .skip
         }
         if name.hasSuffix(".xcworkspace") {
-          found.insert(.workspace(full))
+          found.insert(.workspace(fullPath(relative)))
           return .skip
         }
         if Self.isSpec(name), !entry.isFolder {
-          found.insert(.spec(full))
+          found.insert(.spec(fullPath(relative)))
           return .skip
         }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
-          found.insert(.infoPlist(full))
+          found.insert(.infoPlist(fullPath(relative)))
         }
-        if !entry.isFolder, Self.mayRunXcodeGen(name) { scripts.append(full) }
+        if !entry.isFolder, Self.mayRunXcodeGen(name) { scripts.append(fullPath(relative)) }
         return .descend
       }
       // A spec named only where the build runs XcodeGen (`xcodegen generate --spec App.yml`
@@ -170,7 +175,7 @@ public enum InfoPlistDiscovery {
   public static func normalized(_ path: String) -> String {
     var result = Paths.collapsed(path)
     while result.hasPrefix("./") { result.removeFirst(2) }
-    while result.count > 1, result.hasSuffix("/") { result.removeLast() }
+    while result.utf8.count > 1, result.hasSuffix("/") { result.removeLast() }
     return result
   }
 }

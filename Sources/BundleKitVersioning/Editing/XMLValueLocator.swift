@@ -32,7 +32,10 @@ enum XMLValueLocator {
     while let token = scanner.next() {
       switch token {
       case .start(let name, let range, let selfClosing):
-        let atTop = stack == ["plist", "dict"] || stack == ["dict"]
+        let atTop =
+          stack.count == 2
+          ? stack[0] == "plist" && stack[1] == "dict"
+          : stack.count == 1 && stack[0] == "dict"
         if atTop, name == "key", !selfClosing {
           guard let (text, _) = scanner.text(until: "key") else { return nil }
           pendingKey = decodeEntities(text)
@@ -59,7 +62,8 @@ enum XMLValueLocator {
 
   static func decodeEntities(_ bytes: ArraySlice<UInt8>) -> String {
     let text = String(decoding: bytes, as: UTF8.self)
-    guard text.contains("&") else { return text }
+    // On the bytes: `String.contains` of a string goes through Foundation's NSString search.
+    guard bytes.contains(UInt8(ascii: "&")) else { return text }
     var result = ""
     var rest = text[...]
     while let amp = rest.firstIndex(of: "&") {
@@ -98,14 +102,22 @@ enum XMLValueLocator {
       case end(name: String)
     }
 
-    func starts(with literal: String, at index: Int) -> Bool {
-      let pattern = Array(literal.utf8)
-      return index + pattern.count <= bytes.count
+    // The markup it looks for, as bytes once (not a new array at every tag).
+    static let commentOpen = Array("<!--".utf8)
+    static let commentClose = Array("-->".utf8)
+    static let cdataOpen = Array("<![CDATA[".utf8)
+    static let cdataClose = Array("]]>".utf8)
+    static let declarationOpen = Array("<?".utf8)
+    static let declarationClose = Array("?>".utf8)
+    static let doctypeOpen = Array("<!".utf8)
+    static let tagClose = Array(">".utf8)
+
+    func starts(with pattern: [UInt8], at index: Int) -> Bool {
+      index + pattern.count <= bytes.count
         && bytes[index..<index + pattern.count].elementsEqual(pattern)
     }
 
-    mutating func skip(past literal: String) {
-      let pattern = Array(literal.utf8)
+    mutating func skip(past pattern: [UInt8]) {
       while position + pattern.count <= bytes.count {
         if bytes[position..<position + pattern.count].elementsEqual(pattern) {
           position += pattern.count
@@ -123,13 +135,13 @@ enum XMLValueLocator {
           continue
         }
         let start = position
-        if starts(with: "<!--", at: position) {
-          skip(past: "-->")
-        } else if starts(with: "<![CDATA[", at: position) {
-          skip(past: "]]>")
-        } else if starts(with: "<?", at: position) {
-          skip(past: "?>")
-        } else if starts(with: "<!", at: position) {
+        if starts(with: Self.commentOpen, at: position) {
+          skip(past: Self.commentClose)
+        } else if starts(with: Self.cdataOpen, at: position) {
+          skip(past: Self.cdataClose)
+        } else if starts(with: Self.declarationOpen, at: position) {
+          skip(past: Self.declarationClose)
+        } else if starts(with: Self.doctypeOpen, at: position) {
           // DOCTYPE, possibly with an internal subset in brackets.
           var depth = 0
           while position < bytes.count {
@@ -160,10 +172,11 @@ enum XMLValueLocator {
           var nameStart = start + (isEnd ? 2 : 1)
           while nameStart < end, bytes[nameStart] == 0x20 { nameStart += 1 }
           var nameEnd = nameStart
-          while nameEnd < end,
-            ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")].contains(bytes[nameEnd])
-          {
-            nameEnd += 1
+          scan: while nameEnd < end {
+            switch bytes[nameEnd] {
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">"): break scan
+            default: nameEnd += 1
+            }
           }
           let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
           return isEnd
@@ -181,15 +194,15 @@ enum XMLValueLocator {
       let closing = Array("</\(name)".utf8)
       var index = position
       while index + closing.count <= bytes.count {
-        if bytes[index] == UInt8(ascii: "<"), starts(with: "<!--", at: index) {
+        if bytes[index] == UInt8(ascii: "<"), starts(with: Self.commentOpen, at: index) {
           position = index
-          skip(past: "-->")
+          skip(past: Self.commentClose)
           index = position
           continue
         }
         if bytes[index..<index + closing.count].elementsEqual(closing) {
           position = index
-          skip(past: ">")
+          skip(past: Self.tagClose)
           return (bytes[start..<index], start..<index)
         }
         index += 1

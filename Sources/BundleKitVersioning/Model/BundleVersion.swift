@@ -209,6 +209,8 @@ public struct PrereleaseVersion: Sendable, Hashable, CustomStringConvertible {
 /// A build-setting reference in place of a value: `$(CURRENT_PROJECT_VERSION)` or
 /// `${MARKETING_VERSION}`; nil for a plain value.
 func buildSettingReference(in value: String) -> String? {
+  // Nearly every value is a plain number: no `$`, no reference.
+  guard value.utf8.contains(UInt8(ascii: "$")) else { return nil }
   let trimmed = value.trimmingCharacters(in: [" ", "\t"])
   for (open, close) in [("$(", ")"), ("${", "}")]
   where trimmed.hasPrefix(open) && trimmed.hasSuffix(close) {

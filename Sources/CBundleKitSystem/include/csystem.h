@@ -5,11 +5,6 @@
 /// batch of files instead of an fsync each), `fsync` elsewhere. Returns 0 on success.
 int bundlekit_syncfs(int descriptor);
 
-/// Starts writing `descriptor`'s dirty pages to disk without waiting (`sync_file_range` with
-/// SYNC_FILE_RANGE_WRITE on Linux; nothing elsewhere), so a later flush of the whole batch
-/// finds most of it already written. Durability still comes from that flush.
-void bundlekit_start_writeback(int descriptor);
-
 /// Swaps the names `first` and `second` in one atomic step (`renameat2` with RENAME_EXCHANGE
 /// on Linux, `renamex_np` with RENAME_SWAP on macOS). Returns 0, or -1 with errno set (EINVAL
 /// or ENOSYS where the file system or system cannot).

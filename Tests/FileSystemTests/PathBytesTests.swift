@@ -1,0 +1,86 @@
+import BundleKitTestSupport
+import Foundation
+import Testing
+
+@testable import BundleKitFileSystem
+
+/// The path helpers a batch write runs for every file, worked out on bytes, against the
+/// plain `split` versions they replaced: the same answer for every path, odd ones included
+/// (empty components, trailing slashes, names of dots, names in other scripts).
+struct PathBytesTests {
+  /// Random paths from components that matter: dots, empty ones, names with dots.
+  static func randomPath(_ generator: inout SeededGenerator) -> String {
+    let parts = ["", ".", "..", "...", "a", "b.", ".c", "..d", "Info.plist", "é", "日本", "x y"]
+    let count = Int(generator.next() % 5) + 1
+    let path = (0..<count).map { _ in parts[Int(generator.next() % UInt64(parts.count))] }
+      .joined(separator: "/")
+    switch generator.next() % 4 {
+    case 0: return "/" + path
+    case 1: return path + "/"
+    default: return path
+    }
+  }
+
+  /// Whether `Paths.collapsed` has work to do, as it asked before: split first, then look for
+  /// a `.` or `..` component. Without one, the path comes back as it is.
+  static func hasDotComponentBySplitting(_ path: String) -> Bool {
+    path.split(separator: "/", omittingEmptySubsequences: true).contains {
+      $0 == "." || $0 == ".."
+    }
+  }
+
+  @Test("Paths.collapsed: a . or .. component found on the bytes as by splitting; else as it is")
+  func collapsedAsSplitting() {
+    let seed = SeededGenerator.seed("PathBytesTests.collapsedAsSplitting")
+    var generator = SeededGenerator(seed: seed)
+    for round in 0..<5_000 {
+      let path = Self.randomPath(&generator)
+      let hasDot = Self.hasDotComponentBySplitting(path)
+      #expect(
+        Paths.hasDotComponent(path) == hasDot, "round \(round) (seed \(seed)): \(path)")
+      if !hasDot { #expect(Paths.collapsed(path) == path, "round \(round): \(path)") }
+    }
+    // Neither exists: collapsed where the folders lead to the same place, kept otherwise.
+    #expect(Paths.collapsed("/tmp/./bundlekit-none") == "/tmp/bundlekit-none")
+    #expect(Paths.collapsed("none-here/./b") == "none-here/./b")
+    #expect(Paths.collapsed("a/.../b") == "a/.../b")
+    #expect(Paths.collapsed("a/..b/c") == "a/..b/c")
+    #expect(Paths.collapsed("./") == ".")
+    #expect(Paths.collapsed("..") == "..")
+  }
+
+  /// `AbsolutePath.commonFolder` as it was: each path's parent copied out, then compared.
+  static func commonFolderByCopying(_ paths: [String]) -> String {
+    guard let first = paths.first else { return "/" }
+    var common = Array(Paths.parent(first).utf8)
+    for path in paths.dropFirst() {
+      let folder = Array(Paths.parent(path).utf8)
+      var length = 0
+      let limit = min(common.count, folder.count)
+      while length < limit, common[length] == folder[length] { length += 1 }
+      func ends(_ bytes: [UInt8], _ at: Int) -> Bool { at == bytes.count || bytes[at] == 0x2F }
+      while length > 0, !(ends(common, length) && ends(folder, length)) { length -= 1 }
+      if length < common.count { common.removeSubrange(length...) }
+    }
+    return common.isEmpty ? "/" : String(decoding: common, as: UTF8.self)
+  }
+
+  @Test("AbsolutePath.commonFolder: the same folder as comparing copies of each parent")
+  func commonFolder() {
+    let seed = SeededGenerator.seed("PathBytesTests.commonFolder")
+    var generator = SeededGenerator(seed: seed)
+    for round in 0..<3_000 {
+      let absolute = generator.next() % 4 != 0
+      let paths = (0..<Int(generator.next() % 6)).map { _ in
+        let path = Self.randomPath(&generator)
+        return absolute && !path.hasPrefix("/") ? "/" + path : path
+      }
+      #expect(
+        AbsolutePath.commonFolder(paths) == Self.commonFolderByCopying(paths),
+        "round \(round) (seed \(seed)): \(paths)")
+    }
+    #expect(AbsolutePath.commonFolder(["/a/b/c", "/a/b/d", "/a/bc/e"]) == "/a")
+    #expect(AbsolutePath.commonFolder(["/a/b/c", "/a/b/d"]) == "/a/b")
+    #expect(AbsolutePath.commonFolder(["/x", "/y/z"]) == "/")
+  }
+}
