@@ -117,8 +117,11 @@ extension FileIO {
 
   /// Threads that rename a large batch into place. Replacing a file frees the old one, and
   /// some file systems (ext4 without a journal, mounted with `discard`) wait there for the
-  /// device to discard its blocks: the waits of several threads overlap.
-  static let renameWorkers = 8
+  /// device to discard its blocks: the waits of several threads overlap. Sixteen, not eight:
+  /// on this VM's root file system (ext4, no journal, `discard`) the renames of 1,000 files
+  /// took 19 ms instead of 24 (24 threads: 17 ms); on tmpfs, where nothing waits, 0.4 ms
+  /// more.
+  static let renameWorkers = 16
 
   /// Renames every staged file over its target. The journal is committed, so every rename
   /// is tried; one that fails (an I/O error, a file system gone read-only) has its temporary

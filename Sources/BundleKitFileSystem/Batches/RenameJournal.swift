@@ -85,8 +85,14 @@ struct RenameJournal {
     folders real: inout AbsolutePath.RealFolders, flush: Bool = true
   ) throws(FileSystemError) {
     self.transaction = transaction
-    let sources = renames.map { real.path($0.source) }
     let targets = renames.map { real.path($0.target) }
+    // A temporary file sits beside its target (a batch's do): its real folder is the
+    // target's, resolved once.
+    let sources = zip(renames, targets).map { rename, target in
+      Paths.parent(rename.source) == Paths.parent(rename.target)
+        ? Paths.join(Paths.parent(target), Paths.lastComponent(rename.source))
+        : real.path(rename.source)
+    }
     let base = AbsolutePath.commonFolder(sources + targets)
     folder = base
     let bytes = Self.encode(
