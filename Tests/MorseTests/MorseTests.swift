@@ -235,21 +235,31 @@ struct MorseDecoderTests {
     #expect(farnsworthMean >= 0.98)
   }
 
-  @Test("accuracy against jitter, 10% to 40% (for the README)")
+  @Test("accuracy against jitter, 10% to 40% (for the README), at least what it documents")
   func jitterTable() {
     let seed = SeededGenerator.seed("morse jitter table")
     var keying = Keying(generator: SeededGenerator(seed: seed))
+    // The least each row may show: the documented table (BundleKitMorse.md) less the spread
+    // of seeds (five seeds: 20% 99.88-100, 25% 99.32-99.76, 30% 97.79-98.70, 35% 92.72-94.23,
+    // 40% 84.68-86.09) and a margin.
+    let floors: [(jitter: Double, least: Double)] = [
+      (0.10, 0.995), (0.20, 0.995), (0.25, 0.985), (0.30, 0.965), (0.35, 0.90), (0.40, 0.81),
+    ]
     var rows: [String] = []
-    for jitter in [0.10, 0.20, 0.25, 0.30, 0.35, 0.40] {
+    var previous = 1.0
+    for (jitter, least) in floors {
       let mean =
         [5.0, 12, 20, 30, 40].map { wpm in
           keying.meanAccuracy(texts: 4, words: 25, wpm: { _ in wpm }, jitter: jitter)
         }.reduce(0, +) / 5
       rows.append("| \(Int(jitter * 100))% | \(String(format: "%.2f", mean * 100))% |")
+      #expect(mean >= least, "\(Int(jitter * 100))% jitter: \(mean) (seed \(seed))")
+      // More jitter never reads better (beyond a seed's noise).
+      #expect(mean <= previous + 0.002, "\(Int(jitter * 100))% jitter: \(mean) (seed \(seed))")
+      previous = mean
     }
     print(
       "morse accuracy table (seed \(seed)):\n| jitter (σ, share of a dit) | characters right |\n|---|---:|\n"
         + rows.joined(separator: "\n"))
-    #expect(rows.count == 6)
   }
 }
