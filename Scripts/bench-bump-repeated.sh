@@ -6,13 +6,14 @@
 # binary). Beside the `bump` suite it adds journaled ext4 mounted with `discard`, and file
 # systems nothing else touches: on ext4 without a journal each run pays for the inodes that
 # runs of the last minutes freed (see the README).
-# Needs root (mkfs.ext4, mount) and a release build of bundlekit.
+# Needs root (mkfs.ext4, mount) and a release build of bundlekit (BUNDLEKIT_TOOL=... runs
+# another one, as the benchmarks do).
 # Usage: Scripts/bench-bump-repeated.sh [RUNS [PAUSE]]
 set -euo pipefail
 runs=${1:-4}
 pause=${2:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
-tool=$root/.build/release/bundlekit
+tool=${BUNDLEKIT_TOOL:-$root/.build/release/bundlekit}
 peer=$root/Scripts/plistlib-bump.py
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product bundlekit" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "needs root (mkfs.ext4, mount -o loop)" >&2; exit 1; }

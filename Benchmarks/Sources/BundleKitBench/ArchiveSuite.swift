@@ -35,7 +35,7 @@ enum ArchiveSuite {
     guard FileManager.default.isExecutableFile(atPath: tool), let bsdtar = Bench.which("bsdtar")
     else {
       print(
-        "needs bundlekit (swift build -c release --product bundlekit, at the top) and bsdtar (libarchive-tools)\n"
+        "needs bundlekit (\(Bench.buildHint)) and bsdtar (libarchive-tools)\n"
       )
       return
     }

@@ -63,9 +63,13 @@ enum Bench {
     repository.appendingPathComponent("Scripts/" + name).path
   }
 
+  /// How to build the `bundlekit` the whole-command rows run: as `make install` builds it (on
+  /// Linux with the Swift runtime linked in, as the artifact bundle ships it).
+  static let buildHint =
+    "make build at the top (swift build -c release --product bundlekit --static-swift-stdlib on Linux)"
+
   /// The `bundlekit` the whole-command rows run: `BUNDLEKIT_TOOL`, else the root package's
-  /// release build (`swift build -c release --product bundlekit` at the top), else one
-  /// beside this executable.
+  /// release build (``buildHint``), else one beside this executable.
   static var bundlekit: String {
     if let tool = ProcessInfo.processInfo.environment["BUNDLEKIT_TOOL"], !tool.isEmpty {
       return tool

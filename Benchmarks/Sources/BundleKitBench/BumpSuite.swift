@@ -40,7 +40,7 @@ enum BumpSuite {
     guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
     else {
       print(
-        "needs bundlekit (swift build -c release --product bundlekit, at the top) and python3\n")
+        "needs bundlekit (\(Bench.buildHint)) and python3\n")
       return nil
     }
     return (tool, python3)

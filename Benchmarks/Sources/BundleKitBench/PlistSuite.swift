@@ -130,7 +130,7 @@ enum PlistSuite {
           plistutil.flatMap { Bench.medianProcess($0, ["-i", xmlPath, "-o", out, "-f", "bin"]) },
         ],
         note: oursCommand == nil
-          ? "build bundlekit too: swift build -c release --product bundlekit, at the top"
+          ? "build bundlekit too: " + Bench.buildHint
           : "both processes, start and write included"),
       Bench.Row(
         work: "binary to values", ours: oursParse,

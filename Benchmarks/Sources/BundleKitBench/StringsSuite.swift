@@ -68,7 +68,7 @@ enum StringsSuite {
           ours: oursProcess ?? .nan,
           peers: [nil, plutil],
           note: oursProcess == nil
-            ? "build bundlekit too: swift build -c release --product bundlekit, at the top" : ""),
+            ? "build bundlekit too: " + Bench.buildHint : ""),
       ])
     try catalog(
       folder: folder, tool: FileManager.default.isExecutableFile(atPath: tool) ? tool : nil)
