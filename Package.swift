@@ -70,9 +70,6 @@ let package = Package(
       providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
     ),
 
-    // `syncfs` and friends that Swift's Glibc module does not show.
-    .target(name: "CBundleKitSystem"),
-
     // Libraries.
 
     // What every error and finding is made of (file, line, column, severity, message) and
@@ -92,7 +89,7 @@ let package = Package(
     // Files and folders: atomic and batch writes that survive a crash, walks, locks, threads,
     // subprocesses.
     .target(
-      name: "BundleKitFileSystem", dependencies: ["CBundleKitSystem", "BundleKitDiagnostics"]),
+      name: "BundleKitFileSystem", dependencies: ["BundleKitDiagnostics"]),
 
     // The property-list codec: the value model; binary, JSON and OpenStep read and written,
     // XML written. Pure Swift: what the runtime links.

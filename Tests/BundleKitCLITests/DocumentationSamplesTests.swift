@@ -20,7 +20,6 @@ struct DocumentationSamplesTests {
     let root = Corpus.packageRoot.path
     return [
       "-typecheck", "-swift-version", "6", "-I", modules,
-      "-Xcc", "-fmodule-map-file=\(products.path)/CBundleKitSystem.build/module.modulemap",
       // Yams' libyaml, which the versioning module reads project specs with.
       "-Xcc",
       "-fmodule-map-file=\(root)/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap",

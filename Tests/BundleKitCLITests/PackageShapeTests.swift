@@ -153,7 +153,7 @@ struct PackageShapeTests {
     let forbidden = [
       "import CBundleKitLibXML2", "import CBundleKitArchive", "import BundleKitFileSystem",
       "import BundleKitPropertyList\n",
-      "import CBundleKitSystem", "Process(", "import FoundationNetworking", "import FoundationXML",
+      "Process(", "import FoundationNetworking", "import FoundationXML",
     ]
     for module in [
       "BundleKitLocalization", "BundleKitPropertyListCore", "BundleKitMorse",

@@ -1,5 +1,3 @@
-import CBundleKitSystem
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -242,7 +240,7 @@ extension FileIO {
   public static func syncFolder(_ folder: String, wholeFileSystem: Bool = false) {
     let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
-    if wholeFileSystem { _ = bundlekit_syncfs(descriptor) } else { _ = fsync(descriptor) }
+    _ = wholeFileSystem ? SystemCalls.syncFileSystem(of: descriptor) : fsync(descriptor)
     close(descriptor)
   }
 

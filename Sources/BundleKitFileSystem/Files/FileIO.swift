@@ -1,5 +1,3 @@
-import CBundleKitSystem
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -226,7 +224,7 @@ public enum FileIO {
       guard rename(replacement, path) == 0 else {
         throw .io(path: path, message: systemError("cannot create it"))
       }
-    } else if bundlekit_exchange(replacement, path) != 0 {
+    } else if SystemCalls.exchange(replacement, path) != 0 {
       guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else {
         throw .io(path: path, message: systemError("cannot replace it"))
       }

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The two system calls BundleKit needs that Swift's C library modules do not declare (glibc
+/// declares them only under `_GNU_SOURCE`), looked up once by name in the C library the process
+/// has loaded. Not a C target of their own: SwiftPM compiles a package's C targets, and the
+/// modules that import them, again for every `swift package` command plugin that runs the
+/// tool (swiftlang/swift-package-manager#7210), which users of the plugins wait for.
+enum SystemCalls {
+  /// `RTLD_DEFAULT`: every image the process has loaded.
+  private static var everyImage: UnsafeMutableRawPointer? {
+    #if canImport(Darwin)
+      UnsafeMutableRawPointer(bitPattern: -2)
+    #else
+      nil
+    #endif
+  }
+
+  private typealias SyncFileSystem = @convention(c) (Int32) -> Int32
+  #if canImport(Darwin)
+    private typealias Exchange =
+      @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt32) -> Int32
+  #else
+    private typealias Exchange =
+      @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+  #endif
+
+  private static func lookUp<Function>(_ name: String, as type: Function.Type) -> Function? {
+    guard let symbol = dlsym(everyImage, name) else { return nil }
+    return unsafeBitCast(symbol, to: type)
+  }
+
+  #if os(Linux)
+    private static let syncfsCall = lookUp("syncfs", as: SyncFileSystem.self)
+    private static let renameat2Call = lookUp("renameat2", as: Exchange.self)
+  #elseif canImport(Darwin)
+    private static let renamexCall = lookUp("renamex_np", as: Exchange.self)
+  #endif
+
+  /// Whether the C library gave every call looked up here (on Linux `syncfs` and
+  /// `renameat2`, on macOS `renamex_np`): the tests check it, as a fallback would be silent.
+  static var foundAll: Bool {
+    #if os(Linux)
+      syncfsCall != nil && renameat2Call != nil
+    #elseif canImport(Darwin)
+      renamexCall != nil
+    #else
+      false
+    #endif
+  }
+
+  /// Flushes the file system holding `descriptor` to disk: `syncfs` on Linux (one call for a
+  /// batch of files instead of an `fsync` each; every file system, `sync`, where the C library
+  /// has none), `fsync` of `descriptor` elsewhere. Returns 0 on success.
+  static func syncFileSystem(of descriptor: Int32) -> Int32 {
+    #if os(Linux)
+      guard let syncfsCall else {
+        sync()
+        return 0
+      }
+      return syncfsCall(descriptor)
+    #else
+      return fsync(descriptor)
+    #endif
+  }
+
+  /// Swaps the names `first` and `second` in one atomic step (`renameat2` with
+  /// `RENAME_EXCHANGE` on Linux, `renamex_np` with `RENAME_SWAP` on macOS). Returns 0, or -1
+  /// with `errno` set: `EINVAL` or `ENOTSUP` where the file system cannot, `ENOSYS` where the
+  /// system cannot.
+  static func exchange(_ first: String, _ second: String) -> Int32 {
+    #if os(Linux)
+      guard let renameat2Call else {
+        errno = ENOSYS
+        return -1
+      }
+      // AT_FDCWD is -100; RENAME_EXCHANGE is 2.
+      return renameat2Call(-100, first, -100, second, 2)
+    #elseif canImport(Darwin)
+      guard let renamexCall else {
+        errno = ENOSYS
+        return -1
+      }
+      // RENAME_SWAP is 2.
+      return renamexCall(first, second, 2)
+    #else
+      errno = ENOSYS
+      return -1
+    #endif
+  }
+}
