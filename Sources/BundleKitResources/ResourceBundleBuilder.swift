@@ -204,7 +204,7 @@ public struct ResourceBundleBuilder: Sendable {
     }
     do {
       try FileIO.writeAtomically(infoBytes, to: Paths.join(staging.path, "Info.plist"))
-      staging.flush()
+      try staging.flush()
       try FileIO.replaceFolder(output, with: staging.path)
     } catch {
       throw .file(path: error.path, message: error.message)

@@ -86,7 +86,11 @@ public enum SafeExtractor {
     // an entry of the same name did not replace on disk, is caught here.
     try LinkAudit.check(
       staging: root, destination: destinationExists ? destination : nil, archive: archive)
-    staging.flush()
+    do {
+      try staging.flush()
+    } catch {
+      throw .file(path: destination, message: error.message)
+    }
     if !destinationExists {
       // An entry `.` gives the new folder its mode, as bsdtar does; else the umask decides.
       staging.setMode(mode_t(extracted.topMode ?? (0o777 & ~UInt32(FileIO.processUmask))))

@@ -92,10 +92,14 @@ extension FileIO {
           state: $0.existing.map(RenameJournal.FileState.text) ?? RenameJournal.FileState.absent)
       }, folders: &folders, flush: !canSyncFileSystem)
     let staged: [StagedFile]
-    do {
+    do throws(FileSystemError) {
       staged = try stageAll(files, targets)
-      // The journal too, before its commit: it was written unflushed.
-      syncFileSystems(staged, journal: journal)
+      // The journal too, before its commit: it was written unflushed. A flush that fails (a
+      // write-back error) decides nothing: the batch is rolled back.
+      guard syncFileSystems(staged, journal: journal) else {
+        throw FileSystemError.io(
+          path: journal.folder, message: systemError("cannot flush the batch to disk"))
+      }
       try journal.commit()
     } catch {
       for target in targets { unlink(target.temporary) }
@@ -223,25 +227,46 @@ extension FileIO {
   /// Flushes the file systems of the staged files, and of the journal's folder when given
   /// (Linux: `syncfs` once per file system; else the files and the journal were flushed one
   /// by one when written).
-  private static func syncFileSystems(_ staged: [StagedFile], journal: RenameJournal? = nil) {
+  /// Returns whether every flush succeeded (`errno` tells why one did not).
+  @discardableResult
+  private static func syncFileSystems(_ staged: [StagedFile], journal: RenameJournal? = nil)
+    -> Bool
+  {
+    var flushed = true
     #if os(Linux)
+      // The journal's file system through the journal, open since before the first temporary
+      // file: `syncfs` reports a write-back error that happened after its descriptor was
+      // opened, even one the kernel met writing back in the background before this call.
       var devices: Set<UInt64> = []
-      for item in staged where devices.insert(item.device).inserted {
-        syncFolder(split(item.target).folder, wholeFileSystem: true)
+      if let journal {
+        devices.insert(journal.device)
+        flushed = journal.flushFileSystem()
       }
-      if let journal, devices.insert(journal.device).inserted {
-        syncFolder(journal.folder, wholeFileSystem: true)
+      for item in staged where devices.insert(item.device).inserted {
+        flushed = syncFolder(split(item.target).folder, wholeFileSystem: true) && flushed
       }
     #endif
+    return flushed
   }
 
   /// Flushes a folder (its entries: a rename into it), or with `wholeFileSystem` the whole
   /// file system holding it (`syncfs` on Linux).
-  public static func syncFolder(_ folder: String, wholeFileSystem: Bool = false) {
+  /// Returns whether the flush succeeded; when not, `errno` says why.
+  @discardableResult
+  public static func syncFolder(_ folder: String, wholeFileSystem: Bool = false) -> Bool {
     let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    _ = wholeFileSystem ? SystemCalls.syncFileSystem(of: descriptor) : fsync(descriptor)
+    guard descriptor >= 0 else {
+      // A folder one may write but not read (mode 0300) cannot be opened: every file system
+      // is flushed then.
+      guard wholeFileSystem else { return false }
+      sync()
+      return true
+    }
+    let result = wholeFileSystem ? SystemCalls.syncFileSystem(of: descriptor) : fsync(descriptor)
+    let failure = errno
     close(descriptor)
+    errno = failure
+    return result == 0
   }
 
   /// Writes `bytes` to a batch file's temporary file, with the target's permissions and

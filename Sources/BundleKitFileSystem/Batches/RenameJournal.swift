@@ -157,6 +157,13 @@ struct RenameJournal {
     return bytes
   }
 
+  /// Flushes the file system holding the journal (`syncfs` on Linux, `fsync` of the journal
+  /// elsewhere); whether it succeeded. Through the journal's own descriptor, so an error in
+  /// writing back anything on that file system since the journal was created is reported.
+  func flushFileSystem() -> Bool {
+    SystemCalls.syncFileSystem(of: descriptor) == 0
+  }
+
   private func path(committed: Bool) -> String {
     Paths.join(folder, ScratchFiles.journalName(transaction, committed: committed))
   }

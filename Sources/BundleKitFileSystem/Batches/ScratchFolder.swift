@@ -45,9 +45,18 @@ public final class ScratchFolder {
     _ = fchmod(descriptor, mode)
   }
 
-  /// Flushes the file system holding the folder: everything written in it is on disk.
-  public func flush() {
-    FileIO.syncFolder(path, wholeFileSystem: true)
+  /// Flushes the file system holding the folder: everything written in it is on disk. Through
+  /// the folder's own descriptor, open since before anything was written in it, so that a
+  /// write-back error meanwhile (the kernel's, in the background) is reported too.
+  /// - Throws: ``FileSystemError`` when the flush fails: what was written may not be on disk.
+  public func flush() throws(FileSystemError) {
+    let flushed =
+      descriptor >= 0
+      ? SystemCalls.syncFileSystem(of: descriptor) == 0
+      : FileIO.syncFolder(path, wholeFileSystem: true)
+    guard flushed else {
+      throw .io(path: path, message: FileIO.systemError("cannot flush it to disk"))
+    }
   }
 
   /// Removes the folder and what is left in it.
