@@ -26,33 +26,33 @@ struct DiskFullTests {
     }
   }
 
-  @Test("extract whose flush fails (a write-back error): an error, no destination, no scratch")
+  @Test(
+    "extract whose flush fails (a write-back error): an error, no destination, no scratch",
+    .enabled(if: FailingDisk.isSupported, FailingDisk.unsupported))
   func extractWriteBackError() throws {
-    #if os(Linux)
-      // Every write lands in memory; writing back more than the filler fails.
-      let disk = try FailingDisk()
-      try disk.fill(400)
-      let source = try TemporaryFolder()
-      let files = try (0..<400).map { index -> String in
-        let path = source.file("f\(index).txt")
-        let text = "entry \(index) \(String(repeating: "y", count: 300))\n"
-        try FileIO.writeAtomically(Array(text.utf8), to: path)
-        return path
-      }
-      let archive = source.file("a.tar")
-      try ArchiveCreator.create(files, to: archive, options: ArchiveCreateOptions(format: .tar))
-      let destination = disk.path + "/out"
-      #expect {
-        try SafeExtractor.extract(archive, to: destination)
-      } throws: { error in
-        "\(error)".contains("cannot flush")
-      }
-      #expect(!FileManager.default.fileExists(atPath: destination))
-      let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).filter {
-        $0.contains("bundlekit")
-      }
-      #expect(left.isEmpty, "scratch left: \(left.prefix(3))")
-    #endif
+    // Every write lands in memory; writing back more than the filler fails.
+    let disk = try FailingDisk()
+    try disk.fill(400)
+    let source = try TemporaryFolder()
+    let files = try (0..<400).map { index -> String in
+      let path = source.file("f\(index).txt")
+      let text = "entry \(index) \(String(repeating: "y", count: 300))\n"
+      try FileIO.writeAtomically(Array(text.utf8), to: path)
+      return path
+    }
+    let archive = source.file("a.tar")
+    try ArchiveCreator.create(files, to: archive, options: ArchiveCreateOptions(format: .tar))
+    let destination = disk.path + "/out"
+    #expect {
+      try SafeExtractor.extract(archive, to: destination)
+    } throws: { error in
+      "\(error)".contains("cannot flush")
+    }
+    #expect(!FileManager.default.fileExists(atPath: destination))
+    let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).filter {
+      $0.contains("bundlekit")
+    }
+    #expect(left.isEmpty, "scratch left: \(left.prefix(3))")
   }
 
   @Test("extract on a full disk fails, names the entry, leaves the destination untouched")

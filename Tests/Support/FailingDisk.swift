@@ -6,6 +6,19 @@ import Testing
 /// (`sync -f` there says "Input/output error"). A real fault, for the tests of what a failed
 /// flush leaves. Needs root (mount, mkfs.ext4); unmounted when released.
 public final class FailingDisk {
+  /// Whether this system can make one (Linux: tmpfs, loop devices, mkfs.ext4), for the tests'
+  /// `.enabled(if:)`; the reason it gives otherwise is ``unsupported``.
+  public static var isSupported: Bool {
+    #if os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// Why ``isSupported`` is false.
+  public static let unsupported: Comment = "needs Linux: a tmpfs, a loop device and mkfs.ext4"
+
   /// The mounted file system.
   public let path: String
   private let folder: TemporaryFolder
