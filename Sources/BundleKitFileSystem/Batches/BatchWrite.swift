@@ -72,7 +72,9 @@ extension FileIO {
     if files.isEmpty { return }
     let transaction = ScratchFiles.newTransaction()
     let targets = try files.indices.map { index throws(FileSystemError) in
-      try BatchTarget(files[index].path, transaction: transaction, index: index)
+      try BatchTarget(
+        files[index].path, transaction: transaction, index: index,
+        known: folders.fileStatus(files[index].path))
     }
     var seen: [String: String] = [:]
     for target in targets {
@@ -184,10 +186,14 @@ extension FileIO {
     var existing: stat?
     var temporary: String
 
-    init(_ path: String, transaction: String, index: Int) throws(FileSystemError) {
+    /// The target of `path`, whose `lstat` the caller may have read already (`known`: a file
+    /// that is not a link).
+    init(_ path: String, transaction: String, index: Int, known: stat? = nil)
+      throws(FileSystemError)
+    {
       self.path = path
-      var info = stat()
-      var exists = lstat(path, &info) == 0
+      var info = known ?? stat()
+      var exists = known != nil || lstat(path, &info) == 0
       target = path
       if exists, (info.st_mode & S_IFMT) == S_IFLNK {
         target = resolvedPath(path)

@@ -344,6 +344,10 @@ package enum AbsolutePath {
     package let current: String
     /// Resolved folders; nil for one that does not exist.
     private var known: [String: String?] = [:]
+    /// The `lstat` of each file ``file(_:)`` found that is not a link, by the path it was
+    /// asked for: the checks and the batch that follow (under the same locks) need not read
+    /// it again.
+    private var fileInfo: [String: stat] = [:]
 
     package init(current: String = AbsolutePath.currentFolder()) {
       self.current = current
@@ -375,8 +379,14 @@ package enum AbsolutePath {
       let place = Paths.join(folder, name)
       var info = stat()
       guard lstat(place, &info) == 0 else { return nil }
-      return info.st_mode & S_IFMT == S_IFLNK ? FileIO.realPath(place) : place
+      if info.st_mode & S_IFMT == S_IFLNK { return FileIO.realPath(place) }
+      fileInfo[path] = info
+      return place
     }
+
+    /// What ``file(_:)`` read of `path` (asked for by the same string), when it was a file
+    /// or folder and not a link; nil when it was not asked for.
+    package func fileStatus(_ path: String) -> stat? { fileInfo[path] }
 
     private mutating func resolve(_ folder: String) -> String? {
       if let real = known[folder] { return real }

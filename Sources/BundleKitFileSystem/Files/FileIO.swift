@@ -208,6 +208,12 @@ public enum FileIO {
   public static func isWriteProtected(_ path: String) -> Bool {
     var info = stat()
     guard stat(path, &info) == 0 else { return false }
+    return isWriteProtected(path, info)
+  }
+
+  /// ``isWriteProtected(_:)`` for a file whose `stat` (links followed) the caller read just
+  /// now (``AbsolutePath/RealFolders/fileStatus(_:)``): no `stat` again.
+  package static func isWriteProtected(_ path: String, _ info: stat) -> Bool {
     if processOwner.user == 0 { return info.st_mode & 0o222 == 0 }
     return access(path, W_OK) != 0 && errno == EACCES
   }

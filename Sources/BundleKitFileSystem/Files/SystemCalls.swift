@@ -36,17 +36,22 @@ enum SystemCalls {
   }
 
   #if os(Linux)
+    private typealias FileSystemStatus = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
     private static let syncfsCall = lookUp("syncfs", as: SyncFileSystem.self)
     private static let renameat2Call = lookUp("renameat2", as: Exchange.self)
+    private static let fstatfsCall = lookUp("fstatfs", as: FileSystemStatus.self)
+    private typealias ReadEntries = @convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int
+    private static let getdents64Call = lookUp("getdents64", as: ReadEntries.self)
   #elseif canImport(Darwin)
     private static let renamexCall = lookUp("renamex_np", as: Exchange.self)
   #endif
 
-  /// Whether the C library gave every call looked up here (on Linux `syncfs` and
-  /// `renameat2`, on macOS `renamex_np`): the tests check it, as a fallback would be silent.
+  /// Whether the C library gave every call looked up here (on Linux `syncfs`, `renameat2`,
+  /// `fstatfs` and `getdents64`, on macOS `renamex_np`): the tests check it, as a fallback
+  /// would be silent.
   static var foundAll: Bool {
     #if os(Linux)
-      syncfsCall != nil && renameat2Call != nil
+      syncfsCall != nil && renameat2Call != nil && fstatfsCall != nil && getdents64Call != nil
     #elseif canImport(Darwin)
       renamexCall != nil
     #else
@@ -68,6 +73,38 @@ enum SystemCalls {
       return fsync(descriptor)
     #endif
   }
+
+  #if os(Linux)
+    /// The type of the file system holding `descriptor` (`statfs(2)`'s `f_type`: `0xEF53`
+    /// for ext2/3/4, `0x01021994` for tmpfs ...), or nil when it cannot be read. `struct
+    /// statfs` starts with `f_type`, a machine word, on Linux; the rest is not read.
+    static func fileSystemType(of descriptor: Int32) -> Int? {
+      guard let fstatfsCall else { return nil }
+      // 120 bytes on 64-bit Linux: twice that, for any padding a platform adds.
+      return withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { buffer in
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        guard fstatfsCall(descriptor, buffer.baseAddress) == 0 else { return nil }
+        return buffer.load(as: Int.self)
+      }
+    }
+  #endif
+
+  #if os(Linux)
+    /// Whether ``readEntries(_:into:)`` reads with `getdents64` (glibc 2.30 and later).
+    static var canReadEntries: Bool { getdents64Call != nil }
+
+    /// Reads entries of the open folder `descriptor` into `buffer` (`getdents64(2)`: records
+    /// of `struct linux_dirent64`); the bytes read, 0 at the end, -1 with `errno` on failure.
+    static func readEntries(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
+      -> Int
+    {
+      guard let getdents64Call else {
+        errno = ENOSYS
+        return -1
+      }
+      return getdents64Call(descriptor, buffer.baseAddress, buffer.count)
+    }
+  #endif
 
   /// Swaps the names `first` and `second` in one atomic step (`renameat2` with
   /// `RENAME_EXCHANGE` on Linux, `renamex_np` with `RENAME_SWAP` on macOS). Returns 0, or -1

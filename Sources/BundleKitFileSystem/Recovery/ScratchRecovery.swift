@@ -57,7 +57,8 @@ package enum ScratchRecovery {
   /// it for the folder they write into.
   package static func recover(in folder: String, beside name: String = "") {
     let prefix = "." + name.prefix(8)
-    guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
+    // Every scratch name starts with a period: only those names are made strings.
+    guard let listing = DirectoryWalker.hiddenNames(in: folder) else { return }
     for entry in listing
     where entry.hasPrefix(ScratchFiles.journalPrefix) || (!name.isEmpty && entry.hasPrefix(prefix))
     {
@@ -97,9 +98,11 @@ package enum ScratchRecovery {
     // they are read on every core, and the few holding scratch entries are then recovered
     // one by one, deepest first as found. Recovering one changes only it and the folders
     // below it, so the other readings stay true.
+    // A folder a walk of this run found clean and that has not changed since (by its change
+    // time, CleanFolders) is not read again: one `stat` instead of five calls.
     let listed = folders
     let holdsScratch = WorkerThreads.map(listed.count) { index in
-      DirectoryWalker.holdsScratch(listed[index])
+      !CleanFolders.isClean(listed[index]) && DirectoryWalker.holdsScratch(listed[index])
     }
     for (folder, scratch) in zip(folders, holdsScratch) where scratch {
       recover(in: folder)
@@ -108,7 +111,7 @@ package enum ScratchRecovery {
 
   /// Records `folder` as pending when it holds a journal.
   static func notePendingJournals(in folder: String) {
-    guard let listing = DirectoryWalker.rawNames(in: folder) else { return }
+    guard let listing = DirectoryWalker.hiddenNames(in: folder) else { return }
     if listing.contains(where: {
       if case .journal? = ScratchFiles.kind(of: $0) { return true }
       return false

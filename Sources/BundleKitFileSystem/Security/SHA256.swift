@@ -33,13 +33,34 @@ package struct SHA256: Sendable {
   /// Adds bytes.
   package mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
     length += UInt64(bytes.count)
-    buffer.append(contentsOf: bytes)
+    // Whole blocks straight from the caller's bytes; only a partial block is buffered.
+    let done: Bool? = bytes.withContiguousStorageIfAvailable { input in
+      absorb(UnsafeRawBufferPointer(input))
+      return true
+    }
+    if done == nil { absorb(Array(bytes)) }
+  }
+
+  private mutating func absorb(_ input: [UInt8]) {
+    input.withUnsafeBytes { absorb($0) }
+  }
+
+  private mutating func absorb(_ input: UnsafeRawBufferPointer) {
     var offset = 0
-    while buffer.count - offset >= 64 {
-      compress(buffer[offset..<offset + 64])
+    if !buffer.isEmpty {
+      let taken = min(64 - buffer.count, input.count)
+      buffer.append(contentsOf: input[0..<taken])
+      offset = taken
+      guard buffer.count == 64 else { return }
+      let block = buffer
+      block.withUnsafeBytes { compress($0) }
+      buffer.removeAll(keepingCapacity: true)
+    }
+    while input.count - offset >= 64 {
+      compress(UnsafeRawBufferPointer(rebasing: input[offset..<(offset + 64)]))
       offset += 64
     }
-    buffer.removeFirst(offset)
+    buffer.append(contentsOf: input[offset...])
   }
 
   /// The digest of everything added.
@@ -50,10 +71,12 @@ package struct SHA256: Sendable {
     for shift in stride(from: 56, through: 0, by: -8) {
       tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
     }
-    var offset = 0
-    while offset < tail.count {
-      compress(tail[offset..<offset + 64])
-      offset += 64
+    tail.withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 64)]))
+        offset += 64
+      }
     }
     buffer = []
     return state.flatMap { word in
@@ -75,21 +98,19 @@ package struct SHA256: Sendable {
     }.joined()
   }
 
-  private mutating func compress(_ block: ArraySlice<UInt8>) {
+  /// One 64-byte block into the state: on raw memory, the message schedule on the stack.
+  private mutating func compress(_ block: UnsafeRawBufferPointer) {
     withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-      compress(block, schedule)
+      Self.k.withUnsafeBufferPointer { k in compress(block, schedule, k) }
     }
   }
 
   private mutating func compress(
-    _ block: ArraySlice<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>
+    _ block: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>,
+    _ k: UnsafeBufferPointer<UInt32>
   ) {
-    var index = block.startIndex
     for t in 0..<16 {
-      w[t] =
-        UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16 | UInt32(block[index + 2]) << 8
-        | UInt32(block[index + 3])
-      index += 4
+      w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
     }
     @inline(__always) func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
     for t in 16..<64 {
@@ -103,7 +124,7 @@ package struct SHA256: Sendable {
     for t in 0..<64 {
       let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
       let choice = (e & f) ^ (~e & g)
-      let temp1 = h &+ s1 &+ choice &+ Self.k[t] &+ w[t]
+      let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
       let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
       let majority = (a & b) ^ (a & c) ^ (b & c)
       let temp2 = s0 &+ majority

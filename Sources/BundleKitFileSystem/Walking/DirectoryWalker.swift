@@ -6,8 +6,9 @@
   import Darwin
 #endif
 
-/// Walks a folder tree with `opendir`/`readdir`, using the entry types the directory already
-/// holds: one open and one read per folder and no `stat` per file, where `FileManager`'s
+/// Walks a folder tree reading each folder's entries straight from the kernel
+/// (``FolderEntries``), using the entry types the directory already holds: one open and one
+/// read per folder and no `stat` per file, where `FileManager`'s
 /// enumerator opens each folder twice and stats every entry (a third of `bump build`'s
 /// system time over 1,000 folders). Symbolic links are reported, never followed.
 public enum DirectoryWalker {
@@ -58,27 +59,41 @@ public enum DirectoryWalker {
     public var undecodable: [String]
   }
 
-  /// Every valid UTF-8 name in `folder`, scratch names included, with no recovery: for
-  /// recovery itself.
-  static func rawNames(in folder: String) -> [String]? {
-    guard let listing = read(folder) else { return nil }
-    return listing.names + listing.scratch
+  /// The valid UTF-8 names in `folder` that start with a period (every scratch name does),
+  /// `.` and `..` left out, or nil when it cannot be read: what recovery looks at in a folder
+  /// of 1,000 entries, with the others never made strings.
+  static func hiddenNames(in folder: String) -> [String]? {
+    let descriptor = openFolder(folder)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var names: [String] = []
+    let complete = FolderEntries.forEach(in: descriptor) { raw, _ in
+      guard raw.first == UInt8(ascii: "."), let name = UTF8Text.validated(raw),
+        name != ".", name != ".."
+      else { return }
+      names.append(name)
+    }
+    return complete ? names : nil
   }
 
   /// Whether `folder` holds a scratch entry (or cannot be read: the caller then looks
   /// closer). Only names starting with `.` are made strings.
   static func holdsScratch(_ folder: String) -> Bool {
-    guard let directory = opendir(folder) else { return true }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let found = withUnsafeBytes(of: entry.pointee.d_name) { raw -> Bool in
-        guard raw.first == UInt8(ascii: ".") else { return false }
-        let name = UTF8Text.validated(Array(raw.prefix { $0 != 0 }))
-        return name.map { ScratchFiles.kind(of: $0) != nil } ?? false
-      }
-      if found { return true }
+    let descriptor = openFolder(folder)
+    guard descriptor >= 0 else { return true }
+    defer { close(descriptor) }
+    var found = false
+    let complete = FolderEntries.forEach(in: descriptor) { raw, _ in
+      guard !found, raw.first == UInt8(ascii: ".") else { return }
+      found = UTF8Text.validated(raw).map { ScratchFiles.kind(of: $0) != nil } ?? false
     }
-    return false
+    return found || !complete
+  }
+
+  /// Opens a folder to read its entries (links followed, as `opendir` does); -1 when it
+  /// cannot.
+  static func openFolder(_ folder: String) -> Int32 {
+    open(folder, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
   }
 
   /// Recovers scratch entries, journals first, where this run may (``RecoveryScope``); else
@@ -102,25 +117,25 @@ public enum DirectoryWalker {
   private static func read(_ folder: String) -> (
     names: [String], undecodable: [String], scratch: [String]
   )? {
-    guard let directory = opendir(folder) else { return nil }
-    defer { closedir(directory) }
+    let descriptor = openFolder(folder)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
     var names: [String] = []
     var undecodable: [String] = []
     var scratch: [String] = []
-    while let entry = readdir(directory) {
-      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-      if let name = UTF8Text.validated(bytes) {
-        if name == "." || name == ".." { continue }
+    let complete = FolderEntries.forEach(in: descriptor) { raw, _ in
+      if let name = UTF8Text.validated(raw) {
+        if name == "." || name == ".." { return }
         if ScratchFiles.kind(of: name) != nil {
           scratch.append(name)
         } else {
           names.append(name)
         }
       } else {
-        undecodable.append(shownEscaped(bytes))
+        undecodable.append(shownEscaped(Array(raw)))
       }
     }
-    return (names, undecodable, scratch)
+    return complete ? (names, undecodable, scratch) : nil
   }
 
   /// The path of the first entry at or below `root` whose name is not valid UTF-8 (bad
@@ -172,31 +187,50 @@ public enum DirectoryWalker {
   /// Calls `visit` for every entry under `root` (not `root` itself), each folder's entries in
   /// name order before the folder's children, depth first.
   public static func walk(_ root: String, _ visit: (Entry) -> Decision) {
-    walk(root: root, relative: "", visit)
+    walk(root: root, relative: "", notingClean: false, visit)
   }
 
-  private static func walk(root: String, relative: String, _ visit: (Entry) -> Decision) {
+  /// ``walk(_:_:)``, recording each folder found with no scratch entry in ``CleanFolders``
+  /// (an `fstat` more per folder): for a writer that takes its locks after the walk and
+  /// recovers below them (`bump`), which then reads those folders again only if they changed.
+  package static func walk(
+    _ root: String, notingCleanFolders: Bool, _ visit: (Entry) -> Decision
+  ) {
+    walk(root: root, relative: "", notingClean: notingCleanFolders, visit)
+  }
+
+  private static func walk(
+    root: String, relative: String, notingClean: Bool, _ visit: (Entry) -> Decision
+  ) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
     var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
     var scratch: [String] = []
     for attempt in 0..<2 {
-      guard let directory = opendir(folder) else { return }
+      let start = notingClean ? CleanFolders.now() : timespec()
+      let descriptor = openFolder(folder)
+      guard descriptor >= 0 else { return }
+      // The folder's change time before its entries are read (see CleanFolders).
+      var info = stat()
+      let stamped = notingClean && fstat(descriptor, &info) == 0
       entries.removeAll()
       scratch.removeAll()
-      while let entry = readdir(directory) {
-        let (name, isDecodable) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          let bytes = raw.prefix { $0 != 0 }
-          if let name = UTF8Text.validated(bytes) { return (name, true) }
-          return (shownEscaped(Array(bytes)), false)
+      let complete = FolderEntries.forEach(in: descriptor) { raw, type in
+        let name: String
+        var isDecodable = true
+        if let text = UTF8Text.validated(raw) {
+          name = text
+        } else {
+          name = shownEscaped(Array(raw))
+          isDecodable = false
         }
-        if name == "." || name == ".." { continue }
+        if name == "." || name == ".." { return }
         if ScratchFiles.kind(of: name) != nil {
           scratch.append(name)
-          continue
+          return
         }
-        var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+        var isFolder = Int32(type) == Int32(DT_DIR)
         // Some file systems do not fill in the type: ask.
-        if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+        if Int32(type) == Int32(DT_UNKNOWN) {
           var info = stat()
           if lstat(folder + "/" + name, &info) == 0 {
             isFolder = (info.st_mode & S_IFMT) == S_IFDIR
@@ -204,7 +238,10 @@ public enum DirectoryWalker {
         }
         entries.append((name, isFolder, isDecodable))
       }
-      closedir(directory)
+      if stamped, complete, scratch.isEmpty {
+        CleanFolders.noteClean(descriptor, info: info, listedAfter: start)
+      }
+      close(descriptor)
       // A journal rolled forward changes the folder: read it once more.
       if attempt == 1 || scratch.isEmpty || !recoverScratch(scratch, in: folder) { break }
     }
@@ -216,7 +253,7 @@ public enum DirectoryWalker {
           relativePath: path, name: entry.name, isFolder: entry.isFolder,
           isDecodable: entry.isDecodable))
       if entry.isFolder, entry.isDecodable, decision == .descend {
-        walk(root: root, relative: path, visit)
+        walk(root: root, relative: path, notingClean: notingClean, visit)
       }
     }
   }

@@ -100,43 +100,59 @@ public struct VersionBump: Sendable {
     }
     if !problems.isEmpty { throw .unresolvable(problems: problems) }
     // Values written in the same place (one xcconfig for many Info.plists) change once.
-    var groups:
-      [(value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String)] =
-        []
+    typealias Group = (
+      value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String
+    )
+    var groups: [Group] = []
     var groupOfPlace: [VersionPlace: Int] = [:]
     groups.reserveCapacity(inventory.bundles.count * 2)
     groupOfPlace.reserveCapacity(inventory.bundles.count * 2)
-    for bundle in inventory.bundles {
-      if bundle.missing != nil { continue }
+    // Each value passed borrowed, not gathered into an array first: copied once, into its
+    // group.
+    func add(_ value: VersionValue, label: String, family: String, isApp: Bool, path: String) {
+      if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
+        groups[existing].bundles.append(label)
+        groups[existing].families.insert(family)
+        groups[existing].app = groups[existing].app || isApp
+        for place in value.places where groupOfPlace[place] == nil {
+          groups[existing].value.places.append(place)
+          groupOfPlace[place] = existing
+        }
+        return
+      }
+      for place in value.places { groupOfPlace[place] = groups.count }
+      groups.append((value, [label], [family], isApp, path))
+    }
+    for index in inventory.bundles.indices {
+      if inventory.bundles[index].missing != nil { continue }
       // Embedded frameworks and helpers keep their own numbers: raised only when named.
-      if bundle.keepsOwnNumber, inventory.namedTargets?.contains(bundle.target) != true {
+      if inventory.bundles[index].keepsOwnNumber,
+        inventory.namedTargets?.contains(inventory.bundles[index].target) != true
+      {
         continue
       }
+      let bundle = inventory.bundles[index]
       // An app and its extensions carry one build number (an App Store rule).
       let family = bundle.path + "\u{0}" + (bundle.app ?? bundle.target)
       let isApp = bundle.host == nil && bundle.kind == "application"
-      for value in [bundle.version, bundle.build].compactMap({ $0 }) {
-        let label = bundle.label
-        if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
-          groups[existing].bundles.append(label)
-          groups[existing].families.insert(family)
-          groups[existing].app = groups[existing].app || isApp
-          for place in value.places where groupOfPlace[place] == nil {
-            groups[existing].value.places.append(place)
-            groupOfPlace[place] = existing
-          }
-          continue
-        }
-        for place in value.places { groupOfPlace[place] = groups.count }
-        groups.append((value, [label], [family], isApp, bundle.path))
+      let label = bundle.label
+      // Both keys, the version first, whichever this bump changes: a build number written in
+      // the version's place (`$(MARKETING_VERSION)`) joins the version's group, which a build
+      // bump leaves alone.
+      if let version = bundle.version {
+        add(version, label: label, family: family, isApp: isApp, path: bundle.path)
+      }
+      if let build = bundle.build {
+        add(build, label: label, family: family, isApp: isApp, path: bundle.path)
       }
     }
-    let familyHighest = Self.highestPerFamily(groups.map { ($0.value, $0.families) })
+    let familyHighest = Self.highestPerFamily(groups)
     var values: [ValueChange] = []
-    let builds = groups.filter { $0.value.key == "CFBundleVersion" }
     var shared: String?
     if case .build(let scheme) = change {
-      shared = try sharedBuildNumber(scheme, builds: builds.map(\.value), environment: environment)
+      shared = try sharedBuildNumber(
+        scheme, builds: groups.lazy.map(\.value).filter { $0.key == "CFBundleVersion" },
+        environment: environment)
     }
     for group in groups {
       let value = group.value
@@ -236,13 +252,15 @@ public struct VersionBump: Sendable {
   }
 
   /// The highest build number of each family (an app with what it embeds).
-  static func highestPerFamily(_ groups: [(value: VersionValue, families: Set<String>)])
-    -> [String: BundleVersion]
-  {
+  static func highestPerFamily(
+    _ groups: [(
+      value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String
+    )]
+  ) -> [String: BundleVersion] {
     var highest: [String: BundleVersion] = [:]
-    for (value, families) in groups where value.key == "CFBundleVersion" {
-      guard let version = BundleVersion(value.current) else { continue }
-      for family in families where highest[family].map({ $0 < version }) ?? true {
+    for group in groups where group.value.key == "CFBundleVersion" {
+      guard let version = BundleVersion(group.value.current) else { continue }
+      for family in group.families where highest[family].map({ $0 < version }) ?? true {
         highest[family] = version
       }
     }
@@ -252,7 +270,7 @@ public struct VersionBump: Sendable {
   /// The build number every bundle gets, for schemes that give one number (nil for a
   /// per-bundle increment).
   private func sharedBuildNumber(
-    _ scheme: BuildScheme, builds: [VersionValue], environment: [String: String]
+    _ scheme: BuildScheme, builds: some Collection<VersionValue>, environment: [String: String]
   ) throws(VersioningError) -> String? {
     switch scheme {
     case .increment:
@@ -363,7 +381,12 @@ public struct VersionBump: Sendable {
   static func write(_ changes: [FileChange], folders: inout AbsolutePath.RealFolders)
     throws(VersioningError)
   {
-    if let locked = changes.first(where: { FileIO.isWriteProtected($0.path) }) {
+    // A file the outside check read (`folders.fileStatus`) is not read again.
+    let locked = changes.first { change in
+      folders.fileStatus(change.path).map { FileIO.isWriteProtected(change.path, $0) }
+        ?? FileIO.isWriteProtected(change.path)
+    }
+    if let locked {
       throw .writeProtected(path: locked.path)
     }
     do {

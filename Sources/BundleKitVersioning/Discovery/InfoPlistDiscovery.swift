@@ -118,7 +118,9 @@ public enum InfoPlistDiscovery {
       func fullPath(_ relative: String) -> String {
         base == "." ? relative : base == "/" ? "/" + relative : base + "/" + relative
       }
-      DirectoryWalker.walk(path) { entry in
+      // Folders seen clean are noted: `bump` recovers under its locks, after this walk, and
+      // reads again only the folders that changed (CleanFolders).
+      DirectoryWalker.walk(path, notingCleanFolders: true) { entry in
         let name = entry.name
         let relative = entry.relativePath
         if SkippedFolders.skips(name) {
