@@ -17,6 +17,16 @@ public enum Paths {
     return String(path[utf8.index(after: slash)..<end])
   }
 
+  /// Whether `Paths.parent` gives the same folder for both paths, compared in place.
+  static func inSameFolder(_ first: String, _ second: String) -> Bool {
+    // What `parent` returns, as a view of the path's bytes where it can be.
+    func folder(_ path: String) -> Substring.UTF8View {
+      guard let slash = lastSlash(path).slash else { return "."[...].utf8 }
+      return slash == path.startIndex ? "/"[...].utf8 : path[..<slash].utf8
+    }
+    return folder(first).elementsEqual(folder(second))
+  }
+
   /// The folder holding `path`: `a/b/c.txt` → `a/b`, `c.txt` → `.`, `/c` → `/`.
   public static func parent(_ path: String) -> String {
     guard let slash = lastSlash(path).slash else { return "." }
@@ -45,6 +55,25 @@ public enum Paths {
   /// another character there, instead of walking `Character`s.
   private static func lastSlash(_ path: String) -> (end: String.Index, slash: String.Index?) {
     let utf8 = path.utf8
+    // On the contiguous bytes a native string has (nearly every path): offsets, not index
+    // steps, which cost a call each (about 1 ms of a bump of 1,000 files went there).
+    let offsets = utf8.withContiguousStorageIfAvailable { bytes -> (end: Int, slash: Int?) in
+      var end = bytes.count
+      let shortest = min(1, bytes.count)
+      while end > shortest, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+      var cursor = end
+      while cursor > 0 {
+        cursor -= 1
+        if bytes[cursor] == UInt8(ascii: "/") { return (end, cursor) }
+      }
+      return (end, nil)
+    }
+    if let offsets {
+      return (
+        utf8.index(utf8.startIndex, offsetBy: offsets.end),
+        offsets.slash.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+      )
+    }
     var end = utf8.endIndex
     let shortest = utf8.isEmpty ? utf8.startIndex : utf8.index(after: utf8.startIndex)
     while end > shortest, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {

@@ -61,20 +61,38 @@ struct CleanFoldersTests {
     #expect(!CleanFolders.isClean(folder.file("b")))
   }
 
-  @Test("a folder changed just before the walk, or holding scratch, is not recorded")
-  func notRecorded() throws {
-    let folder = try TemporaryFolder()
-    try FileIO.createFolders(for: folder.file("fresh/Info.plist"))
-    try FileIO.createFolders(for: folder.file("scratch/Info.plist"))
+  @Test("a folder holding scratch is not recorded, nor one missing")
+  func scratchNotRecorded() throws {
+    let folder = try settledTree()
     let journal = ".bundlekit-\(CrashRecoveryTests.dead).journal"
-    try Data().write(to: URL(fileURLWithPath: folder.file("scratch/\(journal)")))
+    try Data().write(to: URL(fileURLWithPath: folder.file("a/\(journal)")))
     usleep(useconds_t(CleanFolders.settledNanoseconds / 1_000) * 3)
-    try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("fresh/Info.plist")))
     walk(folder)
-    #expect(!CleanFolders.isClean(folder.file("fresh")))
-    #expect(!CleanFolders.isClean(folder.file("scratch")))
+    #expect(!CleanFolders.isClean(folder.file("a")))
     #expect(!CleanFolders.isClean(folder.file("missing")))
   }
+
+  // Linux only: `st_ctim` (the times are recorded nowhere else).
+  #if os(Linux)
+    @Test(
+      "a folder changed less than the settling time before its listing is not recorded",
+      .enabled(if: recordsHere, "the temporary folder's file system keeps no trusted times"))
+    func changedTooRecently() throws {
+      let folder = try TemporaryFolder()
+      let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+      defer { close(descriptor) }
+      var info = stat()
+      try #require(fstat(descriptor, &info) == 0)
+      // Listed as if 10 ms after its last change: too close to tell; then a second after.
+      var listed = info.st_ctim
+      listed.tv_nsec += 10_000_000
+      CleanFolders.noteClean(descriptor, info: info, listedAfter: listed)
+      #expect(!CleanFolders.isClean(folder.path))
+      listed.tv_sec += 1
+      CleanFolders.noteClean(descriptor, info: info, listedAfter: listed)
+      #expect(CleanFolders.isClean(folder.path))
+    }
+  #endif
 
   @Test("a batch killed between a walk and a write is finished before the write")
   func killedAfterTheWalk() throws {

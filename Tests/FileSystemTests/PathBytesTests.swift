@@ -83,4 +83,60 @@ struct PathBytesTests {
     #expect(AbsolutePath.commonFolder(["/a/b/c", "/a/b/d"]) == "/a/b")
     #expect(AbsolutePath.commonFolder(["/x", "/y/z"]) == "/")
   }
+
+  /// `Paths.parent` and `Paths.lastComponent` as they were, walking `String.Index`es of the
+  /// UTF-8 view: the reference for the versions that read offsets off the bytes.
+  static func partsByIndexSteps(_ path: String) -> (parent: String, last: String) {
+    let utf8 = path.utf8
+    var end = utf8.endIndex
+    let shortest = utf8.isEmpty ? utf8.startIndex : utf8.index(after: utf8.startIndex)
+    while end > shortest, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
+      end = utf8.index(before: end)
+    }
+    var cursor = end
+    var slash: String.Index?
+    while cursor > utf8.startIndex {
+      let before = utf8.index(before: cursor)
+      if utf8[before] == UInt8(ascii: "/") {
+        slash = before
+        break
+      }
+      cursor = before
+    }
+    guard let slash else { return (".", String(path[..<end])) }
+    return (
+      slash == path.startIndex ? "/" : String(path[..<slash]),
+      String(path[utf8.index(after: slash)..<end])
+    )
+  }
+
+  @Test("Paths.parent and lastComponent: as walking the UTF-8 view's indices gave")
+  func parentAndLastComponent() {
+    let seed = SeededGenerator.seed("PathBytesTests.parentAndLastComponent")
+    var generator = SeededGenerator(seed: seed)
+    let fixed = ["", "/", "//", "a", "a/", "/a", "/a/", "a//b", "é/日本/", "///x///"]
+    let paths = fixed + (0..<5_000).map { _ in Self.randomPath(&generator) }
+    for (round, path) in paths.enumerated() {
+      let expected = Self.partsByIndexSteps(path)
+      #expect(
+        Paths.parent(path) == expected.parent && Paths.lastComponent(path) == expected.last,
+        "round \(round) (seed \(seed)): \(path)")
+    }
+  }
+
+  @Test("Paths.inSameFolder: true exactly when Paths.parent gives the same folder")
+  func inSameFolder() {
+    let seed = SeededGenerator.seed("PathBytesTests.inSameFolder")
+    var generator = SeededGenerator(seed: seed)
+    for round in 0..<5_000 {
+      let first = Self.randomPath(&generator)
+      // Half the pairs share a folder by construction.
+      let second =
+        generator.next() % 2 == 0
+        ? Paths.join(Paths.parent(first), "other") : Self.randomPath(&generator)
+      #expect(
+        Paths.inSameFolder(first, second) == (Paths.parent(first) == Paths.parent(second)),
+        "round \(round) (seed \(seed)): \(first) and \(second)")
+    }
+  }
 }

@@ -87,13 +87,17 @@ struct RenameJournal {
     self.transaction = transaction
     let targets = renames.map { real.path($0.target) }
     // A temporary file sits beside its target (a batch's do): its real folder is the
-    // target's, resolved once.
+    // target's, resolved once, and it adds nothing to the common folder.
+    var elsewhere: [String] = []
     let sources = zip(renames, targets).map { rename, target in
-      Paths.parent(rename.source) == Paths.parent(rename.target)
-        ? Paths.join(Paths.parent(target), Paths.lastComponent(rename.source))
-        : real.path(rename.source)
+      guard Paths.inSameFolder(rename.source, rename.target) else {
+        let source = real.path(rename.source)
+        elsewhere.append(source)
+        return source
+      }
+      return Paths.join(Paths.parent(target), Paths.lastComponent(rename.source))
     }
-    let base = AbsolutePath.commonFolder(sources + targets)
+    let base = AbsolutePath.commonFolder(targets + elsewhere)
     folder = base
     let bytes = Self.encode(
       renames.indices.map { index in

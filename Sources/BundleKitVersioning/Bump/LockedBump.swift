@@ -131,10 +131,12 @@ extension VersionBump {
       return slash == name.startIndex ? "/" : String(name[..<slash])
     }
     let real = folderRoots.compactMap { folders.folder($0) }
+    // Each root with its slash, made once rather than for every file.
+    let prefixes = real.map { $0 == "/" ? "/" : $0 + "/" }
     return files.filter { file in
       guard let place = folders.file(file) else { return true }
-      return !real.contains { root in
-        place == root || root == "/" || place.hasPrefix(root + "/")
+      return !zip(real, prefixes).contains { root, prefix in
+        place == root || place.hasPrefix(prefix)
       }
     }
   }

@@ -79,6 +79,20 @@ public enum InfoPlistDiscovery {
     }
   }
 
+  /// Whether `find` walks `path`: a folder that is not a project, workspace or spec.
+  private static func isWalked(_ path: String) -> Bool {
+    if isNamedByKind(path) { return false }
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && isFolder.boolValue
+  }
+
+  /// Whether `path` names a project, a workspace or a spec by its name.
+  private static func isNamedByKind(_ path: String) -> Bool {
+    path.hasSuffix(".xcodeproj") || path.hasSuffix(".xcworkspace") || path.hasSuffix(".yml")
+      || path.hasSuffix(".yaml") || path.hasSuffix("Project.swift")
+  }
+
   /// Info.plists and `.xcodeproj` folders under `paths`, sorted. Files named on the command
   /// line are always taken; test bundles found in folders only with `includeTests`.
   public static func find(in paths: [String], includeTests: Bool = false) throws(VersioningError)
@@ -87,8 +101,10 @@ public enum InfoPlistDiscovery {
     var found: Set<Found> = []
     let manager = FileManager.default
     // A batch a killed run left half-written in these folders is finished first when this
-    // run writes them (the walk below finishes those inside); never above them.
-    ScratchRecovery.recover(atRoots: paths)
+    // run writes them, never above them: here the folders of files, projects and specs; a
+    // folder that is walked below is finished by its walk, which reads it first (a folder
+    // of 1,000 targets is not read twice).
+    ScratchRecovery.recover(atRoots: paths.filter { !isWalked($0) })
     for path in paths {
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
