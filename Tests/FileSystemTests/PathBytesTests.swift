@@ -21,6 +21,16 @@ struct PathBytesTests {
     }
   }
 
+  /// Calls `check` for `rounds` rounds of a generator seeded for `label` (the seed printed),
+  /// with the words that place a failure: the round and the seed to replay it.
+  static func seededRounds(
+    _ label: String, _ rounds: Int, _ check: (inout SeededGenerator, String) -> Void
+  ) {
+    let seed = SeededGenerator.seed(label)
+    var generator = SeededGenerator(seed: seed)
+    for round in 0..<rounds { check(&generator, "round \(round) (seed \(seed))") }
+  }
+
   /// Whether `Paths.collapsed` has work to do, as it asked before: split first, then look for
   /// a `.` or `..` component. Without one, the path comes back as it is.
   static func hasDotComponentBySplitting(_ path: String) -> Bool {
@@ -31,14 +41,11 @@ struct PathBytesTests {
 
   @Test("Paths.collapsed: a . or .. component found on the bytes as by splitting; else as it is")
   func collapsedAsSplitting() {
-    let seed = SeededGenerator.seed("PathBytesTests.collapsedAsSplitting")
-    var generator = SeededGenerator(seed: seed)
-    for round in 0..<5_000 {
+    Self.seededRounds("PathBytesTests.collapsedAsSplitting", 5_000) { generator, place in
       let path = Self.randomPath(&generator)
       let hasDot = Self.hasDotComponentBySplitting(path)
-      #expect(
-        Paths.hasDotComponent(path) == hasDot, "round \(round) (seed \(seed)): \(path)")
-      if !hasDot { #expect(Paths.collapsed(path) == path, "round \(round): \(path)") }
+      #expect(Paths.hasDotComponent(path) == hasDot, "\(place): \(path)")
+      if !hasDot { #expect(Paths.collapsed(path) == path, "\(place): \(path)") }
     }
     // Neither exists: collapsed where the folders lead to the same place, kept otherwise.
     #expect(Paths.collapsed("/tmp/./bundlekit-none") == "/tmp/bundlekit-none")
@@ -67,17 +74,14 @@ struct PathBytesTests {
 
   @Test("AbsolutePath.commonFolder: the same folder as comparing copies of each parent")
   func commonFolder() {
-    let seed = SeededGenerator.seed("PathBytesTests.commonFolder")
-    var generator = SeededGenerator(seed: seed)
-    for round in 0..<3_000 {
+    Self.seededRounds("PathBytesTests.commonFolder", 3_000) { generator, place in
       let absolute = generator.next() % 4 != 0
       let paths = (0..<Int(generator.next() % 6)).map { _ in
         let path = Self.randomPath(&generator)
         return absolute && !path.hasPrefix("/") ? "/" + path : path
       }
       #expect(
-        AbsolutePath.commonFolder(paths) == Self.commonFolderByCopying(paths),
-        "round \(round) (seed \(seed)): \(paths)")
+        AbsolutePath.commonFolder(paths) == Self.commonFolderByCopying(paths), "\(place): \(paths)")
     }
     #expect(AbsolutePath.commonFolder(["/a/b/c", "/a/b/d", "/a/bc/e"]) == "/a")
     #expect(AbsolutePath.commonFolder(["/a/b/c", "/a/b/d"]) == "/a/b")
@@ -112,23 +116,20 @@ struct PathBytesTests {
 
   @Test("Paths.parent and lastComponent: as walking the UTF-8 view's indices gave")
   func parentAndLastComponent() {
-    let seed = SeededGenerator.seed("PathBytesTests.parentAndLastComponent")
-    var generator = SeededGenerator(seed: seed)
-    let fixed = ["", "/", "//", "a", "a/", "/a", "/a/", "a//b", "é/日本/", "///x///"]
-    let paths = fixed + (0..<5_000).map { _ in Self.randomPath(&generator) }
-    for (round, path) in paths.enumerated() {
+    var fixed = ["", "/", "//", "a", "a/", "/a", "/a/", "a//b", "é/日本/", "///x///"]
+    Self.seededRounds("PathBytesTests.parentAndLastComponent", 5_000 + fixed.count) {
+      generator, place in
+      let path = fixed.popLast() ?? Self.randomPath(&generator)
       let expected = Self.partsByIndexSteps(path)
       #expect(
         Paths.parent(path) == expected.parent && Paths.lastComponent(path) == expected.last,
-        "round \(round) (seed \(seed)): \(path)")
+        "\(place): \(path)")
     }
   }
 
   @Test("Paths.inSameFolder: true exactly when Paths.parent gives the same folder")
   func inSameFolder() {
-    let seed = SeededGenerator.seed("PathBytesTests.inSameFolder")
-    var generator = SeededGenerator(seed: seed)
-    for round in 0..<5_000 {
+    Self.seededRounds("PathBytesTests.inSameFolder", 5_000) { generator, place in
       let first = Self.randomPath(&generator)
       // Half the pairs share a folder by construction.
       let second =
@@ -136,7 +137,7 @@ struct PathBytesTests {
         ? Paths.join(Paths.parent(first), "other") : Self.randomPath(&generator)
       #expect(
         Paths.inSameFolder(first, second) == (Paths.parent(first) == Paths.parent(second)),
-        "round \(round) (seed \(seed)): \(first) and \(second)")
+        "\(place): \(first) and \(second)")
     }
   }
 }
