@@ -6,8 +6,9 @@
   import Darwin
 #endif
 
-/// The two system calls BundleKit needs that Swift's C library modules do not declare (glibc
-/// declares them only under `_GNU_SOURCE`), looked up once by name in the C library the process
+/// The system calls BundleKit needs that Swift's C library modules do not declare (glibc
+/// declares them only under `_GNU_SOURCE`, or not at all: `getdents64`, and `fstatfs` whose
+/// `sys/vfs.h` the module leaves out), looked up once by name in the C library the process
 /// has loaded. Not a C target of their own: SwiftPM compiles a package's C targets, and the
 /// modules that import them, again for every `swift package` command plugin that runs the
 /// tool (swiftlang/swift-package-manager#7210), which users of the plugins wait for.

@@ -301,16 +301,11 @@ package enum ScratchRecovery {
   }
 
   private static func removeContents(of folder: Int32) {
-    let copy = dup(folder)
-    guard copy >= 0, let directory = fdopendir(copy) else { return }
     var names: [[CChar]] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix { $0 != 0 }.map { CChar(bitPattern: $0) })
-      }
+    _ = FolderEntries.forEach(in: folder) { raw, _ in
+      let name = raw.map { CChar(bitPattern: $0) }
       if name != [46] && name != [46, 46] { names.append(name + [0]) }
     }
-    closedir(directory)
     for name in names {
       var info = stat()
       guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }

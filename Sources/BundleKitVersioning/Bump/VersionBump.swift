@@ -100,10 +100,7 @@ public struct VersionBump: Sendable {
     }
     if !problems.isEmpty { throw .unresolvable(problems: problems) }
     // Values written in the same place (one xcconfig for many Info.plists) change once.
-    typealias Group = (
-      value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String
-    )
-    var groups: [Group] = []
+    var groups: [ValueGroup] = []
     var groupOfPlace: [VersionPlace: Int] = [:]
     groups.reserveCapacity(inventory.bundles.count * 2)
     groupOfPlace.reserveCapacity(inventory.bundles.count * 2)
@@ -251,12 +248,14 @@ public struct VersionBump: Sendable {
     }
   }
 
+  /// One value as the plan gathers it: written in the same places for several bundles, it
+  /// changes once. `families` are the apps (with what they embed) it belongs to.
+  typealias ValueGroup = (
+    value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String
+  )
+
   /// The highest build number of each family (an app with what it embeds).
-  static func highestPerFamily(
-    _ groups: [(
-      value: VersionValue, bundles: [String], families: Set<String>, app: Bool, path: String
-    )]
-  ) -> [String: BundleVersion] {
+  static func highestPerFamily(_ groups: [ValueGroup]) -> [String: BundleVersion] {
     var highest: [String: BundleVersion] = [:]
     for group in groups where group.value.key == "CFBundleVersion" {
       guard let version = BundleVersion(group.value.current) else { continue }
