@@ -133,7 +133,7 @@
       ) async -> HTTPAnswer {
         let started = ContinuousClock.now
         do {
-          return try await http(method, url, body: body, headers: headers, timeout: 60)
+          return try await http(method, url, body: body, headers: headers)
         } catch {
           tally.add(-1, "\(what) got no answer (\(ContinuousClock.now - started)): \(error)")
           return HTTPAnswer(status: -1, json: nil, text: "")

@@ -118,9 +118,14 @@ struct HTTPAnswer {
 }
 
 /// A plain HTTP request, as any client would make it.
+///
+/// The timeout is long on purpose: the three test bundles, their PostgreSQL clusters and
+/// Chromium share two cores in CI, where a request that takes 100 ms alone has waited more
+/// than 10 s (a run failed on exactly that). A server that hangs still fails the test; the
+/// tests of timeouts set their own.
 func http(
   _ method: String, _ url: URL, body: Data? = nil, contentType: String? = "application/json",
-  headers: [String: String] = [:], timeout: TimeInterval = 10
+  headers: [String: String] = [:], timeout: TimeInterval = 60
 ) async throws -> HTTPAnswer {
   var request = URLRequest(url: url)
   request.httpMethod = method
@@ -128,7 +133,17 @@ func http(
   request.timeoutInterval = timeout
   if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
   for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-  let (data, response) = try await URLSession.shared.data(for: request)
+  let started = ContinuousClock.now
+  let data: Data
+  let response: URLResponse
+  do {
+    (data, response) = try await URLSession.shared.data(for: request)
+  } catch {
+    // Which request and how long it waited, so a failure in CI says where it stalled.
+    throw HTTPFailure(
+      description: "\(method) \(url.absoluteString): no answer after "
+        + "\(ContinuousClock.now - started): \(error)")
+  }
   var headers: [String: String] = [:]
   for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
     headers["\(name)".lowercased()] = "\(value)"
@@ -137,6 +152,11 @@ func http(
     status: (response as? HTTPURLResponse)?.statusCode ?? 0,
     json: try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
     text: String(decoding: data, as: UTF8.self), headers: headers)
+}
+
+/// A request that got no answer: the method, the URL, the time waited and the cause.
+struct HTTPFailure: Error, CustomStringConvertible {
+  var description: String
 }
 
 func jsonBody(_ object: Any) throws -> Data { try JSONSerialization.data(withJSONObject: object) }
