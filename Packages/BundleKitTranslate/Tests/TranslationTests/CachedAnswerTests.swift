@@ -149,9 +149,10 @@ extension LoopbackSocket {
     return found
   }
 
-  /// Whether the server closes the connection within 5 s.
+  /// Whether the server closes the connection within 30 s (a guard against a hang: the loop
+  /// ends at the close).
   func waitsForClose() -> Bool {
-    let deadline = Date().addingTimeInterval(5)
+    let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       guard let more = receive(until: deadline) else { return false }
       if more.isEmpty { return true }

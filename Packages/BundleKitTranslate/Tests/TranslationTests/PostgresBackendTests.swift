@@ -306,7 +306,7 @@
       try cluster.start()
       var back = false
       let restarted = ContinuousClock.now
-      while ContinuousClock.now - restarted < .seconds(15), !back {
+      while ContinuousClock.now - restarted < .seconds(60), !back {
         back = try await servers[0].translate(text, to: "de").translation == "Ein neuer Text"
         if !back { try await Task.sleep(for: .milliseconds(200)) }
       }

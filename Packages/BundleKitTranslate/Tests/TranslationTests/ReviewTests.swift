@@ -211,7 +211,7 @@
           try await Task.sleep(for: .seconds(7))
           try cluster.start()
           tally.lock.withLock { tally.restarted = true }
-          let deadline = ContinuousClock.now + .seconds(20)
+          let deadline = ContinuousClock.now + .seconds(60)
           while ContinuousClock.now < deadline, tally.lock.withLock({ tally.okAfterRestart < 20 }) {
             try await Task.sleep(for: .milliseconds(100))
           }
