@@ -12,11 +12,7 @@ struct FolderNameTests {
     var generator = SeededGenerator(seed: seed)
     let parts = ["", ".", "..", "App", "Info.plist", "é", "日本", "a b"]
     for round in 0..<5_000 {
-      var path = (0..<Int(generator.next() % 5)).map { _ in
-        parts[Int(generator.next() % UInt64(parts.count))]
-      }.joined(separator: "/")
-      if generator.next() % 3 == 0 { path = "/" + path }
-      if generator.next() % 3 == 0 { path += "/" }
+      let path = generator.path(of: parts)
       let split = path.split(separator: "/")
       let expected = split.count >= 2 ? String(split[split.count - 2]) : "."
       #expect(

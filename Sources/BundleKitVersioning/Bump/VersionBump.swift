@@ -143,7 +143,12 @@ public struct VersionBump: Sendable {
         add(build, label: label, family: family, isApp: isApp, path: bundle.path)
       }
     }
-    let familyHighest = Self.highestPerFamily(groups)
+    // Each changed value's number, parsed once: the family maximum, the raise and the check
+    // against lowering all read it (a bump of 1,000 targets parsed each four times).
+    let currents = groups.map { group in
+      keys.contains(group.value.key) ? BundleVersion(group.value.current) : nil
+    }
+    let familyHighest = Self.highestPerFamily(groups, currents)
     var values: [ValueChange] = []
     var shared: String?
     if case .build(let scheme) = change {
@@ -151,34 +156,38 @@ public struct VersionBump: Sendable {
         scheme, builds: groups.lazy.map(\.value).filter { $0.key == "CFBundleVersion" },
         environment: environment)
     }
-    for group in groups {
-      let value = group.value
-      let current = value.current
+    // By index: a group is read in place, and copied only when its value changes.
+    for index in groups.indices {
+      let key = groups[index].value.key
+      let current = groups[index].value.current
       var new: String?
-      switch (change, value.key) {
+      // The new number when it was made here, so the lowering check need not parse it.
+      var raised: BundleVersion?
+      switch (change, key) {
       case (.build(let scheme), "CFBundleVersion"):
         if let shared {
           new = shared
         } else if case .increment = scheme {
-          guard var version = BundleVersion(current) else {
+          guard var version = currents[index] else {
             throw .invalidVersion(
-              path: value.places.first?.file ?? "?", key: value.key, value: current)
+              path: groups[index].value.places.first?.file ?? "?", key: key, value: current)
           }
           // One past the highest of its family: an app and its extensions stay equal.
-          for family in group.families {
+          for family in groups[index].families {
             if let highest = familyHighest[family], highest > version { version = highest }
           }
           guard let next = version.incremented() else {
             throw .cannotRaise(
-              path: value.places.first?.file ?? "?", key: value.key, value: current)
+              path: groups[index].value.places.first?.file ?? "?", key: key, value: current)
           }
           new = next.description
+          raised = next
         }
       case (.version(let part, let target), "CFBundleShortVersionString"):
         let prerelease = PrereleaseVersion(current)
-        guard let version = BundleVersion(current) ?? prerelease?.release else {
+        guard let version = currents[index] ?? prerelease?.release else {
           throw .invalidVersion(
-            path: value.places.first?.file ?? "?", key: value.key, value: current)
+            path: groups[index].value.places.first?.file ?? "?", key: key, value: current)
         }
         if let target {
           new = target.description
@@ -186,7 +195,7 @@ public struct VersionBump: Sendable {
           // A pre-release is raised to its release (`2.7.0-beta.1` + patch is `2.7.0`).
           guard let next = prerelease?.bumped(part) ?? version.bumped(part) else {
             throw .cannotRaise(
-              path: value.places.first?.file ?? "?", key: value.key, value: current)
+              path: groups[index].value.places.first?.file ?? "?", key: key, value: current)
           }
           new = next.description
         }
@@ -196,6 +205,8 @@ public struct VersionBump: Sendable {
         break
       }
       guard let new, new != current else { continue }
+      let group = groups[index]
+      let value = group.value
       // Shown, but written nowhere a bump can edit: XcodeGen's generated Info.plist default,
       // a value a template builds. Refused, never "bumped" in memory only.
       guard !value.places.isEmpty else {
@@ -208,8 +219,8 @@ public struct VersionBump: Sendable {
       }
       // Resetting the build number to 1 is asking to lower it.
       let resetting = value.key == "CFBundleVersion" && resetBuild
-      if !allowLower, !resetting, let old = BundleVersion(current), let raised = BundleVersion(new),
-        raised < old
+      if !allowLower, !resetting, let old = currents[index] ?? BundleVersion(current),
+        let raised = raised ?? BundleVersion(new), raised < old
       {
         throw .wouldLower(
           path: value.places.first?.file ?? "?", key: value.key, current: current, new: new)
@@ -255,11 +266,16 @@ public struct VersionBump: Sendable {
   )
 
   /// The highest build number of each family (an app with what it embeds).
-  static func highestPerFamily(_ groups: [ValueGroup]) -> [String: BundleVersion] {
+  /// `currents` holds each group's number, parsed (nil where it is none).
+  static func highestPerFamily(
+    _ groups: [ValueGroup], _ currents: [BundleVersion?]
+  ) -> [String: BundleVersion] {
     var highest: [String: BundleVersion] = [:]
-    for group in groups where group.value.key == "CFBundleVersion" {
-      guard let version = BundleVersion(group.value.current) else { continue }
-      for family in group.families where highest[family].map({ $0 < version }) ?? true {
+    for index in groups.indices where groups[index].value.key == "CFBundleVersion" {
+      guard let version = currents[index] ?? BundleVersion(groups[index].value.current) else {
+        continue
+      }
+      for family in groups[index].families where highest[family].map({ $0 < version }) ?? true {
         highest[family] = version
       }
     }

@@ -69,13 +69,22 @@ public enum InfoPlistDiscovery {
   }
 
   /// Folder and file names that mark a test bundle ("UITests" ends with "Tests").
-  private static let testSuffixes = ["Tests", "Tests-Info.plist"]
+  private static let testSuffixes = [Array("Tests".utf8), Array("Tests-Info.plist".utf8)]
 
   /// Whether a path belongs to a test bundle (skipped unless asked for).
   static func isTestBundle(_ path: String) -> Bool {
-    // On the UTF-8 bytes: this runs for every file found.
-    path.utf8.split(separator: UInt8(ascii: "/")).contains { component in
-      testSuffixes.contains { component.reversed().starts(with: $0.utf8.reversed()) }
+    // On the UTF-8 bytes in place: this runs for every file found.
+    var path = path
+    return path.withUTF8 { bytes in
+      var start = 0
+      for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
+        defer { start = end + 1 }
+        let length = end - start
+        for suffix in testSuffixes where length >= suffix.count {
+          if bytes[(end - suffix.count)..<end].elementsEqual(suffix) { return true }
+        }
+      }
+      return false
     }
   }
 

@@ -25,28 +25,42 @@ enum XMLValueLocator {
   }
 
   /// The location of `key`'s value in the top-level dictionary, or nil when absent.
+  ///
+  /// On the bytes: names and keys are compared where they lie, and a key is decoded into a
+  /// string only when it holds an entity (`bump` locates a value in every file it edits).
   static func locate(_ key: String, in bytes: [UInt8]) -> Location? {
+    let wanted = Array(key.utf8)
+    let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
     var scanner = Scanner(bytes: bytes)
-    var stack: [String] = []
-    var pendingKey: String?
+    // The names of the open elements, as ranges of `bytes`.
+    var stack: [Range<Int>] = []
+    // Whether the last top-level `<key>` read is `key`; nil when none is pending.
+    var pendingKeyMatches: Bool?
     while let token = scanner.next() {
       switch token {
       case .start(let name, let range, let selfClosing):
         let atTop =
           stack.count == 2
-          ? stack[0] == "plist" && stack[1] == "dict"
-          : stack.count == 1 && stack[0] == "dict"
-        if atTop, name == "key", !selfClosing {
-          guard let (text, _) = scanner.text(until: "key") else { return nil }
-          pendingKey = decodeEntities(text)
+          ? scanner.isName(stack[0], Scanner.plistName)
+            && scanner.isName(stack[1], Scanner.dictName)
+          : stack.count == 1 && scanner.isName(stack[0], Scanner.dictName)
+        if atTop, scanner.isName(name, Scanner.keyName), !selfClosing {
+          guard let (text, _) = scanner.text(until: Scanner.keyClosing) else { return nil }
+          // Plain ASCII compares as bytes; an entity or other text as strings do (canonical
+          // equivalence), as before.
+          pendingKeyMatches =
+            wantedIsASCII && text.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "&") }
+            ? text.elementsEqual(wanted) : decodeEntities(text) == key
           continue
         }
-        if atTop, let found = pendingKey {
-          pendingKey = nil
-          if found == key {
-            if name == "string" {
+        if atTop, let matches = pendingKeyMatches {
+          pendingKeyMatches = nil
+          if matches {
+            if scanner.isName(name, Scanner.stringName) {
               if selfClosing { return .emptyElement(range) }
-              guard let (_, contentRange) = scanner.text(until: "string") else { return nil }
+              guard let (_, contentRange) = scanner.text(until: Scanner.stringClosing) else {
+                return nil
+              }
               return .content(contentRange)
             }
             return .other(range)
@@ -97,9 +111,10 @@ enum XMLValueLocator {
     let bytes: [UInt8]
     var position = 0
 
+    /// A tag; its name is a range of `bytes`.
     enum Token {
-      case start(name: String, range: Range<Int>, selfClosing: Bool)
-      case end(name: String)
+      case start(name: Range<Int>, range: Range<Int>, selfClosing: Bool)
+      case end(name: Range<Int>)
     }
 
     // The markup it looks for, as bytes once (not a new array at every tag).
@@ -111,6 +126,17 @@ enum XMLValueLocator {
     static let declarationClose = Array("?>".utf8)
     static let doctypeOpen = Array("<!".utf8)
     static let tagClose = Array(">".utf8)
+    static let plistName = Array("plist".utf8)
+    static let dictName = Array("dict".utf8)
+    static let keyName = Array("key".utf8)
+    static let stringName = Array("string".utf8)
+    static let keyClosing = Array("</key".utf8)
+    static let stringClosing = Array("</string".utf8)
+
+    /// Whether the name at `range` is `name`.
+    func isName(_ range: Range<Int>, _ name: [UInt8]) -> Bool {
+      range.count == name.count && bytes[range].elementsEqual(name)
+    }
 
     func starts(with pattern: [UInt8], at index: Int) -> Bool {
       index + pattern.count <= bytes.count
@@ -178,7 +204,7 @@ enum XMLValueLocator {
             default: nameEnd += 1
             }
           }
-          let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+          let name = nameStart..<nameEnd
           return isEnd
             ? .end(name: name)
             : .start(name: name, range: start..<position, selfClosing: selfClosing)
@@ -187,11 +213,10 @@ enum XMLValueLocator {
       return nil
     }
 
-    /// The raw text up to the closing tag of `name` (comments inside are kept in the range),
-    /// and its range; the scanner moves past the closing tag.
-    mutating func text(until name: String) -> (ArraySlice<UInt8>, Range<Int>)? {
+    /// The raw text up to `closing` (`</key`, the start of the closing tag; comments inside
+    /// are kept in the range), and its range; the scanner moves past the closing tag.
+    mutating func text(until closing: [UInt8]) -> (ArraySlice<UInt8>, Range<Int>)? {
       let start = position
-      let closing = Array("</\(name)".utf8)
       var index = position
       while index + closing.count <= bytes.count {
         if bytes[index] == UInt8(ascii: "<"), starts(with: Self.commentOpen, at: index) {
