@@ -148,7 +148,9 @@ public struct VersionBump: Sendable {
     let currents = groups.map { group in
       keys.contains(group.value.key) ? BundleVersion(group.value.current) : nil
     }
-    let familyHighest = Self.highestPerFamily(groups, currents)
+    // Only a build bump raises a number past its family's highest.
+    var familyHighest: [String: BundleVersion] = [:]
+    if case .build = change { familyHighest = Self.highestPerFamily(groups, currents) }
     var values: [ValueChange] = []
     var shared: String?
     if case .build(let scheme) = change {
@@ -266,15 +268,13 @@ public struct VersionBump: Sendable {
   )
 
   /// The highest build number of each family (an app with what it embeds).
-  /// `currents` holds each group's number, parsed (nil where it is none).
+  /// `currents` holds each group's number, parsed (nil where it is none or not parsed).
   static func highestPerFamily(
     _ groups: [ValueGroup], _ currents: [BundleVersion?]
   ) -> [String: BundleVersion] {
     var highest: [String: BundleVersion] = [:]
     for index in groups.indices where groups[index].value.key == "CFBundleVersion" {
-      guard let version = currents[index] ?? BundleVersion(groups[index].value.current) else {
-        continue
-      }
+      guard let version = currents[index] else { continue }
       for family in groups[index].families where highest[family].map({ $0 < version }) ?? true {
         highest[family] = version
       }
