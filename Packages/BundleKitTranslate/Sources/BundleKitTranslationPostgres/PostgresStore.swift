@@ -160,6 +160,55 @@ struct PostgresStore: MemoryStore {
     }
   }
 
+  /// A fuzzy lookup's candidates and their units' translations in `target`, in one question
+  /// (two round trips were a third of a replica's fuzzy lookup): each candidate row with its
+  /// unit's row in `target`, if any (one at most: a unit has one row a language), and the unit.
+  func translations(withNormalized texts: [String], language: String, target: String)
+    async throws -> (
+      rows: [String: [StoredTranslation]],
+      target: (translations: [StoredTranslation], units: [Int64: StoredUnit])?
+    )
+  {
+    guard !texts.isEmpty else { return ([:], ([], [:])) }
+    return try await ask { client in
+      var found: [String: [StoredTranslation]] = [:]
+      var targetRows: [StoredTranslation] = []
+      var units: [Int64: StoredUnit] = [:]
+      for try await
+        (
+          normalized, unit, value, comment, state, targetValue, targetComment, targetState,
+          bundle, table, key, variant, source, project
+        ) in try await client.query(
+          """
+          SELECT c.normalized, c.unit, c.value, c.comment, c.state, t.value, t.comment, t.state,
+            u.bundle, u.tbl, u.key, u.variant, u.source, u.project
+          FROM bundlekit_translations c
+          JOIN bundlekit_units u ON u.id = c.unit
+          LEFT JOIN bundlekit_translations t ON t.unit = c.unit AND t.language = \(target)
+          WHERE c.normalized = ANY(\(texts)::text[]) AND c.language = \(language)
+          """
+        ).decode(
+          (
+            String, Int64, String, String?, String, String?, String?, String?, String, String,
+            String, String, String?, String
+          ).self)
+      {
+        found[normalized, default: []].append(
+          Self.translation(
+            unit: unit, language: language, value: value, comment: comment, state: state))
+        guard let targetValue, let targetState else { continue }
+        targetRows.append(
+          Self.translation(
+            unit: unit, language: target, value: targetValue, comment: targetComment,
+            state: targetState))
+        units[unit] = StoredUnit(
+          project: project, bundle: bundle, table: table, key: key, variant: variant,
+          source: source)
+      }
+      return (found, (targetRows, units))
+    }
+  }
+
   func translations(ofUnits units: [Int64], language: String) async throws
     -> [StoredTranslation]
   {

@@ -49,6 +49,64 @@ struct FuzzyIndexTests {
     }
   }
 
+  @Test(
+    "Common trigrams counted from bitmaps answer as scanning does, for short queries and for queries of over 255 trigrams"
+  )
+  func bitmapsAndWideCounters() {
+    let seed = SeededGenerator.seed("fuzzy bitmaps")
+    var random = SeededGenerator(seed: seed)
+    // Words from few letters, so that many trigrams are common enough to be bitmaps; some
+    // letters outside ASCII, which encode to other trigrams.
+    let letters = Array("abcdefgiorstuü")
+    let words = (0..<300).map { _ in
+      String(
+        (0..<Int.random(in: 1...7, using: &random)).map { _ in
+          letters.randomElement(using: &random) ?? "a"
+        })
+    }
+    func text(_ count: ClosedRange<Int>) -> String {
+      TextNormalizer.normalize(
+        (0..<Int.random(in: count, using: &random)).map { _ in
+          words.randomElement(using: &random) ?? ""
+        }.joined(separator: " "))
+    }
+    for round in 0..<4 {
+      // Long texts in some rounds: their queries have more trigrams than a byte counts.
+      let long = round % 2 == 1
+      var texts = Set<String>()
+      for _ in 0..<Int.random(in: long ? 100...200 : 200...1_200, using: &random) {
+        texts.insert(text(long ? 80...160 : 1...12))
+      }
+      texts.remove("")
+      let list = Array(texts)
+      let index = FuzzyIndex(texts: list)
+      #expect(index.bitmapCount > 20, "round \(round): \(index.bitmapCount) bitmaps")
+      var wide = 0
+      for _ in 0..<25 {
+        var query = (list.randomElement(using: &random) ?? "a").split(separator: " ").map(
+          String.init)
+        for _ in 0..<Int.random(in: 0...3, using: &random) where !query.isEmpty {
+          query[Int.random(in: 0..<query.count, using: &random)] =
+            words.randomElement(using: &random) ?? ""
+        }
+        let text = TextNormalizer.normalize(query.joined(separator: " "))
+        if TrigramFilter.trigrams(ofEncoded: TrigramFilter.encode(text)).count > 255 {
+          wide += 1
+        }
+        let minimumScore = [0, 0.3, 0.5, 0.6, 0.8][Int.random(in: 0..<5, using: &random)]
+        let indexed = index.best(for: text, minimumScore: minimumScore, limit: 30)
+        let scanned = FuzzyCandidate.score(
+          list, against: text, minimumScore: minimumScore, limit: 30)
+        #expect(
+          indexed == scanned,
+          "round \(round) (seed \(seed)): \(text) ≥ \(minimumScore) over \(list.count) texts")
+      }
+      if long {
+        #expect(wide > 10, "round \(round): too few queries of over 255 trigrams: \(wide)")
+      }
+    }
+  }
+
   @Test("A concordance search's byte search finds what the UTF-8 view's search finds")
   func concordanceByteSearch() {
     let seed = SeededGenerator.seed("concordance bytes")

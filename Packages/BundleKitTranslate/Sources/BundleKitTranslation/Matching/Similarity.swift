@@ -33,20 +33,16 @@ public struct BigramProfile: Sendable, Hashable {
     var shared = 0
     var left = 0
     var right = 0
-    // Both sorted: one merge pass counts the multiset intersection.
+    // Both sorted: one merge pass counts the multiset intersection. Without branches on the
+    // comparison, which a processor cannot predict: each step moves past the smaller (both
+    // when equal).
     bigrams.withUnsafeBufferPointer { bigrams in
       while left < bigrams.count, right < other.count {
         let a = bigrams[left]
         let b = other[right]
-        if a == b {
-          shared += 1
-          left += 1
-          right += 1
-        } else if a < b {
-          left += 1
-        } else {
-          right += 1
-        }
+        shared &+= a == b ? 1 : 0
+        left &+= a <= b ? 1 : 0
+        right &+= a >= b ? 1 : 0
       }
     }
     return Double(2 * shared) / Double(total)

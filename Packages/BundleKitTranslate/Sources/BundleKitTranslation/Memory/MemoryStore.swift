@@ -89,6 +89,14 @@ package protocol MemoryStore: Sendable {
   /// ``translations(ofUnits:language:)`` with the units of the rows found, at once.
   func translationsAndUnits(ofUnits units: [Int64], language: String) async throws
     -> (translations: [StoredTranslation], units: [Int64: StoredUnit])
+  /// ``translations(withNormalized:language:)`` and, where one question to a server is
+  /// cheaper than two, also ``translationsAndUnits(ofUnits:language:)`` in `target` for every
+  /// unit among those rows (nil: the caller asks when it needs them).
+  func translations(withNormalized texts: [String], language: String, target: String)
+    async throws -> (
+      rows: [String: [StoredTranslation]],
+      target: (translations: [StoredTranslation], units: [Int64: StoredUnit])?
+    )
 }
 
 extension MemoryStore {
@@ -109,6 +117,17 @@ extension MemoryStore {
   {
     let rows = try await translations(ofUnits: units, language: language)
     return (rows, rows.isEmpty ? [:] : try await self.units(rows.map(\.unit)))
+  }
+
+  /// The rows alone: the target's come from ``translationsAndUnits(ofUnits:language:)`` for
+  /// the units the caller keeps.
+  package func translations(withNormalized texts: [String], language: String, target: String)
+    async throws -> (
+      rows: [String: [StoredTranslation]],
+      target: (translations: [StoredTranslation], units: [Int64: StoredUnit])?
+    )
+  {
+    (try await translations(withNormalized: texts, language: language), nil)
   }
 
   /// One question per text: cheap where nothing waits on a server.

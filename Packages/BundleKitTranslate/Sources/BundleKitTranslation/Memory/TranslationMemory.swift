@@ -215,8 +215,8 @@ public final class TranslationMemory: Sendable {
     var scores: [Int64: Double] = [:]
     let candidates = try await store.fuzzyCandidates(
       for: normalized, language: fuzzyLanguage, minimumScore: minimumScore, limit: limit)
-    let candidateRows = try await store.translations(
-      withNormalized: candidates.map(\.text), language: fuzzyLanguage)
+    let (candidateRows, prefetched) = try await store.translations(
+      withNormalized: candidates.map(\.text), language: fuzzyLanguage, target: targetChain[0])
     for candidate in candidates {
       for row in try await scoped(candidateRows[candidate.text] ?? []) where scores[row.unit] == nil
       {
@@ -224,7 +224,8 @@ public final class TranslationMemory: Sendable {
         anchors.append(row)
       }
     }
-    let found = try await anchored(anchors, kind: .fuzzy, scores: scores, targetChain: targetChain)
+    let found = try await anchored(
+      anchors, kind: .fuzzy, scores: scores, targetChain: targetChain, prefetched: prefetched)
     return Array((found ?? []).prefix(limit))
   }
 
@@ -288,10 +289,12 @@ public final class TranslationMemory: Sendable {
   // MARK: Internals
 
   /// The translations in the first language of `targetChain` that has any for the units of
-  /// `anchors`, grouped by text, most used first.
+  /// `anchors`, grouped by text, most used first. `prefetched` holds the first language's
+  /// translations and units for these units and maybe others, when the store gave them.
   private func anchored(
     _ anchors: [StoredTranslation], kind: TranslationMatch.Kind, scores: [Int64: Double],
-    targetChain: [String]
+    targetChain: [String],
+    prefetched: (translations: [StoredTranslation], units: [Int64: StoredUnit])? = nil
   ) async throws -> [TranslationMatch]? {
     guard !anchors.isEmpty else { return nil }
     // One anchor per unit: the development language's, else the first language by code.
@@ -310,9 +313,13 @@ public final class TranslationMemory: Sendable {
         unitOrder.append(anchor.unit)
       }
     }
-    for language in targetChain {
-      let (rows, units) = try await store.translationsAndUnits(
-        ofUnits: unitOrder, language: language)
+    for (position, language) in targetChain.enumerated() {
+      let (rows, units) =
+        if position == 0, let prefetched {
+          (prefetched.translations.filter { anchorByUnit[$0.unit] != nil }, prefetched.units)
+        } else {
+          try await store.translationsAndUnits(ofUnits: unitOrder, language: language)
+        }
       guard !rows.isEmpty else { continue }
       var groups: [String: [StoredTranslation]] = [:]
       var groupOrder: [String] = []
