@@ -4,6 +4,7 @@ import BundleKitTranslationServer
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
   import Glibc
 #endif
 
-/// Stopping a server by cancelling its task logs errors that are no news in a test.
+/// A server's errors when a test stops it are no news.
 let quietLogger: Logger = {
   var logger = Logger(label: "test-server")
   logger.logLevel = .critical
@@ -24,6 +25,8 @@ let quietLogger: Logger = {
 struct RunningServer {
   let port: Int
   let task: Task<Void, any Error>
+  /// The service group the server runs in, which `stop()` shuts down gracefully.
+  let group: ServiceGroup
   /// Requests answered, for stubs.
   var calls = Counter()
 
@@ -38,13 +41,15 @@ struct RunningServer {
       continuation.yield(port)
       continuation.finish()
     }
-    let task = Task { try await application.runService() }
+    let group = ServiceGroup(
+      configuration: .init(services: [application], logger: quietLogger))
+    let task = Task { try await group.run() }
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next(), port > 0 else {
       task.cancel()
       throw URLError(.cannotConnectToHost)
     }
-    return RunningServer(port: port, task: task)
+    return RunningServer(port: port, task: task, group: group)
   }
 
   /// A stand-in LibreTranslate server whose `POST /translate` answers with what `answer`
@@ -101,9 +106,20 @@ struct RunningServer {
     await stop()
   }
 
+  /// Shuts the server down gracefully: it stops accepting and serves the connections it has
+  /// accepted. Cancelling its task instead can drop a connection accepted but not yet served,
+  /// which NIO traps on ("Deinited NIOAsyncWriter without calling finish()", seen in CI after
+  /// a test under load; apple/swift-nio#3481). A connection that never ends its request would
+  /// hold a graceful shutdown: after 30 s the task is cancelled.
   func stop() async {
-    task.cancel()
+    await group.triggerGracefulShutdown()
+    let task = task
+    let deadline = Task {
+      try await Task.sleep(for: .seconds(30))
+      task.cancel()
+    }
     _ = await task.result
+    deadline.cancel()
   }
 }
 
