@@ -205,6 +205,30 @@ struct MemoryBuildTests {
     #expect(try await binary.translate("Cancel", to: "de") == "Abbrechen")
   }
 
+  @Test(
+    "A memory without the development language: a fuzzy lookup into a language with no fallback finds nothing, and does not trap"
+  )
+  func noFallbackLanguage() async throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.file("App/de.lproj"), withIntermediateDirectories: true)
+    try "\"door.open\" = \"Die Tür öffnen\";\n\"cancel\" = \"Abbrechen\";\n".write(
+      toFile: folder.file("App/de.lproj/Localizable.strings"), atomically: true, encoding: .utf8)
+    _ = try MemoryBuilder(developmentLanguage: "en").build(
+      from: [folder.file("App")], to: folder.file("m.sqlite"))
+    for preload in [false, true] {
+      let memory = try TranslationMemory(path: folder.file("m.sqlite"), preload: preload)
+      #expect(memory.languages == ["de"])
+      #expect(try memory.fallbackChain(for: "fr").isEmpty)
+      // Exact, normalised and fuzzy: each finds German rows, none has a French side.
+      for text in ["Die Tür öffnen", "die tür öffnen!", "Die Tür öffne"] {
+        #expect(try await memory.matches(for: text, to: "fr", from: "de").isEmpty, "\(text)")
+      }
+      let fuzzy = try await memory.matches(for: "Die Tür öffne", to: "de", from: "de")
+      #expect(fuzzy.first?.kind == .fuzzy && fuzzy.first?.translation == "Die Tür öffnen")
+    }
+  }
+
   @Test("A broken table names its file, line and column, and leaves the old memory as it was")
   func brokenTable() throws {
     let fixture = try MemoryFixture()

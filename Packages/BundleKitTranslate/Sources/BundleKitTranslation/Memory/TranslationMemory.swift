@@ -215,8 +215,20 @@ public final class TranslationMemory: Sendable {
     var scores: [Int64: Double] = [:]
     let candidates = try await store.fuzzyCandidates(
       for: normalized, language: fuzzyLanguage, minimumScore: minimumScore, limit: limit)
-    let (candidateRows, prefetched) = try await store.translations(
-      withNormalized: candidates.map(\.text), language: fuzzyLanguage, target: targetChain[0])
+    // A chain can be empty (a memory without the development language, asked for a language
+    // it lacks): then there is no target to ask for with the candidates.
+    let texts = candidates.map(\.text)
+    let (candidateRows, prefetched):
+      (
+        [String: [StoredTranslation]],
+        (translations: [StoredTranslation], units: [Int64: StoredUnit])?
+      ) =
+        if let target = targetChain.first {
+          try await store.translations(
+            withNormalized: texts, language: fuzzyLanguage, target: target)
+        } else {
+          (try await store.translations(withNormalized: texts, language: fuzzyLanguage), nil)
+        }
     for candidate in candidates {
       for row in try await scoped(candidateRows[candidate.text] ?? []) where scores[row.unit] == nil
       {
