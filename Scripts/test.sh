@@ -8,9 +8,10 @@
 #
 # On two cores the run is compile time and test time in about equal parts, and the tests leave
 # a core idle a quarter of the time. So the packages build one after another first (each
-# compile uses both cores), with the flags below, and then the three test bundles run at once,
-# beside the release build the artifact-bundle tests pack (started with the first build: it
-# fills the cores the debug builds leave idle while they link).
+# compile uses both cores), with the flags below, and then the three test bundles run at once
+# (the root bundle's consumer builds in a process of their own, below), beside the release
+# build the artifact-bundle tests pack (started with the first build: it fills the cores the
+# debug builds leave idle while they link).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh --oracles
@@ -72,19 +73,34 @@ done
 # package again and hold the folder's lock, which the consumer builds of the other bundles
 # need): XCTest's half, then Swift Testing's. On macOS the bundles are not executables:
 # `swift test` runs them, one package after another.
+#
+# On Linux the root bundle's consumer builds (the suites that build packages with SwiftPM
+# and run their plugins, mostly waiting on `swift`) run as a process of their own, started
+# with the others: inside the root bundle they queued behind its 400 other tests and ran
+# last, on one core, while the other stood idle. With arguments the bundle runs whole (a
+# filter of the caller's and one of ours would add up, not narrow).
+consumers='BundleKitCLITests\.(PluginTests|PluginPackageTests|ArtifactBundleTests)'
+runs=(BundleKitTranslate BundleKit BundleKitLocalize)
+if [[ "$(uname)" != Darwin && $# -eq 0 ]]; then runs+=(BundleKitConsumers); fi
 run_tests() {
-  local name=$1 bundle=".build/debug/$1PackageTests.xctest" status=0
+  local name=$1 package=$1 status=0 selection=() xctest=yes
+  case "$name" in
+    BundleKitConsumers) package=BundleKit selection=(--filter "$consumers") xctest=no ;;
+    BundleKit) if [[ "${#runs[@]}" -gt 3 ]]; then selection=(--skip "$consumers"); fi ;;
+  esac
+  local bundle=".build/debug/${package}PackageTests.xctest"
   if [[ "$(uname)" == Darwin ]]; then
     replan
-    swift test --skip-build --package-path "$(package_path "$name")" "${scratch[@]}" "${@:2}" \
+    swift test --skip-build --package-path "$(package_path "$package")" "${scratch[@]}" "${@:2}" \
       > "$logs/$name.log" 2>&1 || status=$?
   else
-    { "$bundle" && "$bundle" --testing-library swift-testing "${@:2}"; } \
+    { if [[ "$xctest" == yes ]]; then "$bundle"; fi &&
+      "$bundle" --testing-library swift-testing "${selection[@]}" "${@:2}"; } \
       > "$logs/$name.log" 2>&1 || status=$?
   fi
   echo "$status" > "$logs/$name.status"
 }
-for name in "${packages[@]}"; do
+for name in "${runs[@]}"; do
   run_tests "$name" "$@" &
   pids+=("$!")
   if [[ "$(uname)" == Darwin ]]; then wait "$!"; fi
@@ -96,9 +112,10 @@ skipped_detail=()
 failed=()
 # Each package's output in order, when it is done; each run must show a suite of its own
 # package (arguments may leave it out).
-expected=('Suite "PostgreSQL memory"' 'Suite PackageShapeTests' 'Suite SyncPluginTests')
-for index in 0 1 2; do
-  name=${packages[$index]}
+expected=('Suite "PostgreSQL memory"' 'Suite PackageShapeTests' 'Suite SyncPluginTests'
+  'Suite PluginTests')
+for index in "${!runs[@]}"; do
+  name=${runs[$index]}
   wait "${pids[$((index + 1))]}" 2>/dev/null || true
   status=$(cat "$logs/$name.status" 2>/dev/null || echo "no status")
   # A filter that matches nothing in this package: Swift Testing exits 69 when no test ran,
