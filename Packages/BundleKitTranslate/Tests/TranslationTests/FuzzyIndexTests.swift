@@ -136,6 +136,51 @@ struct FuzzyIndexTests {
     #expect(SnapshotStore.bytes(of: "設定", contain: "定"))
   }
 
+  @Test("A concordance search keeps the first rows of the whole order, as sorting every match")
+  func firstInOrder() {
+    let seed = SeededGenerator.seed("first in order")
+    var random = SeededGenerator(seed: seed)
+    // Few distinct texts per field, so that rows tie on their first fields and the later
+    // ones decide; some rows without a unit.
+    func text() -> String { ["", "a", "b", "ä", "ab", "設"][Int.random(in: 0..<6, using: &random)] }
+    var refusedByRoot = 0
+    for round in 0..<300 {
+      var hits: [SearchHit] = []
+      for index in 0..<Int.random(in: 0...120, using: &random) {
+        let unit =
+          Int.random(in: 0..<8, using: &random) == 0
+          ? nil
+          : StoredUnit(
+            project: text(), bundle: text(), table: text(), key: text(), variant: text(),
+            source: nil)
+        hits.append(
+          SearchHit(
+            row: StoredTranslation(
+              unit: Int64(index), language: text(), value: text(), comment: nil),
+            unit: unit))
+      }
+      let limit = Int.random(in: -1...(hits.count + 2), using: &random)
+      var first = FirstInOrder(limit: limit)
+      for hit in hits {
+        let wasFull = first.heap.count == max(0, limit)
+        let root = first.heap.first
+        first.offer(hit)
+        if wasFull, let root, first.heap.first?.row.unit == root.row.unit { refusedByRoot += 1 }
+      }
+      // The whole order, as the sort before this gave it. Rows here may tie on every field
+      // (a real memory's cannot: a unit and a language are one row), so their fields are
+      // compared, not which of two equal rows was kept.
+      func fields(_ hit: SearchHit) -> [String] {
+        [hit.row.value, hit.row.language, hit.table, hit.key, hit.bundle, hit.variant, hit.project]
+      }
+      let expected = hits.sorted(by: SearchHit.precedes).prefix(max(0, limit))
+      #expect(
+        first.sorted.map(fields) == expected.map(fields),
+        "round \(round) (seed \(seed)): \(hits.count) hits, limit \(limit)")
+    }
+    #expect(refusedByRoot > 1_000, "too few hits refused to mean anything: \(refusedByRoot)")
+  }
+
   @Test("Queries without trigrams and empty indexes find nothing, and do not trap")
   func edges() {
     #expect(FuzzyIndex(texts: []).best(for: "open", minimumScore: 0, limit: 5).isEmpty)

@@ -412,7 +412,10 @@ struct SnapshotStore: MemoryStore {
     containing needle: String, project: String?, language: String?, state: ReviewState?,
     limit: Int
   ) async throws -> [StoredTranslation] {
-    var found: [(order: [String], row: StoredTranslation)] = []
+    // The first `limit` rows of the whole order, in a heap whose root is the last of them:
+    // a row past it is refused by one comparison, where sorting every match (a whole memory
+    // for a short or empty needle) cost n log n comparisons of seven texts.
+    var first = FirstInOrder(limit: limit)
     for (normalized, indexes) in byNormalized
     where needle.isEmpty || Self.bytes(of: normalized, contain: needle) {
       for index in indexes {
@@ -421,16 +424,10 @@ struct SnapshotStore: MemoryStore {
         if let state, row.state != state { continue }
         let unit = unitsByID[row.unit]
         if let project, unit?.project != project { continue }
-        // The order's texts once per row found, not twice per comparison of the sort.
-        let order = [
-          row.value, row.language, unit?.table ?? "", unit?.key ?? "", unit?.bundle ?? "",
-          unit?.variant ?? "", unit?.project ?? "",
-        ]
-        found.append((order, row))
+        first.offer(SearchHit(row: row, unit: unit))
       }
     }
-    found.sort { ContentOrder.precedes($0.order, $1.order) }
-    return found.prefix(limit).map(\.row)
+    return first.sorted.map(\.row)
   }
 
   /// Whether the UTF-8 of `needle` occurs in that of `text`, as the database's `LIKE` on the
@@ -457,4 +454,67 @@ struct SnapshotStore: MemoryStore {
     }
     return (found ?? nil) ?? (text.utf8.firstRange(of: needle.utf8) != nil)
   }
+}
+
+/// A row a concordance search found, with its unit, in the order every backend gives: value,
+/// language, table, key, bundle, variant, project, each by bytes (a missing unit's texts
+/// empty).
+struct SearchHit {
+  let row: StoredTranslation
+  let unit: StoredUnit?
+
+  static func precedes(_ left: SearchHit, _ right: SearchHit) -> Bool {
+    /// nil when the two are the same, so the next field decides.
+    func order(_ a: String, _ b: String) -> Bool? { a == b ? nil : ContentOrder.precedes(a, b) }
+    return order(left.row.value, right.row.value) ?? order(left.row.language, right.row.language)
+      ?? order(left.table, right.table) ?? order(left.key, right.key)
+      ?? order(left.bundle, right.bundle) ?? order(left.variant, right.variant)
+      ?? order(left.project, right.project) ?? false
+  }
+
+  var table: String { unit?.table ?? "" }
+  var key: String { unit?.key ?? "" }
+  var bundle: String { unit?.bundle ?? "" }
+  var variant: String { unit?.variant ?? "" }
+  var project: String { unit?.project ?? "" }
+}
+
+/// The first `limit` hits offered, in ``SearchHit/precedes(_:_:)`` order: a max-heap whose
+/// root is the last one kept.
+struct FirstInOrder {
+  private(set) var heap: [SearchHit] = []
+  let limit: Int
+
+  init(limit: Int) { self.limit = max(0, limit) }
+
+  /// Keeps `hit` when fewer than `limit` are kept or it precedes the last of them.
+  mutating func offer(_ hit: SearchHit) {
+    if heap.count < limit {
+      heap.append(hit)
+      var child = heap.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard SearchHit.precedes(heap[parent], heap[child]) else { break }
+        heap.swapAt(parent, child)
+        child = parent
+      }
+      return
+    }
+    guard let root = heap.first, SearchHit.precedes(hit, root) else { return }
+    heap[0] = hit
+    var parent = 0
+    while true {
+      var largest = parent
+      for child in (2 * parent + 1)...(2 * parent + 2)
+      where child < heap.count && SearchHit.precedes(heap[largest], heap[child]) {
+        largest = child
+      }
+      guard largest != parent else { return }
+      heap.swapAt(parent, largest)
+      parent = largest
+    }
+  }
+
+  /// The hits kept, first first.
+  var sorted: [SearchHit] { heap.sorted(by: SearchHit.precedes) }
 }
