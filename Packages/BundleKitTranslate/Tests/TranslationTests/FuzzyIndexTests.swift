@@ -107,6 +107,41 @@ struct FuzzyIndexTests {
     }
   }
 
+  @Test("A score with a floor gives up only when the floor cannot be reached")
+  func scoreWithFloor() {
+    let seed = SeededGenerator.seed("score with a floor")
+    var random = SeededGenerator(seed: seed)
+    // Texts from few letters, repeats included, so that profiles share many bigrams.
+    let letters = Array("abcab ü")
+    func text() -> String {
+      String(
+        (0..<Int.random(in: 0...40, using: &random)).map { _ in
+          letters[Int.random(in: 0..<letters.count, using: &random)]
+        })
+    }
+    var gaveUp = 0
+    for round in 0..<500 {
+      let profile = BigramProfile(normalized: text())
+      let other = BigramProfile(normalized: text())
+      let full = profile.similarity(to: other)
+      // The exact score and the floats either side of it, and floors far from it.
+      for minimum in [
+        full, full.nextUp, full.nextDown, 0, -1, 0.3, 0.6, 1, 1.5,
+        Double.random(in: 0...1, using: &random),
+      ] {
+        let floored = other.bigrams.withUnsafeBufferPointer {
+          profile.similarity(toSorted: $0, atLeast: minimum)
+        }
+        #expect(
+          floored == (full >= minimum ? full : nil),
+          "round \(round) (seed \(seed)): \(profile.bigrams.count) and \(other.bigrams.count) bigrams, \(full) against \(minimum)"
+        )
+        if floored == nil { gaveUp += 1 }
+      }
+    }
+    #expect(gaveUp > 0)
+  }
+
   @Test("A concordance search's byte search finds what the UTF-8 view's search finds")
   func concordanceByteSearch() {
     let seed = SeededGenerator.seed("concordance bytes")

@@ -174,10 +174,11 @@ package struct FuzzyIndex: Sendable {
           let index = base + offset
           let union = queryCount + Int(trigramCounts[index]) - common
           guard common * denominator >= union * numerator else { return }
-          let score = profile.similarity(
+          if let score = profile.similarity(
             toSorted: UnsafeBufferPointer(
-              rebasing: bigrams[bigramStarts[index]..<bigramStarts[index + 1]]))
-          if score >= minimumScore {
+              rebasing: bigrams[bigramStarts[index]..<bigramStarts[index + 1]]),
+            atLeast: minimumScore)
+          {
             found.append(FuzzyCandidate(text: texts[index], score: score))
           }
         }

@@ -28,24 +28,44 @@ public struct BigramProfile: Sendable, Hashable {
 
   /// Dice similarity with a text whose sorted bigrams are `other` (a slice of an index).
   func similarity(toSorted other: UnsafeBufferPointer<UInt64>) -> Double {
+    similarity(toSorted: other, atLeast: 0) ?? 0
+  }
+
+  /// ``similarity(toSorted:)`` when it is at least `minimum`, else nil. The merge stops as
+  /// soon as the bigrams left could no longer bring the shared count to what `minimum`
+  /// needs: most candidates an index scores fall short, and show it before the end.
+  func similarity(toSorted other: UnsafeBufferPointer<UInt64>, atLeast minimum: Double)
+    -> Double?
+  {
     let total = bigrams.count + other.count
-    guard total > 0 else { return 1 }
+    guard total > 0 else { return 1 >= minimum ? 1 : nil }
+    // The fewest shared bigrams whose score, computed as below, reaches `minimum`.
+    func reaches(_ shared: Int) -> Bool { Double(2 * shared) / Double(total) >= minimum }
+    guard reaches(min(bigrams.count, other.count)) else { return nil }
+    var needed = 0
+    if minimum > 0 {
+      needed = min(bigrams.count, other.count, Int((minimum * Double(total) / 2).rounded(.up)))
+      while needed > 0, reaches(needed - 1) { needed -= 1 }
+      while !reaches(needed) { needed += 1 }
+    }
     var shared = 0
     var left = 0
     var right = 0
     // Both sorted: one merge pass counts the multiset intersection. Without branches on the
     // comparison, which a processor cannot predict: each step moves past the smaller (both
-    // when equal).
-    bigrams.withUnsafeBufferPointer { bigrams in
+    // when equal). The shared count can grow by at most the steps either side has left.
+    let reached = bigrams.withUnsafeBufferPointer { bigrams -> Bool in
       while left < bigrams.count, right < other.count {
+        if shared &+ min(bigrams.count &- left, other.count &- right) < needed { return false }
         let a = bigrams[left]
         let b = other[right]
         shared &+= a == b ? 1 : 0
         left &+= a <= b ? 1 : 0
         right &+= a >= b ? 1 : 0
       }
+      return shared >= needed
     }
-    return Double(2 * shared) / Double(total)
+    return reached ? Double(2 * shared) / Double(total) : nil
   }
 
   /// The best similarity `other` could reach given only the two sizes, to skip hopeless
