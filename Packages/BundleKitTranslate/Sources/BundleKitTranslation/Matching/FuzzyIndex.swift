@@ -24,12 +24,13 @@ package struct FuzzyIndex: Sendable {
   private let texts: [String]
   /// Each text's bigram count, ascending as `texts`.
   private let bigramCounts: [Int32]
-  /// Each text's distinct trigram count.
-  private let trigramCounts: [UInt16]
-  /// Every text's sorted bigrams, one after another; text `i`'s are
-  /// `bigrams[bigramStarts[i]..<bigramStarts[i + 1]]`.
+  /// Every text's sorted bigrams, one after another.
   private let bigrams: [UInt64]
-  private let bigramStarts: [Int]
+  /// Text `i`'s place in `bigrams` and its distinct trigram count in one word, what a
+  /// candidate's check and score read (one cache miss, where two arrays cost two): its
+  /// bigrams are `bigrams[spans[i] >> 16 ..< spans[i + 1] >> 16]`, its trigram count
+  /// `spans[i] & 0xFFFF` (at most 37³ distinct trigrams: ``TrigramFilter/denseCount``).
+  private let spans: [UInt64]
   /// The posting lists: the texts holding dense trigram `t` are
   /// `postings[postingStarts[t]..<postingStarts[t + 1]]`, ascending. A common trigram's list
   /// is empty here: its texts are a bitmap.
@@ -64,7 +65,6 @@ package struct FuzzyIndex: Sendable {
       bigramStarts.append(bigrams.count)
     }
     self.bigrams = bigrams
-    self.bigramStarts = bigramStarts
 
     // Two passes, counting then filling, so each list comes out in text order.
     var trigrams: [UInt16] = []
@@ -109,7 +109,12 @@ package struct FuzzyIndex: Sendable {
     self.bitmaps = bitmaps
     self.bitmapSlots = bitmapSlots
     self.bitmapWords = bitmapWords
-    trigramCounts = texts.indices.map { UInt16(trigramStarts[$0 + 1] - trigramStarts[$0]) }
+    let textCount = texts.count
+    spans = bigramStarts.indices.map { index in
+      UInt64(bigramStarts[index]) << 16
+        | (index < textCount
+          ? UInt64(trigramStarts[index + 1] - trigramStarts[index]) & 0xFFFF : 0)
+    }
   }
 
   /// How many trigrams are held as bitmaps.
@@ -167,16 +172,17 @@ package struct FuzzyIndex: Sendable {
     let denominator = TrigramFilter.thresholdDenominator
     let least = Counter((numerator * queryCount + denominator - 1) / denominator)
     let survivors = (window.lowerBound - base)..<(window.upperBound - base)
-    trigramCounts.withUnsafeBufferPointer { trigramCounts in
+    spans.withUnsafeBufferPointer { spans in
       bigrams.withUnsafeBufferPointer { bigrams in
         /// Scores the text at `offset` when its count lets it pass.
         func consider(_ offset: Int, common: Int) {
           let index = base + offset
-          let union = queryCount + Int(trigramCounts[index]) - common
+          let span = spans[index]
+          let union = queryCount + Int(span & 0xFFFF) - common
           guard common * denominator >= union * numerator else { return }
           if let score = profile.similarity(
             toSorted: UnsafeBufferPointer(
-              rebasing: bigrams[bigramStarts[index]..<bigramStarts[index + 1]]),
+              rebasing: bigrams[Int(span >> 16)..<Int(spans[index + 1] >> 16)]),
             atLeast: minimumScore)
           {
             found.append(FuzzyCandidate(text: texts[index], score: score))
