@@ -86,13 +86,25 @@
         #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
       let pgctl = [
         "\(binaries)/pg_ctl", "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
-        "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        // Connections and their ends logged: a test that fails for want of a connection
+        // shows from the log (`logTail`) whether its attempts reached the server at all.
+        "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off"
+          + " -c log_connections=on -c log_disconnections=on",
+        "start",
       ]
       let command = asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + pgctl : pgctl
       let result = try Tool.run("/bin/bash", ["-c", closeAndRun, "bash"] + command)
       guard result.status == 0 else {
         throw Failure(description: "pg_ctl start failed (\(result.status)): \(result.stderr)")
       }
+    }
+
+    /// The end of the server's log (at most `limit` bytes), for a failure's message.
+    func logTail(_ limit: Int = 4000) -> String {
+      guard let log = FileManager.default.contents(atPath: "\(folder)/log") else {
+        return "(no server log at \(folder)/log)"
+      }
+      return String(decoding: log.suffix(limit), as: UTF8.self)
     }
 
     /// Stops the server at once, as a crash would: open transactions are lost, committed ones
