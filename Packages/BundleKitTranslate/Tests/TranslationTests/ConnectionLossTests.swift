@@ -28,7 +28,8 @@
 
     /// Whether `error` says `phrase`. When it does not, the server's log goes with the
     /// failure: seen once in CI, no connection within the deadline from a server that `psql`
-    /// had just reached, and the log tells whether the pool's attempts reached it at all.
+    /// had just reached (long synchronous tests held the cooperative pool: ``offThePool``),
+    /// and the log tells whether the pool's attempts reached the server at all.
     static func says(_ phrase: String, _ error: any Error, _ cluster: PostgresCluster) -> Bool {
       let said = "\(error)".contains(phrase)
       if !said { Issue.record("\(error); the server's log ends:\n\(cluster.logTail())") }
