@@ -70,23 +70,47 @@ struct SpeedEstimator: Sendable {
     return exp(logUnit)
   }
 
-  private func misfit(_ element: Element, _ logUnit: Double) -> (cost: Double, multiple: Double) {
-    let multiples = element.isMark ? Self.markMultiples : Self.gapMultiples
-    var best = (cost: Double.infinity, multiple: 1.0)
-    for multiple in multiples {
-      let deviation = element.logValue - logUnit - multiple.logValue
-      let cost = deviation * deviation * multiple.weight
-      if cost < best.cost { best = (cost, multiple.value) }
+  /// The element's nearest multiple of the unit and the cost of the distance to it (the first
+  /// of equally near ones).
+  private func misfit(_ element: Element, _ logUnit: Double) -> Misfit {
+    element.isMark
+      ? Self.nearest(element.logValue - logUnit, Self.markMultiples)
+      : Self.nearest(element.logValue - logUnit, Self.gapMultiples)
+  }
+
+  private struct Misfit {
+    var cost: Double
+    var multiple: Double
+  }
+
+  /// The nearest of `multiples` to a logarithmic distance from the unit. (Called for every
+  /// element and candidate unit at every element the decoder is fed: a loop over the buffer
+  /// and a plain struct, where tuples, `enumerated()` and arrays read through their generic
+  /// accessors made the decoder's tests take 20 CPU-s in a debug build.)
+  private static func nearest(_ distance: Double, _ multiples: [Multiple]) -> Misfit {
+    multiples.withUnsafeBufferPointer { multiples in
+      var best = Misfit(cost: .infinity, multiple: 1)
+      for position in 0..<multiples.count {
+        let multiple = multiples[position]
+        let deviation = distance - multiple.logValue
+        let cost = deviation * deviation * multiple.weight
+        if cost < best.cost { best = Misfit(cost: cost, multiple: multiple.value) }
+      }
+      return best
     }
-    return best
   }
 
   private func cap(_ element: Element) -> Double { element.isMark ? 4 : 2 }
 
   private func cost(_ logUnit: Double, _ weights: [Double]) -> Double {
     var total = 0.0
-    for (index, element) in elements.enumerated() {
-      total += weights[index] * min(misfit(element, logUnit).cost, cap(element))
+    elements.withUnsafeBufferPointer { elements in
+      weights.withUnsafeBufferPointer { weights in
+        for index in 0..<elements.count {
+          let element = elements[index]
+          total += weights[index] * min(misfit(element, logUnit).cost, cap(element))
+        }
+      }
     }
     return total
   }
@@ -94,12 +118,17 @@ struct SpeedEstimator: Sendable {
   private func refined(_ logUnit: Double, _ weights: [Double]) -> Double {
     var sum = 0.0
     var total = 0.0
-    for (index, element) in elements.enumerated() {
-      let (cost, multiple) = misfit(element, logUnit)
-      guard cost < cap(element) else { continue }
-      let w = weights[index] * multiple * multiple
-      sum += w * (element.logValue - log(multiple))
-      total += w
+    elements.withUnsafeBufferPointer { elements in
+      weights.withUnsafeBufferPointer { weights in
+        for index in 0..<elements.count {
+          let element = elements[index]
+          let fit = misfit(element, logUnit)
+          guard fit.cost < cap(element) else { continue }
+          let w = weights[index] * fit.multiple * fit.multiple
+          sum += w * (element.logValue - log(fit.multiple))
+          total += w
+        }
+      }
     }
     return total > 0 ? sum / total : logUnit
   }
