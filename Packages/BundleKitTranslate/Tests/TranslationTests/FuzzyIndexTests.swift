@@ -85,16 +85,32 @@ struct FuzzyIndexTests {
         let index = FuzzyIndex(texts: list)
         #expect(index.bitmapCount > 20, "round \(round): \(index.bitmapCount) bitmaps")
         var wide = 0
-        for _ in 0..<25 {
+        // Byte-counted queries with few enough common trigrams for the lanes' own count of
+        // the bitmaps, and with more (their bitmaps added to the counters).
+        var (fewCommon, manyCommon) = (0, 0)
+        for number in 0..<25 {
           var query = (list.randomElement(using: &random) ?? "a").split(separator: " ").map(
             String.init)
+          // Every other short query six texts long: more common trigrams than five bit planes
+          // count.
+          if !long && number % 2 == 1 {
+            for _ in 0..<5 {
+              query += (list.randomElement(using: &random) ?? "a").split(separator: " ").map(
+                String.init)
+            }
+          }
           for _ in 0..<Int.random(in: 0...3, using: &random) where !query.isEmpty {
             query[Int.random(in: 0..<query.count, using: &random)] =
               words.randomElement(using: &random) ?? ""
           }
           let text = TextNormalizer.normalize(query.joined(separator: " "))
-          if TrigramFilter.trigrams(ofEncoded: TrigramFilter.encode(text)).count > 255 {
+          let trigrams = TrigramFilter.trigrams(ofEncoded: TrigramFilter.encode(text))
+          if trigrams.count > 255 {
             wide += 1
+          } else if index.commonCount(of: trigrams) <= FuzzyIndex.laneBitmapLimit {
+            fewCommon += 1
+          } else {
+            manyCommon += 1
           }
           let minimumScore = [0, 0.3, 0.5, 0.6, 0.8][Int.random(in: 0..<5, using: &random)]
           let indexed = index.best(for: text, minimumScore: minimumScore, limit: 30)
@@ -106,6 +122,11 @@ struct FuzzyIndexTests {
         }
         if long {
           #expect(wide > 10, "round \(round): too few queries of over 255 trigrams: \(wide)")
+        } else {
+          #expect(
+            fewCommon >= 5 && manyCommon >= 5,
+            "round \(round): \(fewCommon) queries with few common trigrams, \(manyCommon) with many"
+          )
         }
       }
     }
@@ -228,6 +249,42 @@ struct FuzzyIndexTests {
           "round \(round) (seed \(seed)): \(hits.count) hits, limit \(limit)")
       }
       #expect(refusedByRoot > 1_000, "too few hits refused to mean anything: \(refusedByRoot)")
+    }
+  }
+
+  @Test("An index whose trigrams are all rare (no bitmaps) answers as scanning does")
+  func withoutBitmaps() async {
+    await offThePool {
+      let seed = SeededGenerator.seed("fuzzy without bitmaps")
+      var random = SeededGenerator(seed: seed)
+      let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+      func word() -> String {
+        String(
+          (0..<Int.random(in: 6...10, using: &random)).map { _ in
+            letters.randomElement(using: &random) ?? "a"
+          })
+      }
+      // One random word of many letters a text: no trigram is in one text of 16.
+      let list = Array(Set((0..<400).map { _ in word() }))
+      let index = FuzzyIndex(texts: list)
+      #expect(index.bitmapCount == 0, "\(index.bitmapCount) bitmaps")
+      for round in 0..<40 {
+        var query = Array(list.randomElement(using: &random) ?? "a")
+        if round % 2 == 1, !query.isEmpty {
+          query[Int.random(in: 0..<query.count, using: &random)] =
+            letters.randomElement(using: &random) ?? "a"
+        }
+        let text = String(query)
+        let minimumScore = [0, 0.3, 0.6][round % 3]
+        let indexed = index.best(for: text, minimumScore: minimumScore, limit: 30)
+        #expect(
+          indexed
+            == FuzzyCandidate.score(list, against: text, minimumScore: minimumScore, limit: 30),
+          "round \(round) (seed \(seed)): \(text) ≥ \(minimumScore)")
+        if round % 2 == 0 {
+          #expect(indexed.first?.text == text, "round \(round): \(text) does not find itself")
+        }
+      }
     }
   }
 
