@@ -167,12 +167,10 @@ package struct FuzzyIndex: Sendable {
     let numerator = TrigramFilter.thresholdNumerator
     let denominator = TrigramFilter.thresholdDenominator
     let least = (numerator * queryCount + denominator - 1) / denominator
-    // Byte counters read eight at a time (most queries): the common trigrams' bitmaps are
-    // then not added to the counters at all, but counted where the counters are read (see
-    // `scanLanes`).
-    let inLanes =
-      Counter.self == UInt8.self && least >= 1 && least <= 128
-      && commonCount(of: queryTrigrams) <= Self.laneBitmapLimit
+    // Byte counters are read eight at a time (`scanLanes`), and for most queries the common
+    // trigrams' bitmaps are not added to the counters at all, but counted where they are read.
+    let inLanes = Counter.self == UInt8.self && least >= 1 && least <= 128
+    let bitmapsInLanes = inLanes && commonCount(of: queryTrigrams) <= Self.laneBitmapLimit
     // Shared trigrams of every text in the window, from the query's posting lists (and, for
     // other queries, bitmaps). (Counting block by block, to keep the counters in the nearest
     // cache, measured slower: each list is one forward sweep, which the prefetcher already
@@ -189,7 +187,7 @@ package struct FuzzyIndex: Sendable {
           let dense = TrigramFilter.dense(trigram)
           let slot = Int(bitmapSlots[dense])
           if slot >= 0 {
-            if inLanes {
+            if bitmapsInLanes {
               bitmapStarts.append(slot * bitmapWords)
             } else {
               add(bitmap: slot, words: base / 64..<end / 64, to: shared)
@@ -251,8 +249,9 @@ package struct FuzzyIndex: Sendable {
     return FuzzyCandidate.best(found, limit: limit)
   }
 
-  /// Reads byte counters (the posting lists' counts; `counters` starts at text `base`) eight
-  /// at a time, with the bitmaps at `bitmapStarts` counted in place, and calls `consider` with
+  /// Reads byte counters (`counters` starts at text `base`) eight at a time, with the bitmaps
+  /// at `bitmapStarts` counted in place (none when the caller added them to the counters, for
+  /// a query with more than `laneBitmapLimit` common trigrams), and calls `consider` with
   /// each text in `survivors` (offsets from `base`) whose count reaches its group's bound, and
   /// that count.
   ///
