@@ -131,9 +131,27 @@ enum MemoryAtScale {
         )
       }
       print("")
+      if let note = schedulingNote() { print(note + "\n") }
     } catch {
       print("fuzzy rows skipped: \(error)\n")
     }
+  }
+
+  /// What the PostgreSQL rows' tail depends on, where the kernel groups processes by session
+  /// (`kernel.sched_autogroup_enabled`): PostgreSQL makes every backend a session of its own,
+  /// so under a load that fills the cores a backend waits for one behind the server's whole
+  /// group (Benchmarks/README.md, "the PostgreSQL tail").
+  static func schedulingNote() -> String? {
+    guard
+      let setting = try? String(
+        contentsOfFile: "/proc/sys/kernel/sched_autogroup_enabled", encoding: .utf8)
+    else { return nil }
+    let enabled = setting.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    return "kernel.sched_autogroup_enabled = \(enabled ? 1 : 0): "
+      + (enabled
+        ? "each PostgreSQL backend is a session, and a scheduling group, of its own, and waits "
+          + "for a core behind the server's session: the PostgreSQL rows' p99 is mostly that wait"
+        : "PostgreSQL's backends and the server share the cores thread by thread")
   }
 
   static func percentEncoded(_ text: String) -> String {

@@ -23,6 +23,19 @@ struct PostgresStore: MemoryStore {
 
   var fuzzyIndexedLanguages: [String] { replicaIndexes?.languages ?? [] }
 
+  /// The replica's index of `language` holds every normalised value of the language's rows
+  /// of this generation (or a later one: a superset, which can only answer false), so a text
+  /// it does not hold is in none of them. A write moves the generation, and the server opens
+  /// the memory again within its refresh interval, as its cached answers do. A language
+  /// without an index yet (a source's fallback, `Base`) has its build started, and cannot tell
+  /// meanwhile.
+  func lacks(normalized: String, in language: String) -> Bool {
+    guard !normalized.isEmpty,
+      let index = replicaIndexes?.index(for: language, load: { try await self.texts(in: language) })
+    else { return false }
+    return !index.mayHold(normalized)
+  }
+
   private func ask<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
     async throws -> T
   {

@@ -288,6 +288,36 @@ struct FuzzyIndexTests {
     }
   }
 
+  @Test("An index holds every one of its texts, and holds no other but by a shared hash value")
+  func holds() {
+    let seed = SeededGenerator.seed("fuzzy index holds")
+    var random = SeededGenerator(seed: seed)
+    let letters = Array("abcdeéß设 ")
+    func text() -> String {
+      String(
+        (0..<Int.random(in: 1...8, using: &random)).map { _ in
+          letters.randomElement(using: &random) ?? "a"
+        })
+    }
+    let texts = Array(Set((0..<2_000).map { _ in text() }))
+    let index = FuzzyIndex(texts: texts)
+    let held = Set(texts)
+    for text in texts { #expect(index.mayHold(text), "seed \(seed): \(text)") }
+    var absent = 0
+    var sharing = 0
+    for _ in 0..<2_000 {
+      let other = text() + "·"
+      guard !held.contains(other) else { continue }
+      absent += 1
+      if index.mayHold(other) {
+        sharing += 1
+        #expect(held.contains { $0.hashValue == other.hashValue }, "seed \(seed): \(other)")
+      }
+    }
+    #expect(absent == 2_000 && sharing == 0, "seed \(seed): \(sharing) of \(absent) held")
+    #expect(!FuzzyIndex(texts: []).mayHold(""))
+  }
+
   @Test("Queries without trigrams and empty indexes find nothing, and do not trap")
   func edges() async {
     await offThePool {

@@ -416,6 +416,17 @@
             try await Task.sleep(for: .milliseconds(50))
           }
           #expect(replicaMemory.fuzzyIndexedLanguages.contains("en"))
+          // A fuzzy lookup from English asks the index of each language of its chain (`Base`
+          // too), in turn, building the first it lacks; once all are built, it knows from them
+          // alone when no English text is the one asked for.
+          let chain = try replicaMemory.fallbackChain(for: "en")
+          while !Set(chain).isSubset(of: replicaMemory.fuzzyIndexedLanguages),
+            ContinuousClock.now < deadline
+          {
+            _ = try await replicaMemory.matches(for: "Open the door 4711 qz", to: "de", from: "en")
+            try await Task.sleep(for: .milliseconds(50))
+          }
+          #expect(Set(chain).isSubset(of: replicaMemory.fuzzyIndexedLanguages), "\(chain)")
           #expect(memories[2].1.fuzzyIndexedLanguages.isEmpty)
 
           let seed = SeededGenerator.seed("postgres-same-answers")
@@ -474,13 +485,16 @@
           }
           var fuzzyAnswers = 0
           var differences: [String] = []
-          for (kind, text, target, project) in queries {
+          for (position, (kind, text, target, project)) in queries.enumerated() {
             var answers: [String] = []
+            // Every other text from English: the replica then knows from its index alone
+            // when no English text is this one (no exact or normalised match).
+            let source = position % 2 == 0 ? "en" : nil
             for (_, memory) in memories {
               switch kind {
               case "text":
                 let matches = try await memory.matches(
-                  for: text, to: target ?? "de", limit: 5, project: project)
+                  for: text, to: target ?? "de", from: source, limit: 5, project: project)
                 if matches.first?.kind == .fuzzy { fuzzyAnswers += 1 }
                 answers.append("\(matches)")
               case "key":
@@ -495,7 +509,8 @@
             }
             if Set(answers).count != 1 {
               differences.append(
-                "\(kind) \(text) -> \(target ?? "-"):\n" + answers.joined(separator: "\n"))
+                "\(kind) \(text) (\(source ?? "any")) -> \(target ?? "-"):\n"
+                  + answers.joined(separator: "\n"))
             }
           }
           #expect(fuzzyAnswers > 90, "too few fuzzy answers to compare: \(fuzzyAnswers)")

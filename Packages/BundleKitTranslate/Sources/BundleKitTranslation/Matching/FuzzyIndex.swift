@@ -52,6 +52,8 @@ package struct FuzzyIndex: Sendable {
   private let bitmaps: [UInt64]
   private let bitmapSlots: [Int32]
   private let bitmapWords: Int
+  /// Every text's hash value, ascending: ``mayHold(_:)`` in a binary search, 8 bytes a text.
+  private let textHashes: [Int]
 
   /// A trigram held by at least one text in this many is kept as a bitmap: at that density a
   /// bitmap is at most half the list's bytes, and adding it to the counters eight texts at a
@@ -66,6 +68,7 @@ package struct FuzzyIndex: Sendable {
         ? profiles[$0].bigrams.count < profiles[$1].bigrams.count : $0 < $1
     }
     texts = order.map { unsorted[$0] }
+    textHashes = unsorted.map(\.hashValue).sorted()
     bigramCounts = order.map { Int32(profiles[$0].bigrams.count) }
     var bigrams: [UInt64] = []
     var bigramStarts = [0]
@@ -133,6 +136,19 @@ package struct FuzzyIndex: Sendable {
         | (index < textCount
           ? UInt64(trigramStarts[index + 1] - trigramStarts[index]) & 0xFFFF : 0)
     }
+  }
+
+  /// Whether `text` may be one of the texts: false only when it is none of them (a text
+  /// sharing another's hash value is answered true).
+  package func mayHold(_ text: String) -> Bool {
+    let hash = text.hashValue
+    var low = 0
+    var high = textHashes.count
+    while low < high {
+      let middle = (low + high) / 2
+      if textHashes[middle] < hash { low = middle + 1 } else { high = middle }
+    }
+    return low < textHashes.count && textHashes[low] == hash
   }
 
   /// How many trigrams are held as bitmaps.

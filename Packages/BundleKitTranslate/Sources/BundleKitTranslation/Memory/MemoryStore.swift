@@ -78,6 +78,10 @@ package protocol MemoryStore: Sendable {
   ) async throws -> [StoredTranslation]
   /// The languages whose fuzzy index is built, so that their fuzzy lookups are fast.
   var fuzzyIndexedLanguages: [String] { get }
+  /// True when no translation in `language` has the normalised value `normalized` (not
+  /// empty), known without asking the database; false when it may have one, or the store
+  /// cannot tell (yet). A fuzzy lookup asks it of each of its source languages.
+  func lacks(normalized: String, in language: String) -> Bool
   /// The translations in `language` whose normalised value is one of `texts`, by that text:
   /// a fuzzy lookup's candidates in one question.
   func translations(withNormalized texts: [String], language: String) async throws
@@ -100,6 +104,9 @@ package protocol MemoryStore: Sendable {
 }
 
 extension MemoryStore {
+  /// Cannot tell: the store is asked.
+  package func lacks(normalized: String, in language: String) -> Bool { false }
+
   /// Two questions: cheap where nothing waits on a server.
   package func translations(
     withText text: String, orNormalized normalized: String, languages: [String]?

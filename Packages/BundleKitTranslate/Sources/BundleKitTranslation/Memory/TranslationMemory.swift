@@ -195,8 +195,18 @@ public final class TranslationMemory: Sendable {
       sourceLanguages = nil
     }
     let normalized = TextNormalizer.normalize(text)
-    let rows = try await store.translations(
-      withText: text, orNormalized: normalized, languages: sourceLanguages)
+    // An exact match's normalised value is the text's, so where the store knows that none of
+    // the source languages holds that (a PostgreSQL replica's fuzzy indexes, which a fuzzy
+    // lookup builds: a round trip of the two it makes), neither question needs asking.
+    let rows: (exact: [StoredTranslation], normalized: [StoredTranslation]) =
+      if fuzzy, let sourceLanguages, !normalized.isEmpty,
+        sourceLanguages.allSatisfy({ store.lacks(normalized: normalized, in: $0) })
+      {
+        ([], [])
+      } else {
+        try await store.translations(
+          withText: text, orNormalized: normalized, languages: sourceLanguages)
+      }
     if let found = try await anchored(
       scoped(rows.exact), kind: .exact, scores: [:], targetChain: targetChain), !found.isEmpty
     {
