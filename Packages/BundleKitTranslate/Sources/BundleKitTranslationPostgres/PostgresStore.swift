@@ -30,10 +30,14 @@ struct PostgresStore: MemoryStore {
   /// without an index yet (a source's fallback, `Base`) has its build started, and cannot tell
   /// meanwhile.
   func lacks(normalized: String, in language: String) -> Bool {
-    guard !normalized.isEmpty,
-      let index = replicaIndexes?.index(for: language, load: { try await self.texts(in: language) })
-    else { return false }
+    guard !normalized.isEmpty, let index = replicaIndex(of: language) else { return false }
     return !index.mayHold(normalized)
+  }
+
+  /// This replica's fuzzy index of `language` once built; nil until then (its build started
+  /// by the first call), and with `--fuzzy-from-database`.
+  private func replicaIndex(of language: String) -> FuzzyIndex? {
+    replicaIndexes?.index(for: language, load: { try await self.texts(in: language) })
   }
 
   private func ask<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
@@ -271,9 +275,7 @@ struct PostgresStore: MemoryStore {
   func fuzzyCandidates(for normalized: String, language: String, minimumScore: Double, limit: Int)
     async throws -> [FuzzyCandidate]
   {
-    if let replicaIndexes,
-      let index = replicaIndexes.index(for: language, load: { try await self.texts(in: language) })
-    {
+    if let index = replicaIndex(of: language) {
       return index.best(for: normalized, minimumScore: minimumScore, limit: limit)
     }
     let grams = TrigramFilter.encode(normalized)

@@ -396,7 +396,7 @@ package struct FuzzyIndex: Sendable {
     }
   }
 
-  /// The most common trigrams a query may have for ``scanLanes``: their counts fill five
+  /// The most common trigrams a query may have for `scanLanes`: their counts fill five
   /// bit planes.
   static let laneBitmapLimit = 31
 
