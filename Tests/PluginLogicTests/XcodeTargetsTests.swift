@@ -160,8 +160,7 @@ import Testing
   func tokenAccessorsCompile() throws {
     let swiftc = try #require(
       Tool.path("swiftc"), "swiftc is not on PATH: Scripts/bootstrap.sh --oracles installs it")
-    let tool = try #require(BundleKitTool.path, "bundlekit was not built")
-    let modules = URL(fileURLWithPath: tool).deletingLastPathComponent()
+    let modules = try #require(BundleKitTool.buildFolder, "bundlekit was not built")
       .appendingPathComponent("Modules").path
     let scratch = try TemporaryFolder()
     let tables = scratch.file("Kit/en.lproj")

@@ -19,16 +19,31 @@ public struct CommandResult: Sendable {
 
 /// The built `bundlekit` executable, run as a user runs it.
 public enum BundleKitTool {
-  /// The executable beside the test bundle, if it was built.
+  /// The executable the tests run: the one `BUNDLEKIT_TEST_TOOL` names, else the one beside
+  /// the test bundle, if it was built.
+  ///
+  /// Scripts/test.sh names the release build it makes for the artifact bundle (with the
+  /// helpers of this build beside it): the tests run `bundlekit` thousands of times, and a
+  /// debug build spends four times the CPU on them. The checks are the same; the sources have
+  /// no `assert` or `#if DEBUG`.
   public static let path: String? = {
+    if let named = ProcessInfo.processInfo.environment["BUNDLEKIT_TEST_TOOL"], !named.isEmpty {
+      // Named and missing is a broken setup, not a tool that was not built: no fallback.
+      return FileManager.default.isExecutableFile(atPath: named) ? named : nil
+    }
+    guard let folder = buildFolder else { return nil }
+    return folder.appendingPathComponent("bundlekit").path
+  }()
+
+  /// The build folder beside the test bundle that holds `bundlekit` (and the modules and
+  /// helpers built with it), if it was built.
+  public static let buildFolder: URL? = {
     var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
     candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
     candidates += Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-    for folder in candidates {
-      let path = folder.appendingPathComponent("bundlekit").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    return candidates.first {
+      FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("bundlekit").path)
     }
-    return nil
   }()
 
   /// Runs `bundlekit` with `arguments`, in `folder` when given.
