@@ -11,9 +11,8 @@ struct DocumentationSamplesTests {
   /// `swiftc -typecheck` arguments that find the package's modules beside the test bundle,
   /// C modules included.
   static func typecheckArguments() throws -> [String] {
-    let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-      .deletingLastPathComponent()
-    let modules = products.appendingPathComponent("Modules").path
+    let modules = try #require(BundleKitTool.buildFolder, "no build folder beside the tests")
+      .appendingPathComponent("Modules").path
     try #require(
       FileManager.default.fileExists(atPath: modules + "/BundleKitLocalization.swiftmodule"),
       "no built modules beside the tests at \(modules)")

@@ -6,11 +6,9 @@ import Testing
 @Suite struct ExtractCommandTests {
   /// The helper built beside the tests.
   static var tool: String? {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates =
-      [folder] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-    return candidates.map { $0.appendingPathComponent("bundlekit-localize").path }
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let folder = BundleKitTool.buildFolder else { return nil }
+    let path = folder.appendingPathComponent("bundlekit-localize").path
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
   }
 
   @Test("JSON for scripts, --strict for CI, a clear error for a file that is not text")
