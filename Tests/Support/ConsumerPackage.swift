@@ -12,7 +12,10 @@ import Foundation
 /// Built in a folder of its own, each such package compiled BundleKit (and, for the localize
 /// package, swift-syntax) again from nothing: a minute and a half each on two cores. In the
 /// tests' own scratch folder it compiles only its own targets, as the commands for everything
-/// it shares with the tests are the same, and SwiftPM finds them done. The running
+/// it shares with the tests are the same, and SwiftPM finds them done (Scripts/test.sh gives
+/// SwiftPM's plugin-tools phase, which keeps a database of its own, the builds' database, and
+/// runs builds and tests in one environment, on which SwiftPM's caches of compiled plugins and
+/// manifests are keyed). The running
 /// `swift test` holds that folder's lock until it ends, so these runs pass `--ignore-lock`
 /// and take a lock of their own instead: one consumer run at a time in a scratch folder, from
 /// any test process. Nothing else writes there while the tests run.
