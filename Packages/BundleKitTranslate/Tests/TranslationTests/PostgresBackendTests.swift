@@ -485,8 +485,8 @@
           }
           // The queries in four lanes at once, each query asked of the four memories in turn:
           // the memories are shared by a server's requests the same way, and PostgreSQL's
-          // backends answer beside the test's own work (on two cores, 29 -> 15 s of the test's
-          // 43 s alone).
+          // backends answer beside the test's own work (the test alone on two cores: 43 ->
+          // 30-35 s, the same CPU time).
           let lanes = 4
           let asked = queries
           let answered = try await withThrowingTaskGroup(
