@@ -113,7 +113,8 @@ fi
 # finding the files changed by the other: 6 CPU-s a run. Seeded with the builds' database, the
 # phase finds them done. The commands are the same, and llbuild still checks each command's
 # signature and each file it made, so an entry that does not match is built again, as before.
-cp .build/build.db .build/plugin-tools.db
+# (Another build system keeps no such database: then there is nothing to seed.)
+if [[ -f .build/build.db ]]; then cp .build/build.db .build/plugin-tools.db; fi
 
 # Each package's test bundle, straight from the scratch folder (`swift test` would plan the
 # package again and hold the folder's lock, which the consumer builds of the other bundles
