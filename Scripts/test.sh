@@ -74,9 +74,10 @@ packages=(BundleKitTranslate BundleKit BundleKitLocalize)
 package_path() { if [[ "$1" == BundleKit ]]; then echo .; else echo "Packages/$1"; fi; }
 build() {
   replan
-  # Whole-module jobs are not incremental; the driver says so once per module.
+  # Whole-module jobs are not incremental; the driver says so once per module. Line by line,
+  # so that a log timestamped as it is read shows when each step ended.
   env swift build --build-tests "$@" "${scratch[@]}" "${checks[@]}" "${flags[@]}" 2>&1 \
-    | grep -v -e "remark: Incremental compilation has been disabled"
+    | grep --line-buffered -v -e "remark: Incremental compilation has been disabled"
 }
 for name in "${packages[@]}"; do
   build --package-path "$(package_path "$name")"

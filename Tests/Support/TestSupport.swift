@@ -142,20 +142,62 @@ public enum Tool {
       inputPipe.fileHandleForWriting.write(input)
       try inputPipe.fileHandleForWriting.close()
     }
-    // Read both pipes concurrently so neither fills up and blocks the child.
-    nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errorData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
+    // Read both pipes concurrently so neither fills up and blocks the child: standard error on
+    // a thread of its own (see `Threads`: on Dispatch's pool, a test running many commands at
+    // once waited about a second for each reader).
+    let errorReader = Threads.start { err.fileHandleForReading.readDataToEndOfFile() }
     let outputData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    let errorData = errorReader.join()
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, stdout: outputData,
       stderr: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+/// Blocking work (a command run and waited for) on threads of its own, all started at once.
+///
+/// Not on Dispatch's global queue: on Linux its pool grows by about a thread a second while
+/// every thread is blocked, so twenty commands started "at once" there ran one after another,
+/// a second apart (and each command's output reader, itself queued there, waited too).
+public enum Threads {
+  /// A running thread's result, once it is done.
+  public final class Running<T: Sendable>: @unchecked Sendable {
+    private var value: T?
+    private let done = NSCondition()
+
+    fileprivate func finish(_ result: T) {
+      done.lock()
+      value = result
+      done.broadcast()
+      done.unlock()
+    }
+
+    /// Waits for the thread and returns what it returned.
+    public func join() -> T {
+      done.lock()
+      defer { done.unlock() }
+      while true {
+        if let value { return value }
+        done.wait()
+      }
+    }
+  }
+
+  /// Starts `body` on a thread of its own.
+  public static func start<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Running<T> {
+    let running = Running<T>()
+    Thread { running.finish(body()) }.start()
+    return running
+  }
+
+  /// Runs `body(0)` ... `body(count - 1)` on `count` threads at once and returns their
+  /// results in index order.
+  public static func run<T: Sendable>(
+    _ count: Int, _ body: @escaping @Sendable (Int) -> T
+  ) -> [T] {
+    let running = (0..<count).map { index in start { body(index) } }
+    return running.map { $0.join() }
   }
 }
 

@@ -265,27 +265,14 @@ struct RealProjectLayoutTests {
     #expect(unreachable.status == 1)
     #expect(unreachable.stderr.contains("cannot read the claimed build numbers"))
     #expect(try FileIO.read(folder.file("clone0/App/Info.plist")) == before)
-    final class Statuses: @unchecked Sendable {
-      var values: [Int32] = []
-      let lock = NSLock()
-    }
-    let statuses = Statuses()
-    let group = DispatchGroup()
     let root = folder.path
-    for index in 0..<clones {
-      group.enter()
-      DispatchQueue.global().async {
-        let status =
-          (try? Tool.run(
-            BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin"],
-            in: root + "/clone\(index)"
-          ).status) ?? -1
-        statuses.lock.withLock { statuses.values.append(status) }
-        group.leave()
-      }
+    let statuses = Threads.run(clones) { index in
+      (try? Tool.run(
+        BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin"],
+        in: root + "/clone\(index)"
+      ).status) ?? -1
     }
-    group.wait()
-    #expect(statuses.values == Array(repeating: 0, count: clones))
+    #expect(statuses == Array(repeating: 0, count: clones))
     var numbers: [Int] = []
     for index in 0..<clones {
       let text = String(

@@ -309,22 +309,10 @@ struct BumpTests {
         of: "<string>41</string>", with: "<string>$(CURRENT_PROJECT_VERSION)</string>"))
     try workspace.write("Shared/Base.xcconfig", "CURRENT_PROJECT_VERSION = 10\n")
     let runs = 6
-    let group = DispatchGroup()
-    final class Statuses: @unchecked Sendable {
-      var values: [Int32] = []
-      let lock = NSLock()
+    let statuses = Threads.run(runs) { _ in
+      (try? workspace.bundlekit("bump", "build").status) ?? -1
     }
-    let statuses = Statuses()
-    for _ in 0..<runs {
-      group.enter()
-      DispatchQueue.global().async {
-        let status = (try? workspace.bundlekit("bump", "build").status) ?? -1
-        statuses.lock.withLock { statuses.values.append(status) }
-        group.leave()
-      }
-    }
-    group.wait()
-    #expect(statuses.values == Array(repeating: 0, count: runs))
+    #expect(statuses == Array(repeating: 0, count: runs))
     for index in 0..<5 {
       #expect(try workspace.value("T\(index)/Info.plist", "CFBundleVersion") == String(41 + runs))
     }
