@@ -25,18 +25,21 @@ public enum ToolOutput {
       try? feed.fileHandleForWriting.close()
     }
     // Standard error is drained beside standard output: a program that fills one pipe while
-    // the other is being read would otherwise wait forever.
+    // the other is being read would otherwise wait forever. On a thread of its own, not on
+    // Dispatch's pool: callers running several programs at once from that pool's threads
+    // would leave the reader queued until the pool grew (on Linux, about a thread a second).
+    let outputText = LockedData()
     let errorText = LockedData()
-    let drained = DispatchGroup()
-    if capturingErrors {
-      DispatchQueue.global().async(group: drained) {
+    WorkerThreads.run(capturingErrors ? 2 : 1) { worker in
+      if worker == 0 {
+        outputText.set(pipe.fileHandleForReading.readDataToEndOfFile())
+      } else {
         errorText.set(errors.fileHandleForReading.readDataToEndOfFile())
       }
     }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    drained.wait()
     process.waitUntilExit()
-    return Result(status: process.terminationStatus, output: data, errorOutput: errorText.get())
+    return Result(
+      status: process.terminationStatus, output: outputText.get(), errorOutput: errorText.get())
   }
 
   /// Data one thread writes and another reads after the write is known to be done.
