@@ -258,16 +258,19 @@ struct FuzzyIndexTests {
       let seed = SeededGenerator.seed("fuzzy without bitmaps")
       var random = SeededGenerator(seed: seed)
       let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-      func word() -> String {
+      func word(startingWith first: Character) -> String {
         String(
-          (0..<Int.random(in: 6...10, using: &random)).map { _ in
-            letters.randomElement(using: &random) ?? "a"
-          })
+          [first]
+            + (1..<Int.random(in: 6...10, using: &random)).map { _ in
+              letters.randomElement(using: &random) ?? "a"
+            })
       }
-      // One random word of many letters a text: no trigram is in one text of 16.
-      let list = Array(Set((0..<400).map { _ in word() }))
+      // One random word of many letters a text, the first letters taken in turn: no trigram
+      // is in one text of 16. (Drawn at random too, a first letter's trigram, two spaces and
+      // the letter, is in 11 texts on average and now and then in the 25 that make a bitmap.)
+      let list = Array(Set((0..<400).map { word(startingWith: letters[$0 % letters.count]) }))
       let index = FuzzyIndex(texts: list)
-      #expect(index.bitmapCount == 0, "\(index.bitmapCount) bitmaps")
+      #expect(index.bitmapCount == 0, "\(index.bitmapCount) bitmaps (seed \(seed))")
       for round in 0..<40 {
         var query = Array(list.randomElement(using: &random) ?? "a")
         if round % 2 == 1, !query.isEmpty {
