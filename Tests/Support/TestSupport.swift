@@ -142,12 +142,16 @@ public enum Tool {
       inputPipe.fileHandleForWriting.write(input)
       try inputPipe.fileHandleForWriting.close()
     }
-    // Read both pipes concurrently so neither fills up and blocks the child: standard error on
-    // a thread of its own (see `Threads`: on Dispatch's pool, a test running many commands at
-    // once waited about a second for each reader).
-    let errorReader = Threads.start { err.fileHandleForReading.readDataToEndOfFile() }
+    // Read both pipes concurrently so neither fills up and blocks the child.
+    nonisolated(unsafe) var errorData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errorData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
     let outputData = out.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errorReader.join()
+    group.wait()
     process.waitUntilExit()
     return Result(
       status: process.terminationStatus, stdout: outputData,
@@ -159,7 +163,7 @@ public enum Tool {
 ///
 /// Not on Dispatch's global queue: on Linux its pool grows by about a thread a second while
 /// every thread is blocked, so twenty commands started "at once" there ran one after another,
-/// a second apart (and each command's output reader, itself queued there, waited too).
+/// a second apart (each one's output reader, `Tool.run`'s, queued behind the blocked threads).
 public enum Threads {
   /// A running thread's result, once it is done.
   public final class Running<T: Sendable>: @unchecked Sendable {
