@@ -159,50 +159,32 @@ public enum Tool {
   }
 }
 
-/// Blocking work (a command run and waited for) on threads of its own, all started at once.
-///
-/// Not on Dispatch's global queue: on Linux its pool grows by about a thread a second while
-/// every thread is blocked, so twenty commands started "at once" there ran one after another,
-/// a second apart (each one's output reader, `Tool.run`'s, queued behind the blocked threads).
-public enum Threads {
-  /// A running thread's result, once it is done.
-  public final class Running<T: Sendable>: @unchecked Sendable {
-    private var value: T?
-    private let done = NSCondition()
-
-    fileprivate func finish(_ result: T) {
-      done.lock()
-      value = result
-      done.broadcast()
-      done.unlock()
-    }
-
-    /// Waits for the thread and returns what it returned.
-    public func join() -> T {
-      done.lock()
-      defer { done.unlock() }
-      while true {
-        if let value { return value }
-        done.wait()
-      }
-    }
-  }
-
-  /// Starts `body` on a thread of its own.
-  public static func start<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Running<T> {
-    let running = Running<T>()
-    Thread { running.finish(body()) }.start()
-    return running
-  }
-
-  /// Runs `body(0)` ... `body(count - 1)` on `count` threads at once and returns their
-  /// results in index order.
-  public static func run<T: Sendable>(
+extension WorkerThreads {
+  /// `body(0)` ... `body(count - 1)` run at once, each on a thread of its own, and their
+  /// results in index order: for blocking work (a command run and waited for).
+  ///
+  /// Not on Dispatch's global queue: on Linux its pool grows by about a thread a second while
+  /// every thread is blocked, so twenty commands started "at once" there ran one after another,
+  /// a second apart (each one's output reader, `Tool.run`'s, queued behind the blocked threads).
+  public static func results<T: Sendable>(
     _ count: Int, _ body: @escaping @Sendable (Int) -> T
   ) -> [T] {
-    let running = (0..<count).map { index in start { body(index) } }
-    return running.map { $0.join() }
+    let results = IndexedResults<T>(count)
+    run(count) { index in results.set(index, body(index)) }
+    return results.values
   }
+}
+
+/// Results that threads write by index, read once they have all returned.
+private final class IndexedResults<T: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [T?]
+
+  init(_ count: Int) { slots = Array(repeating: nil, count: count) }
+
+  func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value } }
+
+  var values: [T] { lock.withLock { slots.compactMap { $0 } } }
 }
 
 /// A temporary folder removed when the value is released.

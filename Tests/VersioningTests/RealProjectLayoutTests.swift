@@ -266,7 +266,7 @@ struct RealProjectLayoutTests {
     #expect(unreachable.stderr.contains("cannot read the claimed build numbers"))
     #expect(try FileIO.read(folder.file("clone0/App/Info.plist")) == before)
     let root = folder.path
-    let statuses = Threads.run(clones) { index in
+    let statuses = WorkerThreads.results(clones) { index in
       (try? Tool.run(
         BundleKitTool.path ?? "bundlekit", ["bump", "build", "--claim", "origin"],
         in: root + "/clone\(index)"

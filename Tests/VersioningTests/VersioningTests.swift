@@ -309,7 +309,7 @@ struct BumpTests {
         of: "<string>41</string>", with: "<string>$(CURRENT_PROJECT_VERSION)</string>"))
     try workspace.write("Shared/Base.xcconfig", "CURRENT_PROJECT_VERSION = 10\n")
     let runs = 6
-    let statuses = Threads.run(runs) { _ in
+    let statuses = WorkerThreads.results(runs) { _ in
       (try? workspace.bundlekit("bump", "build").status) ?? -1
     }
     #expect(statuses == Array(repeating: 0, count: runs))
