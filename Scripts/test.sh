@@ -104,7 +104,7 @@ build() {
   local status=0
   # Whole-module jobs are not incremental; the driver says so once per module. Line by line,
   # so that a log timestamped as it is read shows when each step ended.
-  env swift build --build-tests "$@" "${scratch[@]}" "${checks[@]}" "${flags[@]}" "${cxx_flags[@]}" 2>&1 \
+  env swift build --build-tests "$@" "${scratch[@]}" "${checks[@]}" "${flags[@]}" ${cxx_flags[@]+"${cxx_flags[@]}"} 2>&1 \
     | grep --line-buffered -v -e "remark: Incremental compilation has been disabled" \
     | tee "$logs/build.log" || status=$?
   if [[ "$status" != 0 && ${#cxx_flags[@]} -gt 0 ]] && grep -q -e "precompiled file" -e "precompiled header" "$logs/build.log"; then
