@@ -74,7 +74,7 @@ struct PlistEditSafetyTests {
     }
     for worker in workers { try worker.run() }
     for worker in workers {
-      worker.waitUntilExit()
+      worker.waitWithoutSpinning()
       #expect(worker.terminationStatus == 0)
     }
     guard case .dictionary(let keys) = try PropertyListDocument(contentsOfFile: path).value else {

@@ -338,7 +338,7 @@ struct BumpTests {
     // Let it read and start writing, then kill it without warning.
     usleep(250_000)
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitWithoutSpinning()
     var old = 0
     var new = 0
     for index in 0..<count {

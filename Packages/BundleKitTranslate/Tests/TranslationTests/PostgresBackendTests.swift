@@ -174,7 +174,7 @@
         try await Task.sleep(for: .milliseconds(Int.random(in: 300...4000, using: &random)))
         let running = process.isRunning
         try cluster.crash()
-        process.waitUntilExit()
+        process.waitWithoutSpinning()
         try cluster.start()
         let after = try count()
         if running, process.terminationStatus != 0 {
@@ -365,7 +365,7 @@
         Issue.record("the server did not shut down within 15 s of SIGTERM")
         kill(process.processIdentifier, SIGKILL)
       }
-      process.waitUntilExit()
+      process.waitWithoutSpinning()
     }
   }
 

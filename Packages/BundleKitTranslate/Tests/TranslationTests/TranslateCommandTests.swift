@@ -173,7 +173,7 @@ struct TranslateCommandTests {
     try process.run()
     defer {
       process.terminate()
-      process.waitUntilExit()
+      process.waitWithoutSpinning()
     }
     let url = ToolOutput.firstLine(of: output)
     #expect(url.hasPrefix("http://127.0.0.1:"))
