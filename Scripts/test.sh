@@ -80,18 +80,25 @@ fi
 cxx_flags=()
 if [[ "$(uname)" == Linux ]]; then
   pch=.build/cxx-standard-library.pch
-  clang="$(dirname "$(readlink -f "$(command -v swift)")")/clang"
+  # The toolchain's own clang, the one SwiftPM runs (found through the compiler, not `swift` on
+  # the PATH, which may be a proxy such as swiftly's). Another clang's header is refused.
+  resources=$(swift -print-target-info 2>/dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])' \
+      2>/dev/null || true)
+  clang="$resources/../../bin/clang"
   pch_flags=(-target "$(uname -m)-unknown-linux-gnu" -O0 -DSWIFT_PACKAGE=1 -DDEBUG=1 -fblocks -fPIC -g0
     -fno-omit-frame-pointer -w -std=c++17)
   # Made again only when missing, stale or refused. (A C++ object depends on the header and the
   # headers it includes, as its compile lists them, not on the date of this file.)
-  if [[ ! -f "$pch" || Scripts/cxx-standard-library.h -nt "$pch" || "$clang" -nt "$pch" ]] ||
-    ! "$clang" "${pch_flags[@]}" -include-pch "$pch" -fsyntax-only -x c++ /dev/null 2>/dev/null; then
-    mkdir -p .build
-    "$clang" "${pch_flags[@]}" -fpch-instantiate-templates -x c++-header Scripts/cxx-standard-library.h \
-      -o "$pch.new" && mv "$pch.new" "$pch" || rm -f "$pch" "$pch.new"
+  if [[ -x "$clang" ]]; then
+    if [[ ! -f "$pch" || Scripts/cxx-standard-library.h -nt "$pch" || "$clang" -nt "$pch" ]] ||
+      ! "$clang" "${pch_flags[@]}" -include-pch "$pch" -fsyntax-only -x c++ /dev/null 2>/dev/null; then
+      mkdir -p .build
+      "$clang" "${pch_flags[@]}" -fpch-instantiate-templates -x c++-header Scripts/cxx-standard-library.h \
+        -o "$pch.new" && mv "$pch.new" "$pch" || rm -f "$pch" "$pch.new"
+    fi
+    if [[ -f "$pch" ]]; then cxx_flags=(-Xcxx -include-pch -Xcxx "$PWD/$pch"); fi
   fi
-  if [[ -f "$pch" ]]; then cxx_flags=(-Xcxx -include-pch -Xcxx "$PWD/$pch"); fi
 fi
 # SwiftPM keeps the build plan of the package it built last in the scratch folder, and can
 # take it for the next package's: the plan is dropped before each package (the compiled
