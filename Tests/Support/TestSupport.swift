@@ -159,20 +159,6 @@ public enum Tool {
   }
 }
 
-extension Process {
-  /// Waits for the process to exit, as `waitUntilExit()` does, without keeping a core busy.
-  ///
-  /// Foundation's `waitUntilExit()` runs the current thread's run loop until the process has
-  /// exited; on a thread whose run loop has no sources (every thread but the main one, so every
-  /// test's) each run returns at once, and the wait spins: `sleep 2` waited for on a second
-  /// thread took 2 CPU-s, on the main thread none. The tests wait for commands on two busy
-  /// cores that the other test bundles need.
-  public func waitWithoutSpinning() {
-    while isRunning { usleep(1_000) }
-    waitUntilExit()  // Returns at once now, as it does once the process has exited.
-  }
-}
-
 extension WorkerThreads {
   /// `body(0)` ... `body(count - 1)` run at once, each on a thread of its own, and their
   /// results in index order: for blocking work (a command run and waited for).

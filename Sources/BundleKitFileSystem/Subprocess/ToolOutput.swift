@@ -37,7 +37,7 @@ public enum ToolOutput {
         errorText.set(errors.fileHandleForReading.readDataToEndOfFile())
       }
     }
-    process.waitUntilExit()
+    process.waitWithoutSpinning()
     return Result(
       status: process.terminationStatus, output: outputText.get(), errorOutput: errorText.get())
   }

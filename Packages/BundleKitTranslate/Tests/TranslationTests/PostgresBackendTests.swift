@@ -1,6 +1,7 @@
 // Linux only: the cluster is Debian's PostgreSQL, run as the `postgres` user when the tests
 // run as root, with descriptors closed through /proc. CI runs on Linux.
 #if os(Linux)
+  import BundleKitFileSystem
   import BundleKitTestSupport
   import Foundation
   import Testing
