@@ -14,20 +14,36 @@
 # debug builds leave idle while they link).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-Scripts/bootstrap.sh --oracles
-Scripts/check-availability.sh
-# The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
-swift format lint --strict --recursive --parallel \
-  Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
-  Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
-  Packages/BundleKitLocalize/Tests Scripts/fuzz/Sources
 started=$SECONDS
 step() { echo "test.sh: $1 at $((SECONDS - started)) s"; }
 logs=$(mktemp -d)
 pids=()
-# A run stopped half way stops what it started.
+# A run stopped half way stops what it started (but an install, which is left to finish: a
+# package manager stopped half way leaves its database to mend).
 trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 set -m # each background job its own process group, so the trap stops its children too
+
+# What the builds need, first. What only the tests need (the oracles, PostgreSQL, Chromium, the
+# Python readers: on a new machine a minute of downloading and unpacking, most of it waiting)
+# is installed while the packages build, and waited for before the tests start.
+Scripts/bootstrap.sh
+oracles=()
+if [[ "$(uname)" == Darwin ]]; then
+  Scripts/bootstrap.sh --oracles
+else
+  Scripts/bootstrap.sh --oracles > "$logs/bootstrap.log" 2>&1 &
+  oracles=("$!")
+fi
+Scripts/check-availability.sh
+# The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
+# Beside the first build's package resolution, which leaves a core to spare; waited for, and
+# its findings printed, before the tests.
+swift format lint --strict --recursive --parallel \
+  Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
+  Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
+  Packages/BundleKitLocalize/Tests Scripts/fuzz/Sources > "$logs/lint.log" 2>&1 &
+lint=$!
+pids+=("$lint")
 
 # The release build the artifact-bundle tests pack (Scripts/make-artifactbundle.sh, in its
 # scratch folder .build-artifact): the tests run the script, which then finds it done.
@@ -125,6 +141,17 @@ build() {
 for name in "${packages[@]}"; do
   build --package-path "$(package_path "$name")"
   step "$name built"
+  # The lint's findings, once the first build is done (the lint long before).
+  if [[ -n "${lint:-}" ]]; then
+    lint_status=0
+    wait "$lint" || lint_status=$?
+    cat "$logs/lint.log"
+    unset lint
+    if [[ "$lint_status" != 0 ]]; then
+      echo "test.sh: swift format lint --strict failed (above)" >&2
+      exit 1
+    fi
+  fi
 done
 
 # The tests run `bundlekit` thousands of times, as a user does, and the release build above
@@ -192,9 +219,22 @@ run_tests() {
   fi
   echo "$status" > "$logs/$name.status"
 }
+# The tools the tests need, installed while the packages built.
+if [[ ${#oracles[@]} -gt 0 ]]; then
+  oracles_status=0
+  wait "${oracles[0]}" || oracles_status=$?
+  cat "$logs/bootstrap.log"
+  if [[ "$oracles_status" != 0 ]]; then
+    echo "test.sh: Scripts/bootstrap.sh --oracles failed (above)" >&2
+    exit 1
+  fi
+  step "test tools installed"
+fi
+test_pids=()
 for name in "${runs[@]}"; do
   run_tests "$name" "$@" &
   pids+=("$!")
+  test_pids+=("$!")
   if [[ "$(uname)" == Darwin ]]; then wait "$!"; fi
 done
 # Corpus tests skip (with their reason) when ../shared/corpus is not beside the clone: each
@@ -208,7 +248,7 @@ expected=('Suite "PostgreSQL memory"' 'Suite PackageShapeTests' 'Suite SyncPlugi
   'Suite PluginTests')
 for index in "${!runs[@]}"; do
   name=${runs[$index]}
-  wait "${pids[$((index + 1))]}" 2>/dev/null || true
+  wait "${test_pids[$index]}" 2>/dev/null || true
   status=$(cat "$logs/$name.status" 2>/dev/null || echo "no status")
   # A filter that matches nothing in this package: Swift Testing exits 69 when no test ran,
   # which is no failure here.
