@@ -25,7 +25,7 @@ public final class PostgresMemory: MemorySource, Service {
   /// How long a question waits for a connection before the database counts as unavailable.
   let connectDeadline: Double
   /// How long any one read may take before the database counts as unavailable.
-  let queryDeadline: Double = 60
+  let queryDeadline: Double
   /// Where fuzzy candidates come from.
   public let fuzzyLookup: FuzzyLookup
 
@@ -40,12 +40,18 @@ public final class PostgresMemory: MemorySource, Service {
   }
 
   /// Connects (lazily, through a pool) to the database at `address`.
+  ///
+  /// - Parameters:
+  ///   - connectDeadline: seconds a question waits for a connection before the database counts
+  ///     as unavailable.
+  ///   - queryDeadline: seconds any one read may take in all, connection included.
   public init(
     address: PostgresAddress, maximumConnections: Int = 8, connectDeadline: Double = 5,
-    fuzzyLookup: FuzzyLookup = .replicaIndex
+    queryDeadline: Double = 60, fuzzyLookup: FuzzyLookup = .replicaIndex
   ) {
     self.address = address
     self.connectDeadline = connectDeadline
+    self.queryDeadline = max(queryDeadline, connectDeadline)
     self.fuzzyLookup = fuzzyLookup
     var configuration = PostgresClient.Configuration(
       host: address.host, port: address.port, username: address.user,

@@ -232,7 +232,8 @@
       let cluster = try #require(SharedCluster.current)
       let database = "tm_writers"
       let address = try cluster.database(database)
-      let memory = PostgresMemory(address: address)
+      // Deadlines no test here is about (see sameAnswers).
+      let memory = PostgresMemory(address: address, connectDeadline: 600, queryDeadline: 600)
       try await memory.running { memory in
         try await withThrowingTaskGroup(of: Void.self) { group in
           for writer in 0..<6 {
@@ -387,13 +388,18 @@
       let cluster = try PostgresCluster()
       defer { cluster.stop() }
       let address = try cluster.database("same")
-      // The deadline for a first connection is not what this test is about; on a loaded
-      // machine it can take seconds.
+      // The deadlines are not what this test is about. It runs beside the bundle's other
+      // tests, whose synchronous work can hold both threads of the cooperative pool that the
+      // connection pool and the lookups run on for tens of seconds on a slow machine: a CI run
+      // on two slow cores once saw "no connection within 30.0 s" here.
+      let (connect, query) = (600.0, 600.0)
       let postgres = PostgresMemory(
-        address: address, connectDeadline: 30, fuzzyLookup: .databaseOnly)
+        address: address, connectDeadline: connect, queryDeadline: query,
+        fuzzyLookup: .databaseOnly)
       try await postgres.running { postgres in
         let replica = PostgresMemory(
-          address: address, connectDeadline: 30, fuzzyLookup: .replicaIndex)
+          address: address, connectDeadline: connect, queryDeadline: query,
+          fuzzyLookup: .replicaIndex)
         try await replica.running { replica in
           _ = try await postgres.write(
             records, developmentLanguage: "en", replacingProject: nil, files: 0)
