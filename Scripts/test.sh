@@ -24,8 +24,9 @@ trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/
 set -m # each background job its own process group, so the trap stops its children too
 
 # What the builds need, first. What only the tests need (the oracles, PostgreSQL, Chromium, the
-# Python readers: on a new machine a minute of downloading and unpacking, most of it waiting)
-# is installed while the packages build, and waited for before the tests start.
+# Python readers: on a new machine about 30 s of unpacking and compiling Python, 33 CPU-s) is
+# installed while the packages build, and waited for before the tests start: the first build
+# starts 23-31 s sooner.
 Scripts/bootstrap.sh
 oracles=()
 if [[ "$(uname)" == Darwin ]]; then
@@ -36,8 +37,8 @@ else
 fi
 Scripts/check-availability.sh
 # The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
-# Beside the first build's package resolution, which leaves a core to spare; waited for, and
-# its findings printed, before the tests.
+# Beside the first build's package resolution, which leaves a core to spare; its findings are
+# printed, and fail the run, once the first build is done.
 swift format lint --strict --recursive --parallel \
   Sources Tests Plugins Examples/DemoApp/Sources Benchmarks/Sources Packages/BundleKitTranslate/Sources \
   Packages/BundleKitTranslate/Tests Packages/BundleKitLocalize/Sources Packages/BundleKitLocalize/Plugins \
