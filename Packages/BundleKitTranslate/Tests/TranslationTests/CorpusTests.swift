@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Lookups checked against the corpus files as Foundation and JSONSerialization read them.
-@Suite("Translation memory: corpus", .serialized)
+@Suite("Translation memory: corpus", .serialized, .offThePool)
 struct CorpusTests {
   static let homeAssistant = Corpus.path("home-assistant-ios")
   static let iceCubes = Corpus.path("icecubes-xcstrings/Localizable.xcstrings")

@@ -6,7 +6,7 @@ import Testing
 
 /// TMX export and import, XLIFF import: checked with Python's XML reader and with TMX that
 /// Translate Toolkit writes, through `bundlekit translate` as a user runs it.
-@Suite("translate export and import", .serialized)
+@Suite("translate export and import", .serialized, .offThePool)
 struct ExchangeTests {
   @Test("export, import into an empty memory, export again: the same bytes, the same records")
   func roundTrip() throws {

@@ -141,7 +141,7 @@ struct FillFixture {
   }
 }
 
-@Suite("translate fill", .serialized)
+@Suite("translate fill", .serialized, .offThePool)
 struct FillTests {
   @Test("From a memory: each format keeps its encoding and layout, entries marked for review")
   func fromMemory() async throws {

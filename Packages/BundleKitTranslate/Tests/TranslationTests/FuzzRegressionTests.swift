@@ -5,6 +5,7 @@ import Testing
 
 /// Every TMX input the fuzzing campaign kept (Scripts/fuzz/Regressions/FuzzTMX), read
 /// again as the fuzz target reads it: a crash fails the run.
+@Suite(.offThePool)
 struct TMXFuzzRegressionTests {
   @Test("TMX inputs the fuzzer kept: read, no crash")
   func tmx() throws {
@@ -16,6 +17,7 @@ struct TMXFuzzRegressionTests {
 
 /// TMX written from values that put markup next to combining marks and prepended
 /// characters: every export is XML Python reads, with the same texts, and reads back.
+@Suite(.offThePool)
 struct TMXEscapingTests {
   @Test("TMX export escapes per scalar: & + U+0301, U+0600 + <; Python and our reader agree")
   func escapingPerScalar() throws {

@@ -3,7 +3,7 @@ import BundleKitTranslation
 import Foundation
 import Testing
 
-@Suite("Translation memory")
+@Suite("Translation memory", .offThePool)
 struct MemoryTests {
   let fixture: MemoryFixture
   let memory: TranslationMemory
@@ -174,7 +174,7 @@ struct MemoryTests {
   }
 }
 
-@Suite("Translation memory: building and bad input")
+@Suite("Translation memory: building and bad input", .offThePool)
 struct MemoryBuildTests {
   @Test("Compiled tables index as their text forms do")
   func compiledTables() async throws {

@@ -17,6 +17,49 @@ func offThePool<T>(_ work: () throws -> T) async rethrows -> T {
   return try work()
 }
 
+/// Runs every test of a suite, its `init` included, as ``offThePool(_:)`` runs its work:
+/// for the suites whose tests build memories, run the CLI and wait for it synchronously.
+///
+/// Those suites held both threads of the cooperative pool for minutes on a slow machine
+/// (simple lookups reported "passed after 167 s" because they waited for a thread), and the
+/// PostgreSQL tests, whose client runs on that pool, missed a 30 s connection deadline from
+/// a server that had authorised the connection 9 s after it started.
+///
+/// One scope for the whole suite, as ``SharedCluster``'s: the tests run in child tasks of
+/// it, which inherit the executor preference as they inherit its task-local values.
+struct OffThePool: SuiteTrait, TestScoping {
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    if #available(macOS 15, *) {
+      try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
+    } else {
+      try await function()
+    }
+  }
+}
+
+extension Trait where Self == OffThePool {
+  /// Runs a suite's tests off Swift's cooperative pool (``OffThePool``).
+  static var offThePool: Self { Self() }
+}
+
+/// Whether `condition` comes true within `limit`, asked every `step`, and asked once more
+/// after the limit: a test's sleeps can end late when synchronous neighbours hold the
+/// cooperative pool, and a loop that stops when its clock runs out would judge on an answer
+/// from before the wait.
+func eventually(
+  within limit: Duration, every step: Duration, _ condition: () async throws -> Bool
+) async throws -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while true {
+    let last = ContinuousClock.now >= deadline
+    if try await condition() { return true }
+    if last { return false }
+    try await Task.sleep(for: step)
+  }
+}
+
 /// A task executor on Dispatch threads of its own, outside the cooperative pool.
 @available(macOS 15, *)
 private final class OwnThreads: TaskExecutor {

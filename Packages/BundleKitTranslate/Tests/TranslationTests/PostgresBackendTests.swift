@@ -291,10 +291,8 @@
       // no timing threshold. A server that never looks again still fails it.
       let written = ContinuousClock.now
       for server in servers {
-        var seen = false
-        while ContinuousClock.now - written < .seconds(30), !seen {
-          seen = try await server.translate(text, to: "de").translation == "Ein neuer Text"
-          if !seen { try await Task.sleep(for: .milliseconds(20)) }
+        let seen = try await eventually(within: .seconds(30), every: .milliseconds(20)) {
+          try await server.translate(text, to: "de").translation == "Ein neuer Text"
         }
         #expect(seen, "a server still answered from its cache 30 s after the write")
       }
@@ -306,11 +304,8 @@
       #expect(down.status == 503)
       #expect(down.retryAfter == "1")
       try cluster.start()
-      var back = false
-      let restarted = ContinuousClock.now
-      while ContinuousClock.now - restarted < .seconds(60), !back {
-        back = try await servers[0].translate(text, to: "de").translation == "Ein neuer Text"
-        if !back { try await Task.sleep(for: .milliseconds(200)) }
+      let back = try await eventually(within: .seconds(60), every: .milliseconds(200)) {
+        try await servers[0].translate(text, to: "de").translation == "Ein neuer Text"
       }
       #expect(back, "the server did not reconnect after the database restarted")
     }
@@ -417,23 +412,20 @@
           // The replica's first fuzzy lookup asks pg_trgm and starts its own index; wait for it.
           let replicaMemory = memories[3].1
           _ = try await replicaMemory.matches(for: "Open the door", to: "de")
-          let deadline = ContinuousClock.now + .seconds(120)
-          while !replicaMemory.fuzzyIndexedLanguages.contains("en"), ContinuousClock.now < deadline
-          {
-            try await Task.sleep(for: .milliseconds(50))
+          let indexed = try await eventually(within: .seconds(120), every: .milliseconds(50)) {
+            replicaMemory.fuzzyIndexedLanguages.contains("en")
           }
-          #expect(replicaMemory.fuzzyIndexedLanguages.contains("en"))
+          #expect(indexed)
           // A fuzzy lookup from English asks the index of each language of its chain (`Base`
           // too), in turn, building the first it lacks; once all are built, it knows from them
           // alone when no English text is the one asked for.
           let chain = try replicaMemory.fallbackChain(for: "en")
-          while !Set(chain).isSubset(of: replicaMemory.fuzzyIndexedLanguages),
-            ContinuousClock.now < deadline
-          {
+          let all = try await eventually(within: .seconds(120), every: .milliseconds(50)) {
+            if Set(chain).isSubset(of: replicaMemory.fuzzyIndexedLanguages) { return true }
             _ = try await replicaMemory.matches(for: "Open the door 4711 qz", to: "de", from: "en")
-            try await Task.sleep(for: .milliseconds(50))
+            return false
           }
-          #expect(Set(chain).isSubset(of: replicaMemory.fuzzyIndexedLanguages), "\(chain)")
+          #expect(all, "\(chain)")
           #expect(memories[2].1.fuzzyIndexedLanguages.isEmpty)
 
           let seed = SeededGenerator.seed("postgres-same-answers")

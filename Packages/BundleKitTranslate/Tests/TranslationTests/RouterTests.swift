@@ -8,7 +8,7 @@ import Testing
 /// The handlers behind the router, through Hummingbird's test client: no socket, no port,
 /// no event-loop cache in front (the real-socket tests in `ServerTests` cover that road).
 /// Answers are read back through `Decodable` types, as a client would.
-@Suite("Translation server handlers through the router")
+@Suite("Translation server handlers through the router", .offThePool)
 struct RouterTests {
   let fixture: MemoryFixture
   let server: TranslationServer

@@ -6,7 +6,7 @@ import Testing
 
 /// The memory's schema: versioned migrations, older memories read and migrated, a newer one
 /// refused with a message saying what to do; projects and review states kept through TMX.
-@Suite("translation memory schema", .serialized)
+@Suite("translation memory schema", .serialized, .offThePool)
 struct SchemaTests {
   /// The fixture's memory turned back into schema 1 (no projects, no review states).
   static func schemaOne(_ fixture: MemoryFixture) throws -> String {

@@ -10,7 +10,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite("Translation server and LibreTranslate client", .serialized)
+@Suite("Translation server and LibreTranslate client", .serialized, .offThePool)
 struct ServerTests {
   let fixture: MemoryFixture
   let memory: TranslationMemory

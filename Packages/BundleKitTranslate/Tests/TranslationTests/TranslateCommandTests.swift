@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite("bundlekit translate", .serialized)
+@Suite("bundlekit translate", .serialized, .offThePool)
 struct TranslateCommandTests {
   @Test("index and lookup, as the CLI contract says")
   func indexAndLookup() throws {
@@ -198,7 +198,7 @@ struct TranslateCommandTests {
 
 /// The `bundlekit translate` blocks of the README and the tool's manual, run here where the
 /// helper is built (the main package's ReadmeTests check the others).
-@Suite struct ReadmeTranslateTests {
+@Suite(.offThePool) struct ReadmeTranslateTests {
   @Test func translateBlocksHold() throws {
     let tool = try #require(BundleKitTool.path, "bundlekit was not built")
     let root = Corpus.packageRoot
