@@ -45,7 +45,7 @@
 
     @Test("a read whose connection closed fails as unavailable, not at its deadline")
     func readOnClosedConnection() async throws {
-      let cluster = try PostgresCluster()
+      let cluster = try await PostgresCluster.started()
       defer { cluster.stop() }
       let memory = try Self.memory(cluster)
       try await memory.running { memory in
@@ -68,7 +68,7 @@
 
     @Test("a write whose connection closed fails as unavailable and writes nothing")
     func writeOnClosedConnection() async throws {
-      let cluster = try PostgresCluster()
+      let cluster = try await PostgresCluster.started()
       defer { cluster.stop() }
       let memory = try Self.memory(cluster)
       try await memory.running { memory in

@@ -142,7 +142,7 @@
       "import with the database killed at random moments: all or nothing, then it goes on",
       .enabled(if: corpusFolders.allSatisfy(Corpus.has), Corpus.reason("home-assistant-ios")))
     func crashDuringImport() async throws {
-      let cluster = try PostgresCluster()
+      let cluster = try await PostgresCluster.started()
       defer { cluster.stop() }
       _ = try cluster.database("tm")
       let url = cluster.url("tm")
@@ -380,7 +380,7 @@
     func sameAnswers() async throws {
       let records = PostgresBackendTests.corpus
       try #require(records.count > 50_000, "the corpus was not read")
-      let cluster = try PostgresCluster()
+      let cluster = try await PostgresCluster.started()
       defer { cluster.stop() }
       let address = try cluster.database("same")
       // The deadlines are not what this test is about. It runs beside the bundle's other

@@ -33,6 +33,13 @@
       return versions.last.map { "\(root)/\($0)/bin" }
     }
 
+    /// A new cluster, made and started off Swift's cooperative pool (``offThePool(_:)``):
+    /// `initdb` and `pg_ctl start` wait seconds for their processes on a slow machine, and
+    /// the pool's two threads are what PostgresNIO and the other asynchronous tests run on.
+    static func started() async throws -> PostgresCluster {
+      try await offThePool { try PostgresCluster() }
+    }
+
     init() throws {
       guard let binaries = Self.binaries else {
         throw Failure(
@@ -159,7 +166,7 @@
     func provideScope(
       for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-      let cluster = try PostgresCluster()
+      let cluster = try await PostgresCluster.started()
       defer { cluster.stop() }
       try await Self.$current.withValue(cluster) { try await function() }
     }
