@@ -1,24 +1,26 @@
 import Dispatch
 import Testing
 
-/// Runs a synchronous test's work on a thread that is not one of Swift's cooperative pool,
-/// within the test's own task (so its `#expect`s are the test's).
+/// Runs `work` on a thread that is not one of Swift's cooperative pool, within the caller's
+/// task (so a test's `#expect`s are the test's): for work that waits synchronously, such as
+/// starting a PostgreSQL cluster, in a suite that stays on the pool.
 ///
 /// Swift Testing runs a synchronous test on that pool, which has one thread a core: on two
 /// cores, two long synchronous tests (a seeded comparison, a crash harness waiting for its
 /// script) stall every asynchronous test of the process, timers included, until one ends
 /// (measured: a 0.5 s sleep woke after 8 s beside two 8 s synchronous tests). A test with a
 /// wall-clock deadline then misses it: in CI, the PostgreSQL connection-loss test had "no
-/// connection within 30 s" from a server that was up.
-func offThePool<T>(_ work: () throws -> T) async rethrows -> T {
+/// connection within 30 s" from a server that was up. Whole suites use ``OffThePool``.
+func offThePool<T>(_ work: () async throws -> T) async rethrows -> T {
   if #available(macOS 15, *) {
-    return try await withTaskExecutorPreference(OwnThreads.shared) { try work() }
+    return try await withTaskExecutorPreference(OwnThreads.shared) { try await work() }
   }
-  return try work()
+  return try await work()
 }
 
 /// Runs every test of a suite, its `init` included, as ``offThePool(_:)`` runs its work:
-/// for the suites whose tests build memories, run the CLI and wait for it synchronously.
+/// for the suites whose tests build memories, run the CLI and wait for it synchronously, or
+/// compute for seconds (the fuzzy index's seeded comparisons, the crash harness).
 ///
 /// Those suites held both threads of the cooperative pool for minutes on a slow machine
 /// (simple lookups reported "passed after 167 s" because they waited for a thread), and the
@@ -31,11 +33,8 @@ struct OffThePool: SuiteTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    if #available(macOS 15, *) {
-      try await withTaskExecutorPreference(OwnThreads.shared) { try await function() }
-    } else {
-      try await function()
-    }
+    // The module's function: here `offThePool` names the trait's static member.
+    try await TranslationTests.offThePool { try await function() }
   }
 }
 
