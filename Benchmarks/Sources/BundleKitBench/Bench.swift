@@ -31,6 +31,19 @@ enum Bench {
     return nil
   }
 
+  /// The Python interpreter that `python3` on PATH runs, by its own path (`sys.executable`),
+  /// or nil when there is none. A peer timed as a whole process must not carry a launcher's
+  /// cost: pyenv's `python3` is a shim, a bash script that runs `pyenv` to choose the
+  /// interpreter, which added about 55 ms to every start on the benchmark machine (the Python
+  /// bump loop's 225 ms held 55 ms of it until 2026-12-06).
+  static let python3: String? = {
+    guard let launcher = which("python3"),
+      let output = run(launcher, ["-c", "import sys; print(sys.executable)"])
+    else { return nil }
+    let path = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return FileManager.default.isExecutableFile(atPath: path) ? path : launcher
+  }()
+
   /// Runs a process to completion; returns its standard output, or nil when it fails.
   @discardableResult
   static func run(_ executable: String, _ arguments: [String]) -> String? {

@@ -37,7 +37,7 @@ enum BumpSuite {
   /// The `bundlekit` beside this benchmark and python3, or nil (said) when one is missing.
   static func programs() -> (tool: String, python3: String)? {
     let tool = Bench.bundlekit
-    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.which("python3")
+    guard FileManager.default.isExecutableFile(atPath: tool), let python3 = Bench.python3
     else {
       print(
         "needs bundlekit (\(Bench.buildHint)) and python3\n")

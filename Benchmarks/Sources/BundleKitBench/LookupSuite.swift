@@ -19,7 +19,7 @@ enum LookupSuite {
       )
       .standardizedFileURL.path
     guard FileManager.default.isExecutableFile(atPath: tool), let wrk = Bench.which("wrk"),
-      let python = Bench.which("python3"), FileManager.default.fileExists(atPath: corpus)
+      let python = Bench.python3, FileManager.default.fileExists(atPath: corpus)
     else {
       print(
         "needs bundlekit-translate (swift build -c release --package-path Packages/BundleKitTranslate), wrk, python3 and \(corpus)\n"

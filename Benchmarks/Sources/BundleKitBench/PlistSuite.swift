@@ -48,7 +48,7 @@ enum PlistSuite {
     """
 
   static func python(_ mode: String, _ path: String) -> Double? {
-    guard let python = Bench.which("python3"),
+    guard let python = Bench.python3,
       let output = Bench.run(python, ["-c", pythonScript, mode, path, "5"])
     else { return nil }
     return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -169,7 +169,7 @@ enum PlistSuite {
     {
       sizes += "| plistutil | \(size) |\n"
     }
-    if let python = Bench.which("python3"),
+    if let python = Bench.python3,
       let size = Bench.run(
         python,
         [

@@ -127,7 +127,7 @@ extension StringsSuite {
     let compile = try Bench.median { _ = try StringsCompiler().compile(location) }
     let data = Data(bytes)
     let foundation = try Bench.median { _ = try JSONSerialization.jsonObject(with: data) }
-    let python = Bench.which("python3").flatMap {
+    let python = Bench.python3.flatMap {
       Bench.medianProcess($0, ["-c", "import json,sys; json.load(open(sys.argv[1]))", path])
     }
     var rows = [
