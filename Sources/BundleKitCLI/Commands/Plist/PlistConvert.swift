@@ -29,6 +29,9 @@ struct PlistConvert: ParsableCommand {
   var compact = false
 
   func run() throws {
+    // A large document's tree and binary form take a hundred megabytes of fresh pages: the
+    // heap tuned as `strings compile` tunes it (`LargeHeap`), before anything is read.
+    if file != "-" { LargeHeap.restartIfWorthIt(inputBytes: LargeHeap.totalSize(of: [file])) }
     let destination = output ?? file
     let bytes = try PropertyListError.file { () throws(FileSystemError) in try FileIO.read(file) }
     // XML as tools write it goes to binary without a tree of values: the same bytes, faster.
