@@ -150,7 +150,8 @@ enum MemoryAtScale {
     return "kernel.sched_autogroup_enabled = \(enabled ? 1 : 0): "
       + (enabled
         ? "each PostgreSQL backend is a session, and a scheduling group, of its own, and waits "
-          + "for a core behind the server's session: the PostgreSQL rows' p99 is mostly that wait"
+          + "for a core behind the server's session (fuzzy lookups' questions are asked "
+          + "together, so that backends wake less often)"
         : "PostgreSQL's backends and the server share the cores thread by thread")
   }
 

@@ -15,6 +15,8 @@ struct PostgresStore: MemoryStore {
   let memory: PostgresMemory
   /// This replica's fuzzy indexes, or nil when every fuzzy lookup asks `pg_trgm`.
   let replicaIndexes: ReplicaFuzzyIndexes?
+  /// Concurrent fuzzy lookups' candidate rows, asked for together.
+  let candidateBatches = CandidateRowBatches()
 
   init(memory: PostgresMemory) {
     self.memory = memory
@@ -178,8 +180,8 @@ struct PostgresStore: MemoryStore {
   }
 
   /// A fuzzy lookup's candidates and their units' translations in `target`, in one question
-  /// (two round trips were a third of a replica's fuzzy lookup): each candidate row with its
-  /// unit's row in `target`, if any (one at most: a unit has one row a language), and the unit.
+  /// (two round trips were a third of a replica's fuzzy lookup), asked together with those of
+  /// the lookups waiting meanwhile (``CandidateRowBatches``).
   func translations(withNormalized texts: [String], language: String, target: String)
     async throws -> (
       rows: [String: [StoredTranslation]],
@@ -187,10 +189,19 @@ struct PostgresStore: MemoryStore {
     )
   {
     guard !texts.isEmpty else { return ([:], ([], [:])) }
-    return try await ask { client in
-      var found: [String: [StoredTranslation]] = [:]
-      var targetRows: [StoredTranslation] = []
-      var units: [Int64: StoredUnit] = [:]
+    let found = try await candidateBatches.rows(for: texts, language: language, target: target) {
+      texts in try await candidateRows(of: texts, language: language, target: target)
+    }
+    return (found.rows, (found.targetRows, found.units))
+  }
+
+  /// Each row of `texts` in `language` with its unit's row in `target`, if any (one at most:
+  /// a unit has one row a language), and the unit.
+  private func candidateRows(of texts: [String], language: String, target: String)
+    async throws -> CandidateRowBatches.Rows
+  {
+    try await ask { client in
+      var found = CandidateRowBatches.Rows()
       for try await
         (
           normalized, unit, value, comment, state, targetValue, targetComment, targetState,
@@ -210,19 +221,19 @@ struct PostgresStore: MemoryStore {
             String, String, String?, String
           ).self)
       {
-        found[normalized, default: []].append(
+        found.rows[normalized, default: []].append(
           Self.translation(
             unit: unit, language: language, value: value, comment: comment, state: state))
         guard let targetValue, let targetState else { continue }
-        targetRows.append(
+        found.targetRows.append(
           Self.translation(
             unit: unit, language: target, value: targetValue, comment: targetComment,
             state: targetState))
-        units[unit] = StoredUnit(
+        found.units[unit] = StoredUnit(
           project: project, bundle: bundle, table: table, key: key, variant: variant,
           source: source)
       }
-      return (found, (targetRows, units))
+      return found
     }
   }
 

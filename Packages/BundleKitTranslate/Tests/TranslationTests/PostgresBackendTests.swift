@@ -538,6 +538,32 @@
           let differences = answered.compactMap(\.difference)
           #expect(fuzzyAnswers > 90, "too few fuzzy answers to compare: \(fuzzyAnswers)")
           #expect(differences.isEmpty, "\(differences.prefix(3).joined(separator: "\n\n"))")
+
+          // The replica's fuzzy lookups all at once, into one language, so that their
+          // candidates' rows are asked for together (CandidateRowBatches): the answers of
+          // each alone.
+          let texts = queries.filter { $0.0 == "text" }.prefix(120).map(\.1)
+          var alone: [[TranslationMatch]] = []
+          for text in texts {
+            alone.append(try await replicaMemory.matches(for: text, to: "de", limit: 5))
+          }
+          let together = try await withThrowingTaskGroup(of: (Int, [TranslationMatch]).self) {
+            group in
+            for (position, text) in texts.enumerated() {
+              group.addTask {
+                (position, try await replicaMemory.matches(for: text, to: "de", limit: 5))
+              }
+            }
+            var answers = [[TranslationMatch]](repeating: [], count: texts.count)
+            for try await (position, answer) in group { answers[position] = answer }
+            return answers
+          }
+          let apart = texts.indices.filter { alone[$0] != together[$0] }
+          #expect(
+            apart.isEmpty,
+            "\(apart.prefix(2).map { "\(texts[$0]):\n\(alone[$0])\n\(together[$0])" })")
+          #expect(
+            alone.filter { $0.first?.kind == .fuzzy }.count > 20, "too few fuzzy answers")
         }
       }
     }
