@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 
-/// Refuses, before any handler or cache answers it, a request that no page of this server
-/// can have sent:
+/// Refuses, before any handler answers it, a request that no page of this server can have
+/// sent (the event loop's cache answers only a query the gate let through before):
 /// - a `Host:` that is not the server's own name when it listens on loopback: a web page of
 ///   another site whose name an attacker made resolve to 127.0.0.1 (DNS rebinding) sends
 ///   its own name, and is answered 421 Misdirected Request, so it cannot read the memory;
@@ -38,6 +38,11 @@ struct RequestGate: Sendable {
 
   /// Why `head` is refused, or nil when it may be answered.
   func refusal(for head: HTTPRequest) -> (status: HTTPResponse.Status, message: String)? {
+    hostRefusal(for: head) ?? queryRefusal(for: head)
+  }
+
+  /// Why `head`'s `Host:` is refused, or nil when it is the server's own name.
+  func hostRefusal(for head: HTTPRequest) -> (status: HTTPResponse.Status, message: String)? {
     if let allowed = allowedHosts {
       let name = Self.hostName(head.authority ?? "")
       // No Host at all (HTTP/1.0) is no browser's request.
@@ -48,6 +53,13 @@ struct RequestGate: Sendable {
         )
       }
     }
+    return nil
+  }
+
+  /// Why `head`'s query is refused, or nil when its fields may be read. It depends on the
+  /// path alone, so an answer remembered by its path (``CachedAnswerHandler``) was given to
+  /// a path this check let through.
+  func queryRefusal(for head: HTTPRequest) -> (status: HTTPResponse.Status, message: String)? {
     if let path = head.path, let problem = FormQuery(URI(path)).problem {
       return (.badRequest, problem)
     }

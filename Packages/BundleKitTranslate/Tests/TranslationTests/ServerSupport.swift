@@ -233,6 +233,8 @@ func expectLanguagesRefused(at base: URL) async throws {
     // A NUL byte never reaches the memory: 400, and nothing of the database in the answer.
     ("GET", "/search?q=do%00or&lang=de", nil),
     ("GET", "/lookup?key=door%00open", nil),
+    // Again: the event loop's cache remembers answers by the request's bytes, never a refusal.
+    ("GET", "/lookup?key=door%00open", nil),
     ("GET", "/matches?q=Open%00&target=de", nil),
     ("GET", "/search?q=%FF%FE", nil),
   ]
@@ -266,6 +268,22 @@ func expectForeignHostRefused(at base: URL) throws {
         base.absoluteString + "/search?q=door&lang=de",
       ])
     #expect(String(decoding: run.stdout, as: UTF8.self) == expected, "Host: \(host)")
+  }
+  // A lookup the event loop answers from its cache: asked first by the server's own name,
+  // so that its answer is remembered, then by a foreign one, which is still refused.
+  for (host, foreign) in [
+    ("127.0.0.1:\(port)", false), ("evil.example", true), ("localhost:\(port)", false),
+    ("evil.example:\(port)", true),
+  ] {
+    let run = try Tool.run(
+      curl,
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)",
+        base.absoluteString + "/lookup?key=door.open&lang=de",
+      ])
+    let status = String(decoding: run.stdout, as: UTF8.self)
+    #expect(
+      foreign ? status == "421" : ["200", "404"].contains(status), "Host: \(host): \(status)")
   }
 }
 
