@@ -320,7 +320,7 @@ import Testing
       python,
       [
         Corpus.packageRoot.appendingPathComponent("Scripts/crash-test.py").path,
-        "--bundlekit", bundlekit, "--kills", "6", "--seed", String(seed % (1 << 32)),
+        "--bundlekit", bundlekit, "--kills", "12", "--seed", String(seed % (1 << 32)),
         "--seconds", "90", "--commands", "sync",
       ])
     #expect(run.status == 0, "\(run.stderr)")
