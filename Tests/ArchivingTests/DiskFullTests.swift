@@ -83,10 +83,8 @@ struct DiskFullTests {
   /// A folder holding `big.bin`: 3 MB of random bytes, three times the small disk.
   static func bigFile() throws -> TemporaryFolder {
     let source = try TemporaryFolder()
-    var random = SystemRandomNumberGenerator()
-    try FileIO.writeAtomically(
-      (0..<3_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
-      to: source.file("big.bin"))
+    var random = SeededGenerator(seed: SeededGenerator.seed("full disk: big.bin"))
+    try FileIO.writeAtomically(random.bytes(3_000_000), to: source.file("big.bin"))
     return source
   }
 
@@ -205,10 +203,8 @@ struct DiskFullTests {
     let (disk, unmount) = try Self.smallFileSystem()
     defer { unmount() }
     let source = try TemporaryFolder()
-    var random = SystemRandomNumberGenerator()
-    try FileIO.writeAtomically(
-      (0..<2_000_000).map { _ in UInt8.random(in: 0...255, using: &random) },
-      to: source.file("big.bin"))
+    var random = SeededGenerator(seed: SeededGenerator.seed("full disk: a bundle's big.bin"))
+    try FileIO.writeAtomically(random.bytes(2_000_000), to: source.file("big.bin"))
     let output = disk.file("Res.bundle")
     let run = try BundleKitTool.run([
       "bundle", "create", "Res", "--from", source.path, "-o", output,

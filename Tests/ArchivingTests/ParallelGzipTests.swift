@@ -25,8 +25,7 @@ struct ParallelGzipTests {
       try FileIO.writeAtomically(bytes, to: path)
     }
     for size in [0, 1, 128 * 1024 - 512, 128 * 1024, 128 * 1024 + 1, 700_000] {
-      let random = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      try FileIO.writeAtomically(random, to: folder.file("src/random-\(size).bin"))
+      try FileIO.writeAtomically(generator.bytes(size), to: folder.file("src/random-\(size).bin"))
     }
     return folder
   }

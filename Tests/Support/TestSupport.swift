@@ -234,6 +234,18 @@ public struct SeededGenerator: RandomNumberGenerator {
 }
 
 extension SeededGenerator {
+  /// `count` random bytes, eight from each draw (byte by byte from the system's generator,
+  /// a debug build spent about 1.8 CPU-seconds on 3 MB).
+  public mutating func bytes(_ count: Int) -> [UInt8] {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(count + 8)
+    while bytes.count < count {
+      withUnsafeBytes(of: next().littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    bytes.removeLast(bytes.count - count)
+    return bytes
+  }
+
   /// `bytes` damaged one to four times, as a truncated download or a bad merge damages a
   /// file: a byte flipped, a run cut out, a run repeated, or the rest cut off. Never empty.
   public mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
