@@ -26,6 +26,7 @@ struct FuzzyIndexTests {
       texts.remove("")
       let list = Array(texts)
       let index = FuzzyIndex(texts: list)
+      let scan = FuzzyScan(texts: list)
       for _ in 0..<50 {
         var query = (list.randomElement(using: &random) ?? "open").split(separator: " ").map(
           String.init)
@@ -40,8 +41,7 @@ struct FuzzyIndexTests {
         let minimumScore = [0, 0.3, 0.6, 0.75, 0.9, 1][Int.random(in: 0..<6, using: &random)]
         let limit = Int.random(in: 1...20, using: &random)
         let indexed = index.best(for: text, minimumScore: minimumScore, limit: limit)
-        let scanned = FuzzyCandidate.score(
-          list, against: text, minimumScore: minimumScore, limit: limit)
+        let scanned = scan.best(for: text, minimumScore: minimumScore, limit: limit)
         #expect(
           indexed == scanned,
           "round \(round) (seed \(seed)): \(text) ≥ \(minimumScore) over \(list.count) texts")
@@ -80,6 +80,7 @@ struct FuzzyIndexTests {
       texts.remove("")
       let list = Array(texts)
       let index = FuzzyIndex(texts: list)
+      let scan = FuzzyScan(texts: list)
       #expect(index.bitmapCount > 20, "round \(round): \(index.bitmapCount) bitmaps")
       var wide = 0
       // Byte-counted queries with few enough common trigrams for the lanes' own count of
@@ -111,8 +112,7 @@ struct FuzzyIndexTests {
         }
         let minimumScore = [0, 0.3, 0.5, 0.6, 0.8][Int.random(in: 0..<5, using: &random)]
         let indexed = index.best(for: text, minimumScore: minimumScore, limit: 30)
-        let scanned = FuzzyCandidate.score(
-          list, against: text, minimumScore: minimumScore, limit: 30)
+        let scanned = scan.best(for: text, minimumScore: minimumScore, limit: 30)
         #expect(
           indexed == scanned,
           "round \(round) (seed \(seed)): \(text) ≥ \(minimumScore) over \(list.count) texts")

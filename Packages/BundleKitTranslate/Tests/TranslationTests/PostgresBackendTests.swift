@@ -227,6 +227,49 @@
       return repeats
     }
 
+    @Test("The trigrams the embedded backends count are pg_trgm's own (show_trgm), text by text")
+    func trigramsArePostgres() throws {
+      let cluster = try #require(SharedCluster.current)
+      let database = "tm_trigrams"
+      _ = try cluster.database(database)
+      try cluster.psql("CREATE EXTENSION IF NOT EXISTS pg_trgm", database: database)
+      let seed = SeededGenerator.seed("postgres-trigrams")
+      var random = SeededGenerator(seed: seed)
+      // Normalised texts of letters, digits, spaces (runs of them, at either end too), ASCII
+      // punctuation and letters outside ASCII, which `encode` spells as base-36 digits.
+      let characters = Array("abcxyzAZ0189    .,-'!/üéßøñ設定ドア😀")
+      var texts = ["", " ", "a", "ab", "  a  b  "]
+      for _ in 0..<400 {
+        texts.append(
+          String(
+            (0..<Int.random(in: 0...40, using: &random)).map { _ in
+              characters.randomElement(using: &random) ?? "a"
+            }))
+      }
+      let encoded = texts.map(TrigramFilter.encode)
+      // One query for every text, one line each in order: show_trgm's array as psql prints it
+      // (`{"  a"," ab",abc}`: an element with a space quoted), with nothing else to quote.
+      let literal = encoded.map { "'\($0)'" }.joined(separator: ",")
+      let output = try cluster.psql(
+        "SELECT show_trgm(text) FROM unnest(ARRAY[\(literal)]::text[]) WITH ORDINALITY AS t(text, n) ORDER BY n",
+        database: database)
+      let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+      try #require(lines.count == texts.count, "\(lines.count) lines for \(texts.count) texts")
+      for (index, line) in lines.enumerated() {
+        let elements = line.dropFirst().dropLast().split(separator: ",").map { element in
+          element.hasPrefix("\"") ? element.dropFirst().dropLast() : element
+        }
+        let theirs = elements.map { element in
+          element.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }.sorted()
+        let ours = TrigramFilter.trigrams(ofEncoded: encoded[index])
+        #expect(
+          ours == theirs,
+          "seed \(seed): \(texts[index].debugDescription) encoded \(encoded[index].debugDescription): show_trgm \(line)"
+        )
+      }
+    }
+
     @Test("concurrent writers lose nothing")
     func concurrentWriters() async throws {
       let cluster = try #require(SharedCluster.current)

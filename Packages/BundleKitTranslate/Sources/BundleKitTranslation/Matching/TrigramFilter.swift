@@ -45,22 +45,35 @@ package enum TrigramFilter {
 
   /// The distinct trigrams of an encoded text, sorted, as `pg_trgm` makes them: each word
   /// padded with two spaces before and one after.
+  ///
+  /// One pass over the bytes with the two before each in hand, and the repeats dropped in
+  /// place: no array a word (indexing a language's texts makes the trigrams of every one).
   package static func trigrams(ofEncoded text: String) -> [UInt32] {
+    let space: UInt32 = 0x20
     var result: [UInt32] = []
-    for word in text.utf8.split(separator: 0x20) {
-      var padded: [UInt8] = [0x20, 0x20]
-      padded += word
-      padded.append(0x20)
-      for index in 0..<(padded.count - 2) {
-        result.append(
-          UInt32(padded[index]) << 16 | UInt32(padded[index + 1]) << 8 | UInt32(padded[index + 2]))
+    result.reserveCapacity(text.utf8.count + 1)
+    // The two bytes before the next, packed (`space` twice at a word's start); a word is
+    // under way when the last of them is not a space.
+    var before = space << 8 | space
+    for byte in text.utf8 {
+      if byte == 0x20 {
+        // A word's end: its last trigram, padded with one space.
+        if before & 0xFF != space { result.append(before << 8 | space) }
+        before = space << 8 | space
+      } else {
+        result.append(before << 8 | UInt32(byte))
+        before = (before << 8 | UInt32(byte)) & 0xFFFF
       }
     }
+    if before & 0xFF != space { result.append(before << 8 | space) }
     result.sort()
-    var unique: [UInt32] = []
-    unique.reserveCapacity(result.count)
-    for trigram in result where unique.last != trigram { unique.append(trigram) }
-    return unique
+    var kept = 0
+    for index in result.indices where kept == 0 || result[kept - 1] != result[index] {
+      result[kept] = result[index]
+      kept += 1
+    }
+    result.removeLast(result.count - kept)
+    return result
   }
 
   /// How many dense trigram numbers there are: an encoded text has 37 characters (space,
