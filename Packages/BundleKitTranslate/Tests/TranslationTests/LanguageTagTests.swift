@@ -71,5 +71,17 @@ struct MatchingTests {
     let near = score("cancel", "cancl")
     #expect(near > 0.6 && near < 1)
     #expect(score("open the door", "open the doors") > score("open the door", "close a window"))
+    // Dice's coefficient over the bigrams as a multiset, worked by hand: "night" and "nacht"
+    // share "ht" of 4 + 4; "aaaa" holds "aa" three times and "aa" once, one shared of 3 + 1;
+    // "日本語" and "日本" share "日本" of 2 + 1 (scalars, not bytes). A text of one scalar is
+    // its own profile, which no bigram matches; two empty texts are alike.
+    #expect(score("night", "nacht") == 0.25)
+    #expect(score("aaaa", "aa") == 0.5)
+    #expect(score("日本語", "日本") == 2.0 * 1 / 3)
+    #expect(score("a", "a") == 1)
+    #expect(score("a", "b") == 0)
+    #expect(score("a", "ab") == 0)
+    #expect(score("", "") == 1)
+    #expect(score("", "ab") == 0)
   }
 }

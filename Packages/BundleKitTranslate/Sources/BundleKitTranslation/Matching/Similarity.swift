@@ -7,15 +7,18 @@ public struct BigramProfile: Sendable, Hashable {
 
   /// The profile of an already normalised text.
   public init(normalized text: String) {
-    let scalars = Array(text.unicodeScalars.map(\.value))
-    if scalars.count < 2 {
-      bigrams = scalars.map { UInt64($0) }
-      return
-    }
+    // One pass over the scalars with the one before in hand (no array of them first). A text
+    // of one scalar is its own profile; an empty one has none.
     var pairs = [UInt64]()
-    pairs.reserveCapacity(scalars.count - 1)
-    for index in 0..<(scalars.count - 1) {
-      pairs.append(UInt64(scalars[index]) << 32 | UInt64(scalars[index + 1]))
+    pairs.reserveCapacity(text.utf8.count)
+    var previous: UInt32?
+    for scalar in text.unicodeScalars {
+      if let previous { pairs.append(UInt64(previous) << 32 | UInt64(scalar.value)) }
+      previous = scalar.value
+    }
+    if pairs.isEmpty {
+      bigrams = previous.map { [UInt64($0)] } ?? []
+      return
     }
     pairs.sort()
     bigrams = pairs
