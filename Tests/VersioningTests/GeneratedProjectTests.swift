@@ -318,6 +318,118 @@ struct GeneratedProjectTests {
   }
 
   @Test(
+    "Tuist: names bound at the top (let, an unchanged var, \"\\(name)\") read as Swift reads them; a bump edits the bound literal once"
+  )
+  func tuistBoundNames() throws {
+    // The shape of a modular Tuist app seen on a real repository: each value bound once at
+    // the top and named by the targets.
+    let manifest = """
+      import Foundation
+      import ProjectDescription
+
+      private let projectName: String = "Shop"
+      private let buildVersion: String = "2.4.0"
+      private let stamp: String = {
+        let now = Date()
+        return "\\(now.timeIntervalSince1970)"
+      }()
+      let infoPlist: [String: InfoPlist.Value] = [
+        "CFBundleShortVersionString": "\\(buildVersion)",
+        "CFBundleVersion": "41",
+        "UILaunchStoryboardName": "LaunchScreen",
+      ]
+      public var baseSettings: [String: SettingValue] = [
+        "MARKETING_VERSION": "9.9",
+        "CURRENT_PROJECT_VERSION": "\\(stamp)",
+      ]
+      var changedInfo: [String: InfoPlist.Value] = ["CFBundleVersion": "5"]
+      changedInfo["CFBundleVersion"] = "6"
+      let suffixed = "3.0" + "-beta"
+
+      let appTarget = Target(
+          name: "\\(projectName)",
+          platform: .iOS,
+          product: .app,
+          bundleId: "a.b.\\(projectName)",
+          infoPlist: .extendingDefault(with: infoPlist),
+          settings: .settings(base: baseSettings)
+      )
+      let widget = Target(
+          name: "ShopWidget", platform: .iOS, product: .appExtension, bundleId: "a.b.w",
+          infoPlist: .extendingDefault(with: infoPlist)
+      )
+      let kit = Target(
+          name: "Kit", platform: .iOS, product: .framework, bundleId: "a.b.k",
+          infoPlist: .extendingDefault(with: changedInfo)
+      )
+      let beta = Target(
+          name: "Beta", platform: .iOS, product: .app, bundleId: "a.b.beta",
+          infoPlist: .extendingDefault(with: ["CFBundleShortVersionString": suffixed, "CFBundleVersion": "1"])
+      )
+
+      let project = Project(
+          name: projectName,
+          targets: [appTarget, widget, kit, beta]
+      )
+      """
+    let folder = try Self.folder(["Project.swift": manifest])
+    let (rows, result) = try Self.versions(folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stderr.contains("Shop is built by code"), "\(result.stderr)")
+    #expect(!result.stderr.contains("ShopWidget is built by code"), "\(result.stderr)")
+    // The Info.plist's own literals win over the settings, as in the plist Tuist generates.
+    #expect(rows["Shop"]?["CFBundleShortVersionString"] as? String == "2.4.0", "\(rows)")
+    #expect(rows["Shop"]?["CFBundleVersion"] as? String == "41")
+    #expect(rows["ShopWidget"]?["CFBundleVersion"] as? String == "41")
+    // A var the manifest changes, and an expression that goes on past its literal, are code:
+    // named as such, never read as their first literal ("5", "3.0") nor as Tuist's default.
+    #expect(result.stderr.contains("Kit is built by code"), "\(result.stderr)")
+    #expect(result.stderr.contains("Beta is built by code"), "\(result.stderr)")
+    #expect(rows["Kit"]?["CFBundleVersion"] == nil && rows["Kit"]?["missing"] != nil, "\(rows)")
+    #expect(rows["Beta"]?["CFBundleShortVersionString"] == nil, "\(rows)")
+
+    // The app and its widget read one literal: the bump writes it once, and only it.
+    let bump = try BundleKitTool.run(["bump", "build", "--target", "Shop"], in: folder.path)
+    #expect(bump.status == 0, "\(bump.stderr)")
+    let bumped = String(decoding: try FileIO.read(folder.file("Project.swift")), as: UTF8.self)
+    #expect(bumped == manifest.replacingOccurrences(of: "\"41\"", with: "\"42\""), "\(bumped)")
+    let version = try BundleKitTool.run(
+      ["bump", "version", "minor", "--target", "Shop"], in: folder.path)
+    #expect(version.status == 0, "\(version.stderr)")
+    let raised = String(decoding: try FileIO.read(folder.file("Project.swift")), as: UTF8.self)
+    #expect(raised.contains("private let buildVersion: String = \"2.5.0\""), "\(raised)")
+    #expect(raised.contains("\"CFBundleShortVersionString\": \"\\(buildVersion)\""))
+    let (after, _) = try Self.versions(folder.path)
+    #expect(after["ShopWidget"]?["CFBundleShortVersionString"] as? String == "2.5.0", "\(after)")
+  }
+
+  @Test("Tuist: two values asked of one bound literal are refused, and nothing changes")
+  func tuistSharedLiteralConflict() throws {
+    // One literal that is the app's version and the kit's build number: no bump can give it
+    // both new values.
+    let manifest = """
+      import ProjectDescription
+      let shared = "3"
+      let project = Project(
+          name: "P",
+          targets: [
+              .target(name: "App", destinations: .iOS, product: .app, bundleId: "a.b",
+                      infoPlist: .extendingDefault(with: ["CFBundleShortVersionString": "1.0", "CFBundleVersion": shared])),
+              .target(name: "Other", destinations: .iOS, product: .app, bundleId: "a.c",
+                      infoPlist: .extendingDefault(with: ["CFBundleShortVersionString": shared, "CFBundleVersion": "9"])),
+          ]
+      )
+      """
+    let folder = try Self.folder(["Project.swift": manifest])
+    let bump = try BundleKitTool.run(
+      ["bump", "version", "major", "--reset-build"], in: folder.path)
+    #expect(bump.status != 0, "\(bump.stdout)")
+    #expect(bump.stderr.contains("Project.swift"), "\(bump.stderr)")
+    #expect(bump.stderr.contains("are one value (Project.swift let.shared)"), "\(bump.stderr)")
+    #expect(try FileIO.read(folder.file("Project.swift")) == Array(manifest.utf8))
+  }
+
+  @Test(
     "Xcode: GENERATE_INFOPLIST_FILE takes an assigned CURRENT_PROJECT_VERSION over the file's literal"
   )
   func generatedInfoPlistWins() throws {

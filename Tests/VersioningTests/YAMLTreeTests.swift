@@ -147,4 +147,44 @@ struct TuistManifestTests {
     let open = TuistManifest(bytes: Array("let project = Project(name: \"A".utf8))
     #expect(open.string(at: ["name"]) == nil || open.string(at: ["name"])?.0 == "A")
   }
+
+  @Test("names bound at the top: read once each, in linear time, and edited at their literal")
+  func boundNames() throws {
+    // Each name twice in the next: read by substitution, a million paths would be walked.
+    var chain = "let n0 = \"1\"\n"
+    for index in 1..<60 { chain += "let n\(index) = [n\(index - 1), n\(index - 1)]\n" }
+    chain += "let project = Project(name: \"A\", targets: [n59])\n"
+    let chained = TuistManifest(bytes: Array(chain.utf8))
+    #expect(chained.project != nil)
+    #expect(chained.string(at: ["let", "n0"])?.0 == "1")
+    // A name used before it is bound, or inside a function, is not the top-level one.
+    let scoped = TuistManifest(
+      bytes: Array(
+        """
+        func make(v: String) -> Project { Project(name: v) }
+        let v = "2.0"
+        let project = Project(name: "P", settings: .settings(base: ["MARKETING_VERSION": v]))
+        """.utf8))
+    #expect(scoped.string(at: ["settings", "base", "MARKETING_VERSION"])?.0 == "2.0")
+    // Two places that read one literal: the same value is written once, two are refused.
+    let bytes = Array(
+      """
+      let build = "7"
+      let project = Project(name: "P", targets: [
+        .target(name: "A", infoPlist: .extendingDefault(with: ["CFBundleVersion": build])),
+        .target(name: "B", infoPlist: .extendingDefault(with: ["CFBundleVersion": build])),
+      ])
+      """.utf8)
+    let places = ["A", "B"].map {
+      VersionPlace.spec(
+        path: "Project.swift", keyPath: ["targets", $0, "infoPlist", "with", "CFBundleVersion"])
+    }
+    let same = try SpecEditor.applyToManifest(
+      places.map { ($0, "8") }, to: bytes, path: "Project.swift")
+    #expect(String(decoding: same, as: UTF8.self).hasPrefix("let build = \"8\"\n"))
+    #expect(throws: VersioningError.self) {
+      try SpecEditor.applyToManifest(
+        [(places[0], "8"), (places[1], "9")], to: bytes, path: "Project.swift")
+    }
+  }
 }

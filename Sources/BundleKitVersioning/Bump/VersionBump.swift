@@ -113,6 +113,12 @@ public struct VersionBump: Sendable {
     func add(_ value: VersionValue, label: String, family: Int, isApp: Bool, path: String) {
       if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
         let group = groups[existing]
+        // A version joins a build number's group only where one file holds both (another
+        // bundle's build number written as this version is the version's group, which a
+        // build bump leaves alone).
+        if group.value.key == "CFBundleVersion", value.key == "CFBundleShortVersionString" {
+          group.versionOfAnother = group.versionOfAnother ?? label
+        }
         group.bundles.append(label)
         if !group.families.contains(family) { group.families.append(family) }
         group.app = group.app || isApp
@@ -219,6 +225,13 @@ public struct VersionBump: Sendable {
       guard let new, new != current else { continue }
       let group = groups[index]
       let value = group.value
+      if let other = group.versionOfAnother {
+        throw .refused(
+          path: value.places.first?.file ?? group.path,
+          reason:
+            "\(other)'s CFBundleShortVersionString and \(group.bundles.first ?? "?")'s CFBundleVersion are one value (\(value.places.first?.description ?? "?")): a bump cannot change it as both; give each its own"
+        )
+      }
       // Shown, but written nowhere a bump can edit: XcodeGen's generated Info.plist default,
       // a value a template builds. Refused, never "bumped" in memory only.
       guard !value.places.isEmpty else {
@@ -285,6 +298,9 @@ public struct VersionBump: Sendable {
     var families: [Int]
     var app: Bool
     let path: String
+    /// Another bundle's version read from this build number's place: a value no bump can
+    /// change for both (a build bump would raise that version; a reset would lower it).
+    var versionOfAnother: String?
 
     init(value: VersionValue, bundles: [String], families: [Int], app: Bool, path: String) {
       self.value = value

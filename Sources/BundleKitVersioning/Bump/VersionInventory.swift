@@ -326,6 +326,9 @@ public struct VersionInventory: Sendable {
     }
     let specOfFolder = Dictionary(
       specs.map { (Paths.parent($0), $0) }, uniquingKeysWith: { a, _ in a })
+    // A project found in the tree and listed by a workspace too is one project, noted once.
+    var seenProjects: Set<String> = []
+    projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
     projectPaths = projectPaths.filter { path in
       guard let spec = specOfFolder[Paths.parent(path)] else { return true }
       let tool = spec.hasSuffix("Project.swift") ? "Tuist" : "XcodeGen"
@@ -333,8 +336,6 @@ public struct VersionInventory: Sendable {
         "\(path) is generated from \(spec) (\(tool)): the spec was read, not the project")
       return false
     }
-    var seenProjects: Set<String> = []
-    projectPaths = projectPaths.filter { seenProjects.insert($0).inserted }
     let chains = XcconfigChains(scope: scope)
     var unreferenced: [String] = []
     var usedPlists: Set<String> = []

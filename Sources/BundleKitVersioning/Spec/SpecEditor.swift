@@ -112,9 +112,23 @@ enum SpecEditor {
   {
     let manifest = TuistManifest(bytes: bytes)
     var textEdits: [TextEdit] = []
+    // Places that read one literal (a `let` several targets name) take one value.
+    var valueAt: [Range<Int>: (keyPath: [String], value: String)] = [:]
     for (place, value) in edits {
       guard case .spec(_, let keyPath) = place, let (_, range) = manifest.string(at: keyPath)
       else { continue }
+      if let earlier = valueAt[range] {
+        guard earlier.value == value else {
+          let line = bytes[..<range.lowerBound].filter { $0 == 0x0A }.count + 1
+          throw .refused(
+            path: path,
+            reason:
+              "\(earlier.keyPath.joined(separator: ".")) and \(keyPath.joined(separator: ".")) are "
+              + "one literal (line \(line)), which cannot be both \(earlier.value) and \(value)")
+        }
+        continue
+      }
+      valueAt[range] = (keyPath, value)
       textEdits.append(TextEdit(range: range, replacement: Array("\"\(value)\"".utf8)))
     }
     let result = TextEdit.apply(textEdits, to: bytes)

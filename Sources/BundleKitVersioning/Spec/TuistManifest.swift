@@ -5,8 +5,14 @@ import BundleKitFileSystem
 /// dependencies:)` (or `Target(...)`): `.settings(base: [...], configurations: [...])`,
 /// `.extendingDefault(with: [...])`, string literals and `.string("...")`.
 ///
-/// Manifests are Swift: a value computed by code (a helper, a variable, interpolation) cannot
-/// be read here, and a target defined that way is reported, never guessed.
+/// A name bound at the top of the manifest (`let appTarget = Target(...)`, `private let
+/// version = "1.2"`, `"\(version)"`) is read as its value, where Swift would see the same
+/// value: a `let`, or a `var` the manifest never changes, declared before the use, whose
+/// expression ends where its value does. Its literal is the one an edit changes.
+///
+/// Manifests are Swift: a value computed by code (a helper, a function, interpolation with
+/// text around it) cannot be read here, and a target defined that way is reported, never
+/// guessed.
 struct TuistManifest {
   /// A token of Swift source: a string literal (its text and byte range, quotes included),
   /// an identifier, or one punctuation byte.
@@ -20,6 +26,19 @@ struct TuistManifest {
 
   let bytes: [UInt8]
   private(set) var tokens: [Token] = []
+  /// For each token, whether it lies outside every `{ }` (top-level code, not a function's
+  /// or a closure's body).
+  private var isTopLevel: [Bool] = []
+  /// The values of the names bound at the top, each read once in the order Swift binds
+  /// them (so a name's value holds the values of the names before it), with the token of
+  /// its name.
+  private var bindings: [String: (declaredAt: Int, value: Value)] = [:]
+  /// The tokens of each bound name's value.
+  private var bindingSpans: [String: Range<Int>] = [:]
+  /// The place of each string literal a bound name's value holds (by the offset of its
+  /// first byte): `["let", name]`, or `["let", name, "2"]` for its third literal. Every
+  /// target that reads the name reads the literal at that one place.
+  private var homes: [Int: [String]] = [:]
 
   /// How deep calls and collections may nest.
   static let maximumDepth = 128
@@ -27,6 +46,113 @@ struct TuistManifest {
   init(bytes: [UInt8]) {
     self.bytes = bytes
     tokens = Self.tokens(bytes)
+    var depth = 0
+    isTopLevel = tokens.map { token in
+      if token == .punctuation(0x7B) { depth += 1 }
+      if token == .punctuation(0x7D) { depth = max(0, depth - 1) }
+      return depth == 0 && token != .punctuation(0x7D)
+    }
+    for (name, declaredAt, start) in declarations() {
+      var cursor = start
+      let bound = value(&cursor)
+      // `let v = "1" + suffix`, `let t = Target(...).with(...)`: the expression goes on past
+      // the value read, so the name's value is not that.
+      if cursor < tokens.count, Self.continuesExpression(tokens[cursor]) { continue }
+      bindings[name] = (declaredAt, bound)
+      bindingSpans[name] = start..<cursor
+      // The manifest's `let project = Project(...)` keeps the places it always had.
+      if case .call(let callee, _) = bound, callee == "Project" { continue }
+      let literals = literalTokens(in: start..<cursor)
+      for (ordinal, token) in literals.enumerated() {
+        guard case .string(_, let range) = tokens[token] else { continue }
+        homes[range.lowerBound] =
+          literals.count == 1 ? ["let", name] : ["let", name, "\(ordinal)"]
+      }
+    }
+  }
+
+  /// The string literals among `span`'s tokens, in order.
+  private func literalTokens(in span: Range<Int>) -> [Int] {
+    span.filter { if case .string = tokens[$0] { true } else { false } }
+  }
+
+  /// The place of the literal at `range` when a bound name's value holds it: one place for
+  /// every target that reads that name.
+  func home(of range: Range<Int>) -> [String]? { homes[range.lowerBound] }
+
+  /// The `let` and `var` declarations at the top of the manifest, in order: each name, the
+  /// token of the name and the token where its value starts. A `var` the manifest changes
+  /// anywhere (`settings["X"] = ...`, `targets.append(...)`, `&targets`) is left out.
+  private func declarations() -> [(name: String, at: Int, value: Int)] {
+    var found: [(name: String, at: Int, value: Int)] = []
+    var variables: Set<String> = []
+    var index = 0
+    while index + 2 < tokens.count {
+      defer { index += 1 }
+      guard isTopLevel[index], case .identifier(let keyword) = tokens[index],
+        keyword == "let" || keyword == "var",
+        case .identifier(let name) = tokens[index + 1], !Self.keywords.contains(name)
+      else { continue }
+      // The type, if written (`: [String: InfoPlist.Value]`), up to `=`.
+      var cursor = index + 2
+      while cursor < tokens.count, tokens[cursor] != .punctuation(0x3D) {
+        switch tokens[cursor] {
+        case .identifier(let word) where !Self.keywords.contains(word): cursor += 1
+        case .punctuation(let byte) where Self.typePunctuation.contains(byte): cursor += 1
+        default: cursor = tokens.count
+        }
+      }
+      guard cursor + 1 < tokens.count else { continue }
+      found.append((name, index + 1, cursor + 1))
+      if keyword == "var" { variables.insert(name) }
+    }
+    let changed = changedVariables(variables, declaredAt: Set(found.map(\.at)))
+    return found.filter { !changed.contains($0.name) }
+  }
+
+  /// The `variables` the manifest does anything with but read, in one pass: a use must be
+  /// followed by what ends a value (`,` `)` `]` `}` `:` or the next statement) and not
+  /// follow `&`.
+  private func changedVariables(_ variables: Set<String>, declaredAt: Set<Int>) -> Set<String> {
+    var changed: Set<String> = []
+    guard !variables.isEmpty else { return changed }
+    for index in tokens.indices where !declaredAt.contains(index) {
+      guard case .identifier(let name) = tokens[index], variables.contains(name) else { continue }
+      if index > 0, tokens[index - 1] == .punctuation(0x2E) { continue }  // another's member
+      if index > 0, tokens[index - 1] == .punctuation(0x26) {  // &name
+        changed.insert(name)
+        continue
+      }
+      guard index + 1 < tokens.count else { continue }
+      switch tokens[index + 1] {
+      case .punctuation(0x2C), .punctuation(0x29), .punctuation(0x5D), .punctuation(0x7D),
+        .punctuation(0x3A), .identifier, .string, .computed:
+        continue
+      default:
+        changed.insert(name)
+      }
+    }
+    return changed
+  }
+
+  /// Words that are Swift's own, never a name the manifest binds.
+  private static let keywords: Set<String> = [
+    "let", "var", "func", "struct", "enum", "class", "extension", "import", "public", "private",
+    "internal", "fileprivate", "static", "protocol", "typealias", "if", "guard", "return",
+  ]
+  /// What a written type holds: `[String: InfoPlist.Value]`, `Array<Target>`, `String?`.
+  private static let typePunctuation: Set<UInt8> = [
+    0x3A, 0x2E, 0x5B, 0x5D, 0x3C, 0x3E, 0x3F, 0x21, 0x2C, 0x28, 0x29, 0x26,
+  ]
+
+  /// Whether a token after a value continues its expression (an operator, a member, a call,
+  /// a subscript, a cast) rather than starting the next statement.
+  private static func continuesExpression(_ token: Token) -> Bool {
+    switch token {
+    case .punctuation(let byte): byte != 0x7D && byte != 0x3B
+    case .identifier(let word): word == "as" || word == "is"
+    case .string, .computed: false
+    }
   }
 
   private static func tokens(_ bytes: [UInt8]) -> [Token] {
@@ -110,6 +236,11 @@ struct TuistManifest {
           index += 1
         }
         index += 1
+        if computed, let name = Self.interpolatedName(bytes, start + 1..<(index - 1)) {
+          // `"\(version)"`: the string is the name's value.
+          tokens.append(.identifier(name))
+          continue
+        }
         tokens.append(
           computed ? .computed : .string(String(decoding: text, as: UTF8.self), start..<index))
       } else if isIdentifier(byte) {
@@ -124,6 +255,21 @@ struct TuistManifest {
       }
     }
     return tokens
+  }
+
+  /// The name of a string that is one interpolation and nothing else (`\(version)`).
+  private static func interpolatedName(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    guard range.count > 3, range.upperBound <= bytes.count, bytes[range.lowerBound] == 0x5C,
+      bytes[range.lowerBound + 1] == 0x28, bytes[range.upperBound - 1] == 0x29
+    else { return nil }
+    let name = bytes[(range.lowerBound + 2)..<(range.upperBound - 1)]
+    guard let first = name.first, !(0x30...0x39).contains(first),
+      name.allSatisfy({
+        (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0)
+          || $0 == 0x5F || $0 >= 0x80
+      })
+    else { return nil }
+    return String(decoding: name, as: UTF8.self)
   }
 
   /// The `#if` blocks around the current token: which branch the build compiles, where
@@ -242,9 +388,12 @@ struct TuistManifest {
       index += 1
       return pairs.isEmpty ? .array(items) : .dictionary(pairs)
     case .punctuation(0x2E), .identifier:  // .member, Type.member, call(...)
+      let start = index
       var name = ""
       while index < tokens.count {
         if case .identifier(let word) = tokens[index] {
+          // A name follows a dot; one after another is the next statement's.
+          if index > start, tokens[index - 1] != .punctuation(0x2E) { break }
           name += word
           index += 1
         } else if tokens[index] == .punctuation(0x2E) {
@@ -255,6 +404,10 @@ struct TuistManifest {
         }
       }
       guard index < tokens.count, tokens[index] == .punctuation(0x28) else {
+        // A name bound at the top, before this use, outside any function: its value.
+        if isTopLevel[start], let binding = bindings[name], binding.declaredAt < start {
+          return binding.value
+        }
         return .member(name)
       }
       index += 1
@@ -293,17 +446,31 @@ struct TuistManifest {
 
   /// The `Project(...)` call.
   var project: Value? {
-    for index in tokens.indices where tokens[index] == .identifier("Project") {
-      guard index + 1 < tokens.count, tokens[index + 1] == .punctuation(0x28) else { continue }
-      var cursor = index
-      let call = value(&cursor)
-      if case .call = call { return call }
+    // The manifest's own call, at the top, before one in a helper function's body.
+    for topLevel in [true, false] {
+      for index in tokens.indices
+      where isTopLevel[index] == topLevel && tokens[index] == .identifier("Project") {
+        guard index + 1 < tokens.count, tokens[index + 1] == .punctuation(0x28) else { continue }
+        var cursor = index
+        let call = value(&cursor)
+        if case .call = call { return call }
+      }
     }
     return nil
   }
 
   /// The value at `keyPath` (as ``spec(path:)`` names places), for an edit.
   func string(at keyPath: [String]) -> (String, Range<Int>)? {
+    if keyPath.first == "let", keyPath.count == 2 || keyPath.count == 3,
+      let span = bindingSpans[keyPath[1]]
+    {
+      let literals = literalTokens(in: span)
+      let ordinal = keyPath.count == 3 ? Int(keyPath[2]) : (literals.count == 1 ? 0 : nil)
+      guard let ordinal, literals.indices.contains(ordinal),
+        case .string(let text, let range) = tokens[literals[ordinal]]
+      else { return nil }
+      return (text, range)
+    }
     guard let project else { return nil }
     if keyPath.first == "targets", keyPath.count > 1 {
       let target = Self.targetCalls(project).first {
@@ -373,6 +540,9 @@ struct TuistManifest {
     return name == ".debug" ? "Debug" : name == ".release" ? "Release" : nil
   }
 
+  /// The Info.plist keys a bump reads and writes.
+  static let versionKeys: Set<String> = ["CFBundleShortVersionString", "CFBundleVersion"]
+
   /// Tuist's product names as Xcode's product types.
   static let productTypes: [String: String] = [
     ".app": "application", ".appExtension": "app-extension", ".framework": "framework",
@@ -429,7 +599,9 @@ struct TuistManifest {
         for (key, value) in pairs {
           guard let (text, range) = placedLiteral(value) else { continue }
           settings[key] = XcodeGenSpec.Setting(
-            value: text, place: .spec(path: pathOfManifest, keyPath: path + [key]),
+            value: text,
+            place: .spec(
+              path: pathOfManifest, keyPath: manifest.home(of: range) ?? (path + [key])),
             line: line(range),
             file: pathOfManifest)
         }
@@ -492,12 +664,33 @@ struct TuistManifest {
         target.generatesInfoPlist = true
       case .call(let kind, _)? where kind.hasSuffix("extendingDefault"):
         target.generatesInfoPlist = true
-        if case .dictionary(let pairs)? = call.argument("infoPlist")?.argument("with") {
+        let with = call.argument("infoPlist")?.argument("with")
+        switch with {
+        case .dictionary(let pairs)?:
+          // A version key whose value is code: Tuist's default would be a guess.
+          if pairs.contains(where: {
+            versionKeys.contains($0.key) && placedLiteral($0.value) == nil
+          }) {
+            builtByCode.append(name)
+            continue
+          }
+        case nil:
+          break
+        case .array(let items)? where items.isEmpty:  // `[:]`
+          break
+        default:
+          // Properties a helper, a changed `var` or an expression builds.
+          builtByCode.append(name)
+          continue
+        }
+        if case .dictionary(let pairs)? = with {
           for (key, value) in pairs {
             guard let (text, range) = placedLiteral(value) else { continue }
             target.properties[key] = XcodeGenSpec.Setting(
               value: text,
-              place: .spec(path: path, keyPath: ["targets", name, "infoPlist", "with", key]),
+              place: .spec(
+                path: path,
+                keyPath: manifest.home(of: range) ?? ["targets", name, "infoPlist", "with", key]),
               line: line(range), file: path)
           }
         }
