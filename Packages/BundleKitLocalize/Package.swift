@@ -37,6 +37,7 @@ let package = Package(
         .product(name: "_BundleKitFileSystem", package: "BundleKit"),
         .product(name: "BundleKitPropertyListCore", package: "BundleKit"),
         .product(name: "BundleKitStringsTable", package: "BundleKit"),
+        .product(name: "BundleKitVersioning", package: "BundleKit"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Sources/BundleKitLocalizeCLI"

@@ -74,9 +74,9 @@ public enum LocalizationTargets {
     {
       let versions = ProjectVersions(project: project, chains: chains)
       for target in project.targetList where target.buildsProduct && !target.isTest {
-        let sources = project.phaseFiles(of: target, isa: "PBXSourcesBuildPhase").filter {
-          $0.hasSuffix(".swift")
-        }
+        let sources =
+          (project.phaseFiles(of: target, isa: "PBXSourcesBuildPhase")
+          + project.synchronizedAdditions(of: target)).filter { $0.hasSuffix(".swift") }
         let tables = project.phaseFiles(of: target, isa: "PBXResourcesBuildPhase").filter {
           $0.hasSuffix(".strings") || $0.hasSuffix(".xcstrings") || $0.hasSuffix(".stringsdict")
         }
@@ -96,5 +96,70 @@ public enum LocalizationTargets {
       }
     }
     return targets
+  }
+
+  /// The files of `files` (real paths) that sit in the folder of an Xcode project under
+  /// `root` (a real path) yet that no target of any project compiles, nor a Swift package
+  /// holds: code Xcode never builds, so never extracts (a view left in the folder after its
+  /// file reference was removed). Nothing is left out where a project cannot be read, and no
+  /// file outside a project's folder is.
+  public static func unbuilt(_ files: [String], root: String) -> Set<String> {
+    var warnings: [Diagnostic] = []
+    guard
+      let projects = try? XcodeProject.projects(
+        in: [root], scope: SettingsScope(paths: [root]), unread: "", warnings: &warnings),
+      warnings.isEmpty, !projects.isEmpty
+    else { return [] }
+    var compiled: Set<String> = []
+    var folders: [String] = []
+    // Only a project that compiles Swift (in any target, tests too) says which Swift files
+    // are built.
+    var projectFolders: [String] = []
+    for project in projects {
+      var compilesSwift = false
+      for target in project.targetList where target.buildsProduct {
+        let sources =
+          (project.phaseFiles(of: target, isa: "PBXSourcesBuildPhase")
+          + project.synchronizedAdditions(of: target)).filter { $0.hasSuffix(".swift") }
+        let synchronized = project.synchronizedFolders(of: target)
+        compilesSwift = compilesSwift || !sources.isEmpty || !synchronized.isEmpty
+        if target.isTest { continue }
+        for source in sources {
+          compiled.insert(
+            (FileIO.realPath(source) ?? InfoPlistDiscovery.normalized(source)).lowercased())
+        }
+        folders += synchronized.map {
+          (FileIO.realPath($0) ?? InfoPlistDiscovery.normalized($0)).lowercased()
+        }
+      }
+      if compilesSwift {
+        projectFolders.append(
+          FileIO.realPath(Paths.parent(project.path)) ?? Paths.parent(project.path))
+      }
+    }
+    var unbuilt: Set<String> = []
+    for file in files {
+      // Apple's file systems ignore case, and projects made there often spell a folder
+      // otherwise than the checkout does (`Components` for `components`).
+      let key = file.lowercased()
+      guard
+        let home = projectFolders.filter({ file.hasPrefix($0 + "/") }).max(by: {
+          $0.count < $1.count
+        }),
+        !compiled.contains(key), !folders.contains(where: { key.hasPrefix($0 + "/") })
+      else { continue }
+      // A package's sources inside the project's folder are the package's targets'.
+      var folder = Paths.parent(file)
+      var inPackage = false
+      while folder.count > home.count {
+        if FileIO.exists(Paths.join(folder, "Package.swift")) {
+          inPackage = true
+          break
+        }
+        folder = Paths.parent(folder)
+      }
+      if !inPackage { unbuilt.insert(file) }
+    }
+    return unbuilt
   }
 }

@@ -408,6 +408,29 @@ public struct XcodeProject: Sendable {
     return groups.compactMap(\.string).compactMap(filePath(of:))
   }
 
+  /// The files Xcode 16 adds to a target from synchronized folders it does not hold: a
+  /// folder's exception set for that target lists them (`membershipExceptions`, paths from
+  /// the folder), as Xcode writes a file of a shared folder that one more target compiles.
+  func synchronizedAdditions(of target: Target) -> [String] {
+    var own: Set<String> = []
+    if case .array(let groups)? = objects[target.id]?["fileSystemSynchronizedGroups"] {
+      own = Set(groups.compactMap(\.string))
+    }
+    var files: [String] = []
+    for (id, object) in objects
+    where object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" && !own.contains(id) {
+      guard case .array(let exceptions)? = object["exceptions"], let folder = filePath(of: id)
+      else { continue }
+      for exception in exceptions.compactMap(\.string) {
+        guard let set = objects[exception], set["target"]?.string == target.id,
+          case .array(let members)? = set["membershipExceptions"]
+        else { continue }
+        files += members.compactMap(\.string).map { Paths.join(folder, $0) }
+      }
+    }
+    return files.sorted()
+  }
+
   /// How many groups deep a file reference may sit.
   static let maximumGroupDepth = 256
 

@@ -2,13 +2,20 @@ import BundleKitDiagnostics
 import BundleKitFileSystem
 import BundleKitStringsExtraction
 import BundleKitStringsTable
+import BundleKitVersioning
 
 /// The Swift files a command reads: given one by one, or found in folders.
 enum SwiftSources {
-  /// The `.swift` files under `paths`, sorted, skipping .build, .git, DerivedData, Pods and
+  /// The `.swift` files under `paths`, sorted, each once (a folder given inside another, or a
+  /// file inside a folder given, is read once), skipping .build, .git, DerivedData, Pods and
   /// Carthage.
+  ///
+  /// A file found in a folder that an Xcode project of the repository holds but none of its
+  /// targets compiles (nor a package) is left out, as Xcode never extracts it; a file named
+  /// on its own is always read.
   static func paths(in paths: [String]) -> [String] {
     var found: [String] = []
+    var walked: [(path: String, real: String)] = []
     for path in paths {
       if path.hasSuffix(".swift") {
         found.append(path)
@@ -17,12 +24,26 @@ enum SwiftSources {
       DirectoryWalker.walk(path) { entry in
         if entry.isFolder { return SkippedFolders.skips(entry.name) ? .skip : .descend }
         if entry.name.hasSuffix(".swift"), entry.isDecodable {
-          found.append(Paths.join(path, entry.relativePath))
+          let file = Paths.join(path, entry.relativePath)
+          if let real = FileIO.realPath(file) {
+            walked.append((file, real))
+          } else {
+            found.append(file)
+          }
         }
         return .descend
       }
     }
-    return found.sorted()
+    // The projects of the repository (or, outside one, of the first folder asked for).
+    if let first = paths.first, let start = FileIO.realPath(first), !walked.isEmpty {
+      let root = repositoryRoot(above: start) ?? start
+      let unbuilt = LocalizationTargets.unbuilt(walked.map(\.real), root: root)
+      found += walked.filter { !unbuilt.contains($0.real) }.map(\.path)
+    } else {
+      found += walked.map(\.path)
+    }
+    var seen: Set<String> = []
+    return found.sorted().filter { seen.insert(FileIO.realPath($0) ?? $0).inserted }
   }
 
   /// Every Swift file under `paths` with its text; one error for each that cannot be read or
@@ -135,6 +156,52 @@ enum SwiftSources {
   /// reference: each `XCLocalSwiftPackageReference`'s `relativePath`, from the project's
   /// folder.
   static func projectPackages(in repository: String) -> [String] {
+    var packages: [String] = []
+    for (project, text) in projectFiles(in: repository) {
+      for block in text.components(separatedBy: "isa = XCLocalSwiftPackageReference;").dropFirst() {
+        guard let range = block.range(of: "relativePath = ") else { continue }
+        var value = block[range.upperBound...].prefix { $0 != ";" && $0 != "\n" }
+        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+          value = value.dropFirst().dropLast()
+        }
+        packages.append(Paths.join(Paths.parent(project), String(value)))
+      }
+    }
+    return packages
+  }
+
+  /// The functions the Xcode projects at the top of the repository above `paths` (and one
+  /// level down) name in `LOCALIZED_STRING_MACRO_NAMES` besides the defaults
+  /// (`NSLocalizedString`, which extraction knows, and `CFCopyLocalizedString`, a C macro):
+  /// `MFLocalizedString` in `LOCALIZED_STRING_MACRO_NAMES = (MFLocalizedString,
+  /// NSLocalizedString, );`, or in a quoted list `"MyString $(inherited)"`.
+  static func localizedFunctionNames(for paths: [String]) -> Set<String> {
+    guard let first = paths.first, let start = FileIO.realPath(first),
+      let repository = repositoryRoot(above: start)
+    else { return [] }
+    var names: Set<String> = []
+    for (_, text) in projectFiles(in: repository) {
+      for assignment in text.components(separatedBy: "LOCALIZED_STRING_MACRO_NAMES = ").dropFirst()
+      {
+        let value =
+          assignment.hasPrefix("(")
+          ? assignment.dropFirst().prefix { $0 != ")" } : assignment.prefix { $0 != ";" }
+        for word in value.split(whereSeparator: { " \t\n\r,\"".contains($0) }) {
+          let name = String(word)
+          guard let head = name.first, head.isLetter || head == "_",
+            name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
+            name != "NSLocalizedString", name != "CFCopyLocalizedString"
+          else { continue }
+          names.insert(name)
+        }
+      }
+    }
+    return names
+  }
+
+  /// The `project.pbxproj` text of each Xcode project at the top of `repository` and one
+  /// level down, with the project's path.
+  static func projectFiles(in repository: String) -> [(project: String, text: String)] {
     var projects: [String] = []
     let top = DirectoryWalker.names(in: repository)?.names ?? []
     for name in top {
@@ -147,21 +214,15 @@ enum SwiftSources {
         }
       }
     }
-    var packages: [String] = []
-    for project in projects {
-      guard let bytes = try? FileIO.read(Paths.join(project, "project.pbxproj")),
-        let text = String(validating: bytes, as: UTF8.self)
-      else { continue }
-      for block in text.components(separatedBy: "isa = XCLocalSwiftPackageReference;").dropFirst() {
-        guard let range = block.range(of: "relativePath = ") else { continue }
-        var value = block[range.upperBound...].prefix { $0 != ";" && $0 != "\n" }
-        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-          value = value.dropFirst().dropLast()
-        }
-        packages.append(Paths.join(Paths.parent(project), String(value)))
-      }
+    return projects.compactMap { project in
+      // A project file linked from outside the repository is no setting of its code.
+      let file = Paths.join(project, "project.pbxproj")
+      guard let real = FileIO.realPath(file),
+        repository == "/" || real.hasPrefix(repository + "/"),
+        let bytes = try? FileIO.read(file), let text = String(validating: bytes, as: UTF8.self)
+      else { return nil }
+      return (project, text)
     }
-    return packages
   }
 
   /// The quoted strings following `label` inside calls opened by `opener` in `text`:
@@ -184,6 +245,7 @@ enum SwiftSources {
   /// Data models (`*.xcdatamodeld`), whose classes Xcode generates.
   static func extractor(for paths: [String]) -> SwiftStringExtractor {
     var extractor = SwiftStringExtractor()
+    extractor.localizedFunctionNames = localizedFunctionNames(for: paths)
     for path in paths where !path.hasSuffix(".swift") {
       DirectoryWalker.walk(path) { entry in
         if entry.isFolder { return SkippedFolders.skips(entry.name) ? .skip : .descend }

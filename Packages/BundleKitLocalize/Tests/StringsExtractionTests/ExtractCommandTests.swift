@@ -11,6 +11,14 @@ import Testing
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
   }
 
+  /// What `extract PATHS --format json` prints, each string's fields; the run must pass.
+  static func rows(_ tool: String, _ paths: [String]) throws -> [[String: Any]] {
+    let result = try Tool.run(tool, ["extract"] + paths + ["--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return try #require(
+      try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+  }
+
   @Test("JSON for scripts, --strict for CI, a clear error for a file that is not text")
   func command() throws {
     let tool = try #require(Self.tool, "bundlekit-localize was not built")
@@ -39,6 +47,125 @@ import Testing
 
 /// Calls of a local package's public API, as Xcode's compiler knows them.
 @Suite struct LocalPackageTests {
+  @Test(
+    "a Swift file in a project's folder that no target compiles is not extracted nor synced, as Xcode never builds it; a package's, a synchronized folder's and a file named alone are"
+  )
+  func unbuiltFiles() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try TemporaryFolder()
+    // The shape of a real app: a view left in the folder after its file reference was
+    // removed from the project.
+    let project = """
+      // !$*UTF8*$!
+      {
+      	archiveVersion = 1;
+      	objectVersion = 77;
+      	objects = {
+      		G0000001 = {isa = PBXGroup; children = (F0000001, F0000002, F0000003, Y0000001, Y0000002); sourceTree = "<group>"; };
+      		F0000001 = {isa = PBXFileReference; path = App/Home.swift; sourceTree = "<group>"; };
+      		F0000002 = {isa = PBXFileReference; path = App/Tests.swift; sourceTree = "<group>"; };
+      		F0000003 = {isa = PBXFileReference; path = APP/Cased.swift; sourceTree = "<group>"; };
+      		Y0000001 = {isa = PBXFileSystemSynchronizedRootGroup; path = Synced; sourceTree = "<group>"; };
+      		Y0000002 = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (E0000001); path = Intents; sourceTree = "<group>"; };
+      		E0000001 = {isa = PBXFileSystemSynchronizedBuildFileExceptionSet; membershipExceptions = (SetToggle.swift); target = T0000001; };
+      		B0000001 = {isa = PBXBuildFile; fileRef = F0000001; };
+      		B0000002 = {isa = PBXBuildFile; fileRef = F0000002; };
+      		B0000003 = {isa = PBXBuildFile; fileRef = F0000003; };
+      		S0000001 = {isa = PBXSourcesBuildPhase; files = (B0000001, B0000003); };
+      		S0000002 = {isa = PBXSourcesBuildPhase; files = (B0000002); };
+      		T0000001 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; buildPhases = (S0000001); fileSystemSynchronizedGroups = (Y0000001); name = App; productType = "com.apple.product-type.application"; };
+      		T0000002 = {isa = PBXNativeTarget; buildConfigurationList = L0000001; buildPhases = (S0000002); name = AppTests; productType = "com.apple.product-type.bundle.unit-test"; };
+      		L0000001 = {isa = XCConfigurationList; buildConfigurations = (C0000001); };
+      		C0000001 = {isa = XCBuildConfiguration; buildSettings = {}; name = Release; };
+      		P0000001 = {isa = PBXProject; buildConfigurationList = L0000001; mainGroup = G0000001; targets = (T0000001, T0000002); };
+      	};
+      	rootObject = P0000001;
+      }
+
+      """
+    try ExportCodeTests.write(
+      [
+        "repo/.git/HEAD": "ref: refs/heads/main\n", "repo/Shop.xcodeproj/project.pbxproj": project,
+        "repo/App/Home.swift": "import SwiftUI\nlet a = Text(\"Home\")\n",
+        // Named by the project as a Mac's file system finds it, whatever the case.
+        "repo/App/Cased.swift": "import SwiftUI\nlet f = Text(\"Cased\")\n",
+        "repo/App/EditTaskView.swift": "import SwiftUI\nlet b = Text(\"Delete Task\")\n",
+        "repo/App/Tests.swift": "import SwiftUI\nlet c = Text(\"Only a test\")\n",
+        "repo/Synced/Card.swift": "import SwiftUI\nlet d = Text(\"Synced\")\n",
+        // A folder no target holds, one file of which a target adds (Xcode 16's exception set).
+        "repo/Intents/SetToggle.swift": "import SwiftUI\nlet g = Text(\"Set Toggle\")\n",
+        "repo/Intents/Unlisted.swift": "import SwiftUI\nlet h = Text(\"Unlisted\")\n",
+        "repo/App/Kit/Package.swift": "let package = Package(name: \"Kit\")\n",
+        "repo/App/Kit/Sources/Kit/Row.swift": "import SwiftUI\nlet e = Text(\"In a package\")\n",
+      ], in: folder)
+    func keys(_ paths: [String]) throws -> [String] {
+      try ExtractCommandTests.rows(tool, paths).compactMap { $0["key"] as? String }.sorted()
+    }
+    // Overlapping folders read each file once.
+    #expect(
+      try keys([folder.file("repo"), folder.file("repo/App")])
+        == ["Cased", "Home", "In a package", "Set Toggle", "Synced"])
+    #expect(try keys([folder.file("repo/App/EditTaskView.swift")]) == ["Delete Task"])
+  }
+
+  @Test(
+    "a function the project names in LOCALIZED_STRING_MACRO_NAMES extracts as NSLocalizedString does; a project linked from outside the repository is not read"
+  )
+  func macroNames() throws {
+    let tool = try #require(ExtractCommandTests.tool, "bundlekit-localize was not built")
+    let folder = try TemporaryFolder()
+    // The shape of a macOS app seen on a real repository: its own wrapper of
+    // NSLocalizedString, listed in the project's build settings beside the defaults.
+    let project = """
+      // !$*UTF8*$!
+      { objects = {
+        C1 = { isa = XCBuildConfiguration; buildSettings = {
+          LOCALIZED_STRING_MACRO_NAMES = (
+            MFLocalizedString,
+            NSLocalizedString,
+            CFCopyLocalizedString,
+          );
+        }; name = Debug; };
+        C2 = { isa = XCBuildConfiguration; buildSettings = {
+          LOCALIZED_STRING_MACRO_NAMES = "AppString $(inherited)";
+        }; name = Release; };
+      }; }
+      """
+    let source = """
+      func MFLocalizedString(_ key: String, tableName: String? = nil, value: String = "", comment: String) -> String { key }
+      func AppString(_ key: String, comment: String) -> String { key }
+      func OtherString(_ key: String, comment: String) -> String { key }
+      let a = MFLocalizedString("trial.body", tableName: "Trial", value: "Your trial", comment: "Shown once")
+      let b = AppString("menu.quit", comment: "")
+      let c = OtherString("not.listed", comment: "")
+      let d = MFLocalizedString("built \\(a)", comment: "")
+      let e = helper.MFLocalizedString("a.member", comment: "")
+      """
+    try ExportCodeTests.write(
+      [
+        "repo/.git/HEAD": "ref: refs/heads/main\n", "repo/Mac.xcodeproj/project.pbxproj": project,
+        "repo/App/Strings.swift": source,
+        // Linked in from outside: its macro names are no setting of this repository's code.
+        "other/.git/HEAD": "ref: refs/heads/main\n", "other/App/Strings.swift": source,
+        "outside/project.pbxproj": project,
+      ], in: folder)
+    try FileManager.default.createDirectory(
+      atPath: folder.file("other/Mac.xcodeproj"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("other/Mac.xcodeproj/project.pbxproj"),
+      withDestinationPath: folder.file("outside/project.pbxproj"))
+    func rows(_ path: String) throws -> [[String: Any]] {
+      try ExtractCommandTests.rows(tool, [path])
+    }
+    let found = try rows(folder.file("repo/App"))
+    #expect(found.compactMap { $0["key"] as? String }.sorted() == ["menu.quit", "trial.body"])
+    let trial = try #require(found.first { $0["key"] as? String == "trial.body" })
+    #expect(trial["table"] as? String == "Trial")
+    #expect(trial["comment"] as? String == "Shown once")
+    #expect(trial["defaultValue"] as? String == "Your trial", "\(trial)")
+    #expect(try rows(folder.file("other/App")).isEmpty)
+  }
+
   @Test(
     "a local package's public initialisers with localized parameters extract at their calls, from the app (through the project) and from another package; nothing internal, nothing from outside the repository"
   )

@@ -131,6 +131,42 @@ import Testing
     #expect(keys(source).isEmpty)
   }
 
+  @Test(
+    "inside a type, its own property's type, though other types give the name other types"
+  )
+  func ownMembers() {
+    // The shape of a real app: many views each with a `value` or `calories` of their own.
+    let widget = ##"""
+      import SwiftUI
+      struct MacroWidget: View {
+        let calories: Int
+        let title: String; let value: Int; let color: Color
+        var body: some View {
+          Text("\(calories)")
+          Text("\(value) \(title)")
+          Text("\(self.value)")
+          Card(calories: "x").body
+        }
+      }
+      extension MacroWidget {
+        var footer: some View { Text("\(calories) left") }
+      }
+      """##
+    let others = ##"""
+      struct Card { let calories: String; let value: Double?
+        var body: some View { Text("\(calories) \(value ?? 0)") }
+      }
+      struct Row { var value: String = "" }
+      """##
+    let result = SwiftStringExtractor().extract([
+      ("Widget.swift", widget), ("Others.swift", others),
+    ])
+    #expect(
+      result.strings.map(\.key) == ["%@ %lf", "%lld", "%lld %@", "%lld", "%lld left"],
+      "\(result.strings.map(\.key))")
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+  }
+
   @Test("the target's own functions and initialisers with localized parameters")
   func ownDeclarations() {
     let source = #"""

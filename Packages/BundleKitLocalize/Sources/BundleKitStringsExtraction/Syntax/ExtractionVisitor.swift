@@ -25,16 +25,28 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// For each enum being walked, innermost last: whether its raw type is localized.
   var localizedRawValues: [Bool] = []
 
-  init(path: String, tree: SourceFileSyntax, declarations: TargetDeclarations) {
+  /// The project's `NSLocalizedString`-like functions (``SwiftStringExtractor/localizedFunctionNames``).
+  let localizedFunctionNames: Set<String>
+
+  init(
+    path: String, tree: SourceFileSyntax, declarations: TargetDeclarations,
+    localizedFunctionNames: Set<String> = []
+  ) {
     self.path = path
     self.converter = SourceLocationConverter(fileName: path, tree: tree)
     self.declarations = declarations
+    self.localizedFunctionNames = localizedFunctionNames
     super.init(viewMode: .sourceAccurate)
   }
 
   // MARK: Types
 
-  func pushType(_ inheritance: InheritanceClauseSyntax?) {
+  /// The names of the types (and extensions) being walked, innermost last: their own
+  /// properties are what a bare name inside them means.
+  var typeNames: [String] = []
+
+  func pushType(_ inheritance: InheritanceClauseSyntax?, named name: String) {
+    typeNames.append(name)
     let names = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
     appIntentsTypes.append(
       names.contains {
@@ -42,18 +54,23 @@ final class ExtractionVisitor: SyntaxVisitor {
       })
   }
 
+  func popType() {
+    typeNames.removeLast()
+    appIntentsTypes.removeLast()
+  }
+
   override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-    pushType(node.inheritanceClause)
+    pushType(node.inheritanceClause, named: node.name.text)
     return .visitChildren
   }
-  override func visitPost(_ node: StructDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visitPost(_ node: StructDeclSyntax) { popType() }
   override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-    pushType(node.inheritanceClause)
+    pushType(node.inheritanceClause, named: node.name.text)
     return .visitChildren
   }
-  override func visitPost(_ node: ClassDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visitPost(_ node: ClassDeclSyntax) { popType() }
   override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-    pushType(node.inheritanceClause)
+    pushType(node.inheritanceClause, named: node.name.text)
     // `enum Mode: LocalizedStringKey { case timer = "Timer" }`: the raw type is the first
     // inherited type, and each raw value is a localized literal.
     let raw = node.inheritanceClause?.inheritedTypes.first?.type
@@ -69,19 +86,19 @@ final class ExtractionVisitor: SyntaxVisitor {
     return .visitChildren
   }
   override func visitPost(_ node: EnumDeclSyntax) {
-    appIntentsTypes.removeLast()
+    popType()
     localizedRawValues.removeLast()
   }
   override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-    pushType(node.inheritanceClause)
+    pushType(node.inheritanceClause, named: node.name.text)
     return .visitChildren
   }
-  override func visitPost(_ node: ActorDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visitPost(_ node: ActorDeclSyntax) { popType() }
   override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-    pushType(node.inheritanceClause)
+    pushType(node.inheritanceClause, named: node.extendedType.trimmedDescription)
     return .visitChildren
   }
-  override func visitPost(_ node: ExtensionDeclSyntax) { appIntentsTypes.removeLast() }
+  override func visitPost(_ node: ExtensionDeclSyntax) { popType() }
 
   /// `@Parameter(title: "Count", description: "...")`: an App Intents property wrapper's
   /// localized arguments.
@@ -467,6 +484,15 @@ final class ExtractionVisitor: SyntaxVisitor {
       }
     }
     guard let name else { return .visitChildren }
+    // A function the project names beside `NSLocalizedString` in
+    // LOCALIZED_STRING_MACRO_NAMES: its key, table, value and comment, as that one's.
+    if !isMember, localizedFunctionNames.contains(name),
+      let key = arguments.first, key.label == nil,
+      let literal = key.expression.as(StringLiteralExprSyntax.self)
+    {
+      record(literal, source: "NSLocalizedString", arguments: arguments)
+      return .visitChildren
+    }
     // `.init(localized: "Back")`: only String and AttributedString have that label.
     if name == "init", isMember,
       let argument = arguments.first(where: { $0.label?.text == "localized" })
@@ -695,15 +721,25 @@ final class ExtractionVisitor: SyntaxVisitor {
     if let reference = expression.as(DeclReferenceExprSyntax.self) {
       let name = reference.baseName.text
       if let scoped = lookup(name) { return scoped }
+      // Inside a type, its own property before any other type's of that name.
+      for type in typeNames.reversed() {
+        if let own = declarations.memberType(of: type, name) { return own }
+      }
       return declarations.propertyType(name)
     }
     if let member = expression.as(MemberAccessExprSyntax.self) {
       let name = member.declName.baseName.text
       // `(session as? MultiphaseSession)?.phaseCount`: the member of the type cast to.
       if let base = member.base, let type = castType(base),
-        let memberType = declarations.members[type]?[name]
+        let memberType = declarations.memberType(of: type, name)
       {
         return memberType
+      }
+      // `self.calories`: the type's own.
+      if member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self),
+        let type = typeNames.last, let own = declarations.memberType(of: type, name)
+      {
+        return own
       }
       if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {
         return "Int"
@@ -732,8 +768,14 @@ final class ExtractionVisitor: SyntaxVisitor {
     if let infix = expression.as(InfixOperatorExprSyntax.self),
       infix.operator.trimmedDescription == "??"
     {
-      if let type = inferType(infix.rightOperand) { return type }
-      guard var type = inferType(infix.leftOperand) else { return nil }
+      // A number literal takes the value's type (`price ?? 0` is a Double when `price` is a
+      // `Double?`); another default is the type.
+      let literal =
+        infix.rightOperand.is(IntegerLiteralExprSyntax.self)
+        || infix.rightOperand.is(FloatLiteralExprSyntax.self)
+      let fallback = inferType(infix.rightOperand)
+      if let fallback, !literal { return fallback }
+      guard var type = inferType(infix.leftOperand) else { return fallback }
       while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
       return type
     }

@@ -53,6 +53,11 @@ public struct SwiftStringExtractor: Sendable {
   /// The same by class: each entity's attributes under its class name.
   public var generatedMembers: [String: [String: String]] = [:]
 
+  /// Functions the project names in `LOCALIZED_STRING_MACRO_NAMES` beside
+  /// `NSLocalizedString` (`MFLocalizedString`): a call to one is extracted as Xcode extracts
+  /// `NSLocalizedString`'s (the key first, `tableName:`, `value:`, `comment:`).
+  public var localizedFunctionNames: Set<String> = []
+
   /// An extractor.
   public init() {}
 
@@ -126,7 +131,8 @@ public struct SwiftStringExtractor: Sendable {
     }
     for (path, tree) in trees {
       let visitor = ExtractionVisitor(
-        path: path, tree: tree, declarations: declarations)
+        path: path, tree: tree, declarations: declarations,
+        localizedFunctionNames: localizedFunctionNames)
       visitor.walk(tree)
       result.strings += visitor.strings
       result.diagnostics += visitor.diagnostics

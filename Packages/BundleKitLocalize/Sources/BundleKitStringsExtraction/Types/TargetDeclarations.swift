@@ -24,6 +24,10 @@ struct TargetDeclarations: Sendable {
   var properties: [String: Set<String>] = [:]
   /// Members by type and name, where a type's own are known (Core Data entities' classes).
   var members: [String: [String: String]] = [:]
+  /// The stored and computed properties each type (or extension of it) declares, by type
+  /// name and property name, with every type they are declared with: inside a type, its own
+  /// `calories: Int` is what `calories` means, whatever other types call `calories`.
+  var declaredMembers: [String: [String: Set<String>]] = [:]
   /// Function results by function name, with every type declared.
   var results: [String: Set<String>] = [:]
 
@@ -86,6 +90,11 @@ struct TargetDeclarations: Sendable {
       plainCallables[callable.name, default: []].append(callable)
     }
     for (name, types) in collector.properties { properties[name, default: []].formUnion(types) }
+    for (type, names) in collector.members {
+      for (name, types) in names {
+        declaredMembers[type, default: [:]][name, default: []].formUnion(types)
+      }
+    }
     for (name, types) in collector.results { results[name, default: []].formUnion(types) }
   }
 
@@ -93,7 +102,18 @@ struct TargetDeclarations: Sendable {
   /// `Int` and `Int?` are one: an optional cannot be interpolated into a localized string,
   /// so code that compiles interpolates the `Int`.
   func propertyType(_ name: String) -> String? {
-    guard let types = properties[name] else { return nil }
+    properties[name].flatMap(Self.oneType)
+  }
+
+  /// The type of the property `name` that `type` itself declares, when unambiguous (nil
+  /// when it declares none: then the name may be another type's, or inherited).
+  func memberType(of type: String, _ name: String) -> String? {
+    if let generated = members[type]?[name] { return generated }
+    return declaredMembers[type]?[name].flatMap(Self.oneType)
+  }
+
+  /// The one type among `types`, an optional counting as its wrapped type.
+  private static func oneType(_ types: Set<String>) -> String? {
     if types.count == 1 { return types.first }
     let plain = types.filter { !$0.hasSuffix("?") && !$0.hasSuffix("!") }
     guard plain.count == 1, let type = plain.first,
@@ -112,6 +132,7 @@ struct TargetDeclarations: Sendable {
     var callables: [LocalizedCallable] = []
     var plainCallables: [LocalizedCallable] = []
     var properties: [String: Set<String>] = [:]
+    var members: [String: [String: Set<String>]] = [:]
     var results: [String: Set<String>] = [:]
     var typeNames: [String] = []
     /// Only what other modules may call (``collectPublic(_:)``).
@@ -244,12 +265,15 @@ struct TargetDeclarations: Sendable {
       for binding in node.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { continue }
-        if let type = binding.typeAnnotation?.type {
-          properties[name, default: []].insert(type.trimmedDescription)
-        } else if let value = binding.initializer?.value,
-          let type = LiteralTypes.type(of: value)
-        {
-          properties[name, default: []].insert(type)
+        let type =
+          binding.typeAnnotation.map { $0.type.trimmedDescription }
+          ?? binding.initializer.flatMap { LiteralTypes.type(of: $0.value) }
+        guard let type else { continue }
+        properties[name, default: []].insert(type)
+        // Functions' bodies and closures are not walked: a variable here is a member of the
+        // type around it, or a global.
+        if let owner = typeNames.last {
+          members[owner, default: [:]][name, default: []].insert(type)
         }
       }
       return .skipChildren
