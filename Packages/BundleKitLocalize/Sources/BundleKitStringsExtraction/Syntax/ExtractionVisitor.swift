@@ -741,6 +741,12 @@ final class ExtractionVisitor: SyntaxVisitor {
       {
         return own
       }
+      // `recipe.calories` where `recipe` is an `AIChefRecipe` (or `snack?.calories`): the
+      // property that type declares.
+      if let base = member.base, var type = inferType(base) {
+        while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
+        if let own = declarations.memberType(of: type, name) { return own }
+      }
       if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {
         return "Int"
       }

@@ -112,8 +112,16 @@ struct TargetDeclarations: Sendable {
     return declaredMembers[type]?[name].flatMap(Self.oneType)
   }
 
-  /// The one type among `types`, an optional counting as its wrapped type.
+  /// The one type among `types` that can be known here.
   private static func oneType(_ types: Set<String>) -> String? {
+    // `RenewalState.RawValue`: another type's associated type, which only the compiler
+    // resolves (an `Int` there): not known here.
+    guard let type = plainOneType(types), !type.hasSuffix(".RawValue") else { return nil }
+    return type
+  }
+
+  /// The one type among `types`, an optional counting as its wrapped type.
+  private static func plainOneType(_ types: Set<String>) -> String? {
     if types.count == 1 { return types.first }
     let plain = types.filter { !$0.hasSuffix("?") && !$0.hasSuffix("!") }
     guard plain.count == 1, let type = plain.first,
