@@ -75,8 +75,7 @@ public enum LocalizationTargets {
       let versions = ProjectVersions(project: project, chains: chains)
       for target in project.targetList where target.buildsProduct && !target.isTest {
         let sources =
-          (project.phaseFiles(of: target, isa: "PBXSourcesBuildPhase")
-          + project.synchronizedAdditions(of: target)).filter { $0.hasSuffix(".swift") }
+          project.swiftSources(of: target)
         let tables = project.phaseFiles(of: target, isa: "PBXResourcesBuildPhase").filter {
           $0.hasSuffix(".strings") || $0.hasSuffix(".xcstrings") || $0.hasSuffix(".stringsdict")
         }
@@ -119,8 +118,7 @@ public enum LocalizationTargets {
       var compilesSwift = false
       for target in project.targetList where target.buildsProduct {
         let sources =
-          (project.phaseFiles(of: target, isa: "PBXSourcesBuildPhase")
-          + project.synchronizedAdditions(of: target)).filter { $0.hasSuffix(".swift") }
+          project.swiftSources(of: target)
         let synchronized = project.synchronizedFolders(of: target)
         compilesSwift = compilesSwift || !sources.isEmpty || !synchronized.isEmpty
         if target.isTest { continue }

@@ -408,6 +408,14 @@ public struct XcodeProject: Sendable {
     return groups.compactMap(\.string).compactMap(filePath(of:))
   }
 
+  /// The Swift files a target compiles by name: its Compile Sources phase's, and those Xcode
+  /// 16 adds to it from synchronized folders it does not hold (its own synchronized folders'
+  /// files aside: ``synchronizedFolders(of:)``).
+  func swiftSources(of target: Target) -> [String] {
+    (phaseFiles(of: target, isa: "PBXSourcesBuildPhase") + synchronizedAdditions(of: target))
+      .filter { $0.hasSuffix(".swift") }
+  }
+
   /// The files Xcode 16 adds to a target from synchronized folders it does not hold: a
   /// folder's exception set for that target lists them (`membershipExceptions`, paths from
   /// the folder), as Xcode writes a file of a shared folder that one more target compiles.

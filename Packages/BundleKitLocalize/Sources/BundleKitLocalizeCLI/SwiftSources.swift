@@ -13,37 +13,35 @@ enum SwiftSources {
   /// A file found in a folder that an Xcode project of the repository holds but none of its
   /// targets compiles (nor a package) is left out, as Xcode never extracts it; a file named
   /// on its own is always read.
-  static func paths(in paths: [String]) -> [String] {
-    var found: [String] = []
+  static func paths(in paths: [String], leavingOutUnbuilt: Bool = true) -> [String] {
+    // Each file with its real path, found once: what the dedup and the projects compare.
+    var named: [(path: String, real: String)] = []
     var walked: [(path: String, real: String)] = []
     for path in paths {
       if path.hasSuffix(".swift") {
-        found.append(path)
+        named.append((path, FileIO.realPath(path) ?? path))
         continue
       }
       DirectoryWalker.walk(path) { entry in
         if entry.isFolder { return SkippedFolders.skips(entry.name) ? .skip : .descend }
         if entry.name.hasSuffix(".swift"), entry.isDecodable {
           let file = Paths.join(path, entry.relativePath)
-          if let real = FileIO.realPath(file) {
-            walked.append((file, real))
-          } else {
-            found.append(file)
-          }
+          walked.append((file, FileIO.realPath(file) ?? file))
         }
         return .descend
       }
     }
     // The projects of the repository (or, outside one, of the first folder asked for).
-    if let first = paths.first, let start = FileIO.realPath(first), !walked.isEmpty {
+    if leavingOutUnbuilt, let first = paths.first, let start = FileIO.realPath(first),
+      !walked.isEmpty
+    {
       let root = repositoryRoot(above: start) ?? start
       let unbuilt = LocalizationTargets.unbuilt(walked.map(\.real), root: root)
-      found += walked.filter { !unbuilt.contains($0.real) }.map(\.path)
-    } else {
-      found += walked.map(\.path)
+      walked.removeAll { unbuilt.contains($0.real) }
     }
     var seen: Set<String> = []
-    return found.sorted().filter { seen.insert(FileIO.realPath($0) ?? $0).inserted }
+    return (named + walked).sorted { $0.path < $1.path }
+      .filter { seen.insert($0.real).inserted }.map(\.path)
   }
 
   /// Every Swift file under `paths` with its text; one error for each that cannot be read or
@@ -106,7 +104,8 @@ enum SwiftSources {
     var context: [(path: String, source: String)] = []
     for package in packages {
       let sources = Paths.join(package, "Sources")
-      for path in Self.paths(in: [sources]) {
+      // A package's own sources: no project leaves any out, so no project is read.
+      for path in Self.paths(in: [sources], leavingOutUnbuilt: false) {
         // A link (the file, or `Sources` itself) that leads out of the repository is not
         // followed.
         guard let real = FileIO.realPath(path),
