@@ -76,6 +76,8 @@ def read_repos(path):
 class Runner:
     def __init__(self, args):
         self.args = args
+        # The Swift packages of each tree read (a tree is walked once for them).
+        self.packages_of = {}
         self.tools = os.path.abspath(args.tools) if args.tools else None
         tool = os.path.join(self.tools, "bundlekit") if self.tools else shutil.which("bundlekit")
         if not tool or not os.path.exists(tool):
@@ -475,27 +477,13 @@ class Runner:
             row["extraction"] = "-"
             row["sync"] = "-"
             return
-        # What Xcode extracts into a catalog is the code of the targets that hold it: an
-        # app's folders (not the Swift packages beside it, whose strings go to their own
-        # bundles), or the package a module catalog is in.
-        packages = self.package_folders(tree)
         ours = {}
         for table, catalogs in places.items():
             folders = set()
             for catalog in catalogs:
-                owner = next((p for p in packages if catalog.startswith(p + "/")), None)
-                if owner:
-                    sources = [self.module_folder(catalog, owner)]
-                else:
-                    sources = (self.holding_folders(tree, catalog)
-                               or self.app_folders(tree, packages))
+                sources = self.source_folders(tree, catalog)
                 folders.update(sources)
-                # Sync reads the same sources, and the catalog's own folder for the table.
-                catalog_folder = os.path.dirname(os.path.normpath(catalog)) or "."
-                if not any(catalog_folder == f or catalog_folder.startswith(f + "/")
-                           or f == "." for f in sources):
-                    sources = list(sources) + [catalog_folder]
-                sync_folders[catalog] = sorted(sources)
+                sync_folders[catalog] = self.sync_paths(catalog, sources)
             if not folders:
                 continue
             status, out, err = bundlekit(
@@ -527,8 +515,12 @@ class Runner:
         for table, catalogs in places.items():
             for catalog in catalogs:
                 folders = sync_folders.get(catalog) or [self.target_folder(tree, catalog)]
+                # A folder's Swift files, or a Swift file named on its own (where a folder's
+                # files are given one by one); the catalog itself is no source.
                 swift_time = self.last_change(
-                    gitdir, commit, [os.path.join(f, "*.swift") for f in folders])
+                    gitdir, commit,
+                    [f if f.endswith(".swift") else os.path.join(f, "*.swift")
+                     for f in folders if not f.endswith(".xcstrings")])
                 catalog_time = self.last_change(gitdir, commit, [catalog])
                 if not (catalog_time and swift_time):
                     continue
@@ -537,6 +529,8 @@ class Runner:
                     where = self.catalog_commit_tree(row, gitdir, commit, catalog)
                     if where is None:
                         continue
+                    # The targets as that commit's project had them.
+                    folders = self.sync_paths(catalog, self.source_folders(where, catalog))
                     # The sources as that commit had them (a file added since is not there).
                     folders = [f for f in folders if os.path.exists(os.path.join(where, f))]
                     if not folders:
@@ -552,6 +546,29 @@ class Runner:
         row["sync"] = (f"{clean}/{eligible}" + (f" ({earlier} at the catalog's commit)" if earlier else "")
                        if eligible else "-")
         row["sync_clean"], row["sync_eligible"] = clean, eligible
+
+    def source_folders(self, tree, catalog):
+        """What Xcode extracts into a catalog is the code of the targets that hold it: an
+        app's folders (not the Swift packages beside it, whose strings go to their own
+        bundles), or the package a module catalog is in."""
+        if tree not in self.packages_of:
+            self.packages_of[tree] = self.package_folders(tree)
+        packages = self.packages_of[tree]
+        owner = next((p for p in packages if catalog.startswith(p + "/")), None)
+        if owner:
+            return [self.module_folder(catalog, owner)]
+        return self.holding_folders(tree, catalog) or self.app_folders(tree, packages)
+
+    @staticmethod
+    def sync_paths(catalog, sources):
+        """Sync reads the same sources, and the catalog itself for the table (named on its
+        own: its folder may hold other targets' sources, a widget's beside an app's catalog
+        at the root)."""
+        catalog_folder = os.path.dirname(os.path.normpath(catalog)) or "."
+        if not any(catalog_folder == f or catalog_folder.startswith(f + "/")
+                   or f == "." for f in sources):
+            sources = list(sources) + [os.path.normpath(catalog)]
+        return sorted(sources)
 
     @staticmethod
     def source_language(catalog):

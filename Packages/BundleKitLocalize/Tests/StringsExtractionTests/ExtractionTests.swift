@@ -131,6 +131,115 @@ import Testing
     #expect(keys(source).isEmpty)
   }
 
+  @Test("an enum whose raw type is localized: a case without a raw value is its name")
+  func implicitRawValues() {
+    // The shape of real apps: `SortOrder` for a picker, as Xcode's catalogs hold it.
+    let source = ##"""
+      import SwiftUI
+      enum SortOrder: LocalizedStringResource, CaseIterable {
+        case status, title, `author`
+        case newest = "Newest first"
+      }
+      enum Plain: String { case hidden }
+      enum Mode: LocalizedStringKey { case timer }
+      """##
+    let result = SwiftStringExtractor().extract([("Sort.swift", source)])
+    #expect(
+      result.strings.map { "\($0.key)@\($0.line):\($0.column)" } == [
+        "status@3:8", "title@3:16", "author@3:23", "Newest first@4:17", "timer@7:38",
+      ],
+      "\(result.strings.map(\.key))")
+  }
+
+  @Test("an enum case's associated values bound by a pattern have their declared types")
+  func caseBindings() {
+    let source = ##"""
+      import SwiftUI
+      enum Interval { case minutes(Int), hours(Int), custom(label: String, seconds: Double) }
+      enum Notice { case tooLong(maxLength: Int); case named(String) }
+      enum Other { case named(Int) }
+      struct Picker: View {
+        let interval: Interval
+        var body: some View {
+          switch interval {
+          case let .minutes(m): Text("\(m) min")
+          case .hours(let h): Text("\(h) hr")
+          case .custom(let label, let seconds): Text("\(label): \(seconds) s")
+          }
+        }
+        func message(_ notice: Notice) -> String {
+          switch notice {
+          case .tooLong(let maxLength): String(localized: "At most \(maxLength) characters")
+          case .named(let name): String(localized: "Named \(name)")
+          }
+        }
+        var badge: some View {
+          if case .hours(let count) = interval { Text("\(count) hours") } else { Text("None") }
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Picker.swift", source)])
+    #expect(
+      result.strings.map(\.key) == [
+        "%lld min", "%lld hr", "%@: %lf s", "At most %lld characters", "Named %@",
+        "%lld hours", "None",
+      ],
+      "\(result.strings.map(\.key))")
+    // `named` is a `String` in one enum and an `Int` in another: a guess.
+    #expect(
+      result.strings.map(\.uncertainSpecifiers) == [false, false, false, false, true, false, false])
+  }
+
+  @Test("a property of the Defaults library's @Default(.key) has its key's value type")
+  func defaultsKeys() {
+    let keys = ##"""
+      import Defaults
+      extension Defaults.Keys {
+        static let leadTime = Key<Int>("leadTime", default: 5)
+        static let volume = Defaults.Key<Double>("volume", default: 0.5)
+        static let nickname = Key<String?>("nickname")
+      }
+      """##
+    let view = ##"""
+      import SwiftUI
+      import Defaults
+      struct SettingsView: View {
+        @Default(.leadTime) var leadTime
+        @Default(.volume) var loudness
+        @Default(.nickname) var nickname
+        var body: some View {
+          Text("\(leadTime) min")
+          Text("\(loudness) dB")
+          Text("Hello \(nickname ?? "you")")
+          Text("\(Defaults[.leadTime]) left")
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Keys.swift", keys), ("Settings.swift", view)])
+    #expect(
+      result.strings.map(\.key) == ["%lld min", "%lf dB", "Hello %@", "%lld left"],
+      "\(result.strings.map(\.key))")
+    #expect(result.strings.allSatisfy { !$0.uncertainSpecifiers })
+  }
+
+  @Test("a literal interpolating an optional chain is a String, not localized")
+  func optionalInterpolation() {
+    let source = ##"""
+      import SwiftUI
+      struct Profile: View {
+        let user: User?
+        var body: some View {
+          Text("image \(user?.profileImage)")
+          Text("name \(user?.name ?? "")")
+          Text("first \(user?.names.first)")
+          Text("count \(user!.count)")
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Profile.swift", source)])
+    #expect(result.strings.map(\.key) == ["name %@", "count %lld"], "\(result.strings.map(\.key))")
+  }
+
   @Test(
     "inside a type, its own property's type, though other types give the name other types"
   )

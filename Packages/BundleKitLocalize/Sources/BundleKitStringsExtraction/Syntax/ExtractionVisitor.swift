@@ -78,10 +78,19 @@ final class ExtractionVisitor: SyntaxVisitor {
     return .visitChildren
   }
   override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
-    if localizedRawValues.last == true,
-      let literal = node.rawValue?.value.as(StringLiteralExprSyntax.self)
-    {
+    guard localizedRawValues.last == true else { return .visitChildren }
+    if let literal = node.rawValue?.value.as(StringLiteralExprSyntax.self) {
       record(literal, source: "an enum case's LocalizedStringKey raw value", arguments: nil)
+    } else if node.rawValue == nil, node.parameterClause == nil {
+      // `enum SortOrder: LocalizedStringResource { case title }`: a case without a raw value
+      // has its name as a string literal (the compiler's rule for a raw type made from
+      // string literals), which Xcode extracts as any other.
+      let location = node.name.startLocation(converter: converter)
+      strings.append(
+        ExtractedString(
+          key: node.name.text.filter { $0 != "`" }, file: path, line: location.line,
+          column: location.column, source: "an enum case's implicit LocalizedStringKey raw value"
+        ))
     }
     return .visitChildren
   }
@@ -413,6 +422,71 @@ final class ExtractionVisitor: SyntaxVisitor {
   }
   override func visitPost(_ node: CodeBlockSyntax) { scopes.removeLast() }
 
+  /// `case let .hours(h):` and `case .hours(let h):`: the names a case binds, with the types
+  /// of the enum case's associated values, in a scope of the case's own.
+  override func visit(_ node: SwitchCaseSyntax) -> SyntaxVisitorContinueKind {
+    scopes.append([:])
+    if case .case(let label) = node.label {
+      var bound: [String: String?] = [:]
+      for item in label.caseItems {
+        for (name, type) in caseBindings(item.pattern) {
+          // Names bound by several patterns of one case: known only when they agree.
+          if let earlier = bound[name], earlier != type {
+            bound[name] = .some(nil)
+          } else {
+            bound[name] = .some(type)
+          }
+        }
+      }
+      for (name, type) in bound { declare(name, type) }
+    }
+    return .visitChildren
+  }
+  override func visitPost(_ node: SwitchCaseSyntax) { scopes.removeLast() }
+
+  /// `if case .hours(let h) = interval`: as a switch's case binds them, in the scope around
+  /// (as `if let` names are).
+  override func visit(_ node: MatchingPatternConditionSyntax) -> SyntaxVisitorContinueKind {
+    for (name, type) in caseBindings(node.pattern) { declare(name, type) }
+    return .visitChildren
+  }
+
+  /// The names an enum case pattern binds and their types (nil where unknown): `.hours(let
+  /// h)`, `let .hours(h)`, `Interval.hours(let h)`.
+  func caseBindings(_ pattern: PatternSyntax, bindsAll: Bool = false) -> [(String, String?)] {
+    if let binding = pattern.as(ValueBindingPatternSyntax.self) {
+      return caseBindings(binding.pattern, bindsAll: true)
+    }
+    guard
+      let call = pattern.as(ExpressionPatternSyntax.self)?.expression
+        .as(FunctionCallExprSyntax.self),
+      let member = call.calledExpression.as(MemberAccessExprSyntax.self)
+    else { return [] }
+    let caseName = member.declName.baseName.text
+    var result: [(String, String?)] = []
+    for (position, argument) in call.arguments.enumerated() {
+      let expression = argument.expression
+      var name: String?
+      if let inner = expression.as(PatternExprSyntax.self)?.pattern {
+        if let binding = inner.as(ValueBindingPatternSyntax.self) {
+          name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        } else if bindsAll {
+          name = inner.as(IdentifierPatternSyntax.self)?.identifier.text
+        }
+      } else if bindsAll {
+        name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text
+      }
+      guard let name, name != "_" else { continue }
+      result.append(
+        (
+          name,
+          declarations.associatedValueType(
+            ofCase: caseName, at: position, count: call.arguments.count)
+        ))
+    }
+    return result
+  }
+
   override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
     // `for i in 0..<n`, `for (index, item) in items.enumerated()`: the body's scope is the
     // code block's, pushed next; the loop names go in one of their own.
@@ -588,6 +662,16 @@ final class ExtractionVisitor: SyntaxVisitor {
     {
       return
     }
+    // An optional interpolated (`\(user?.name)`) fits none of a localized string's
+    // interpolations, so the literal is a plain `String`: `Text` takes its verbatim overload,
+    // and Xcode extracts nothing (a localized-only API would not compile).
+    if literal.segments.contains(where: { segment in
+      segment.as(ExpressionSegmentSyntax.self)?.expressions.first.map {
+        Self.isOptionalChain($0.expression)
+      } ?? false
+    }) {
+      return
+    }
     guessedSpecifier = false
     guard let key = text(of: literal) else { return }
     let uncertain = guessedSpecifier
@@ -609,6 +693,24 @@ final class ExtractionVisitor: SyntaxVisitor {
       }
     }
     strings.append(found)
+  }
+
+  /// Whether `expression` is an optional chain's value: `user?.name`, `items?.first?.title`,
+  /// `model?.total()` (not unwrapped with `!` or `??`, which are other expressions).
+  static func isOptionalChain(_ expression: ExprSyntax) -> Bool {
+    var node = expression
+    while true {
+      if node.is(OptionalChainingExprSyntax.self) { return true }
+      if let member = node.as(MemberAccessExprSyntax.self), let base = member.base {
+        node = base
+      } else if let call = node.as(FunctionCallExprSyntax.self) {
+        node = call.calledExpression
+      } else if let subscriptCall = node.as(SubscriptCallExprSyntax.self) {
+        node = subscriptCall.calledExpression
+      } else {
+        return false
+      }
+    }
   }
 
   /// A literal's text as its key: interpolations as format specifiers, `%` doubled where
@@ -754,6 +856,16 @@ final class ExtractionVisitor: SyntaxVisitor {
         return "String"
       }
       return declarations.propertyType(name)
+    }
+    // The Defaults library's `Defaults[.leadTime]`: its key's value type.
+    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self),
+      subscriptCall.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
+        == "Defaults",
+      subscriptCall.arguments.count == 1,
+      let key = subscriptCall.arguments.first?.expression.as(MemberAccessExprSyntax.self),
+      key.base == nil
+    {
+      return declarations.defaultsKeyType(key.declName.baseName.text)
     }
     if let call = expression.as(FunctionCallExprSyntax.self) {
       if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {

@@ -129,6 +129,7 @@ public struct SwiftStringExtractor: Sendable {
       declarations.collect(tree)
       trees.append((path, tree))
     }
+    declarations.resolveDefaultsProperties()
     for (path, tree) in trees {
       let visitor = ExtractionVisitor(
         path: path, tree: tree, declarations: declarations,

@@ -30,6 +30,25 @@ struct TargetDeclarations: Sendable {
   var declaredMembers: [String: [String: Set<String>]] = [:]
   /// Function results by function name, with every type declared.
   var results: [String: Set<String>] = [:]
+  /// The associated values' types of each enum case by the case's name, one list per case
+  /// declared with that name: `case hours(Int)` binds an `Int` in `case .hours(let h)`.
+  var enumCases: [String: [[String]]] = [:]
+  /// The value types of the Defaults library's keys by key name (`static let leadTime =
+  /// Key<Int>("leadTime", default: 5)` in `extension Defaults.Keys`).
+  var defaultsKeys: [String: Set<String>] = [:]
+  /// Properties that the Defaults library's `@Default(.key)` wraps, with no type written:
+  /// they have their key's value type (``resolveDefaultsProperties()``).
+  var defaultsProperties: [DefaultsProperty] = []
+
+  /// A property wrapped in `@Default(.key)`.
+  struct DefaultsProperty: Sendable, Hashable {
+    /// The type (or extension) declaring it; nil for a global.
+    var owner: String?
+    /// The property's name.
+    var name: String
+    /// The key's name (`leadTime` in `@Default(.leadTime)`).
+    var key: String
+  }
 
   /// The spellings of the localized parameter types.
   static let localizedTypes: Set<String> = [
@@ -96,6 +115,34 @@ struct TargetDeclarations: Sendable {
       }
     }
     for (name, types) in collector.results { results[name, default: []].formUnion(types) }
+    for (name, signatures) in collector.enumCases { enumCases[name, default: []] += signatures }
+    for (name, types) in collector.defaultsKeys { defaultsKeys[name, default: []].formUnion(types) }
+    defaultsProperties += collector.defaultsProperties
+  }
+
+  /// Gives each `@Default(.key)` property its key's value type, once every file of the
+  /// target is collected (the keys are usually declared in a file of their own).
+  mutating func resolveDefaultsProperties() {
+    for property in defaultsProperties {
+      guard let types = defaultsKeys[property.key] else { continue }
+      properties[property.name, default: []].formUnion(types)
+      if let owner = property.owner {
+        declaredMembers[owner, default: [:]][property.name, default: []].formUnion(types)
+      }
+    }
+  }
+
+  /// The value type of the Defaults library's key `name`, when unambiguous.
+  func defaultsKeyType(_ name: String) -> String? {
+    defaultsKeys[name].flatMap(Self.oneType)
+  }
+
+  /// The type of the associated value at `position` of the enum case `name` with `count`
+  /// associated values, when every case of that name and shape agrees.
+  func associatedValueType(ofCase name: String, at position: Int, count: Int) -> String? {
+    let types = Set(
+      (enumCases[name] ?? []).lazy.filter { $0.count == count }.map { $0[position] })
+    return types.isEmpty ? nil : Self.oneType(types)
   }
 
   /// The one type a property name is declared with across the target, when unambiguous.
@@ -142,6 +189,9 @@ struct TargetDeclarations: Sendable {
     var properties: [String: Set<String>] = [:]
     var members: [String: [String: Set<String>]] = [:]
     var results: [String: Set<String>] = [:]
+    var enumCases: [String: [[String]]] = [:]
+    var defaultsKeys: [String: Set<String>] = [:]
+    var defaultsProperties: [DefaultsProperty] = []
     var typeNames: [String] = []
     /// Only what other modules may call (``collectPublic(_:)``).
     var publicOnly = false
@@ -245,6 +295,8 @@ struct TargetDeclarations: Sendable {
       if publicOnly { return .skipChildren }
       for element in node.elements {
         guard let parameters = element.parameterClause?.parameters else { continue }
+        enumCases[element.name.text, default: []].append(
+          parameters.map { $0.type.trimmedDescription })
         var labels: [String?] = []
         var localized: Set<Int> = []
         for (index, parameter) in parameters.enumerated() {
@@ -273,6 +325,15 @@ struct TargetDeclarations: Sendable {
       for binding in node.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { continue }
+        if let value = binding.initializer?.value, let keyType = Self.defaultsKeyType(value) {
+          defaultsKeys[name, default: []].insert(keyType)
+        }
+        if binding.typeAnnotation == nil, binding.initializer == nil,
+          let key = Self.defaultsKey(node.attributes)
+        {
+          defaultsProperties.append(DefaultsProperty(owner: typeNames.last, name: name, key: key))
+          continue
+        }
         let type =
           binding.typeAnnotation.map { $0.type.trimmedDescription }
           ?? binding.initializer.flatMap { LiteralTypes.type(of: $0.value) }
@@ -288,6 +349,30 @@ struct TargetDeclarations: Sendable {
     }
 
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    /// `T` of the Defaults library's `Key<T>(...)` or `Defaults.Key<T>(...)`; nil otherwise.
+    static func defaultsKeyType(_ value: ExprSyntax) -> String? {
+      guard let call = value.as(FunctionCallExprSyntax.self),
+        let generic = call.calledExpression.as(GenericSpecializationExprSyntax.self),
+        ["Key", "Defaults.Key"].contains(generic.expression.trimmedDescription),
+        generic.genericArgumentClause.arguments.count == 1,
+        let argument = generic.genericArgumentClause.arguments.first
+      else { return nil }
+      return argument.argument.trimmedDescription
+    }
+
+    /// `key` of a `@Default(.key)` among `attributes`; nil when there is none.
+    static func defaultsKey(_ attributes: AttributeListSyntax) -> String? {
+      for case .attribute(let attribute) in attributes
+      where ["Default", "Defaults.Default"].contains(attribute.attributeName.trimmedDescription) {
+        guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
+          let member = arguments.first?.expression.as(MemberAccessExprSyntax.self),
+          member.base == nil
+        else { return nil }
+        return member.declName.baseName.text
+      }
+      return nil
+    }
 
     func record(name: String, parameters: FunctionParameterListSyntax) {
       var labels: [String?] = []
