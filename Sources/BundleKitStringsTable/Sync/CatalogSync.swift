@@ -12,7 +12,8 @@ import BundleKitPropertyListCore
 /// - a `manual` key is never touched, found in the code or not; neither is a `migrated` key
 ///   the code does not use;
 /// - comments follow the code (a key used in several places gets each distinct comment, one
-///   per line, in the order the code has them); a comment the code does not give is kept;
+///   per line, sorted as Xcode sorts them: by their characters, capitals first, whatever
+///   the order of the code); a comment the code does not give is kept;
 /// - a source value still in the `new` state follows the code's default value; a value
 ///   someone edited is kept, and reported.
 ///
@@ -106,6 +107,12 @@ public enum CatalogSync {
     var first: CodeString
     var comments: [String] = []
     var value: String?
+
+    /// The catalog's comment: each distinct comment on a line of its own, sorted (seen in
+    /// every key of OmniKit's catalogs whose uses the code orders otherwise: "...
+    /// podExpireImminent ..." before "... podExpiring ...", "Description for Pod ..." before
+    /// "Description for pod ...").
+    var comment: String { comments.sorted().joined(separator: "\n") }
   }
 
   /// Merges `strings` (the code's uses of this catalog's table, in source order) into
@@ -170,7 +177,7 @@ public enum CatalogSync {
       let state = entry["extractionState"] as? String
       if state == "manual" { continue }
       if state == "stale" { changes.append(.revived(key: key)) }
-      let comment = use.comments.joined(separator: "\n")
+      let comment = use.comment
       if !comment.isEmpty, entry["comment"] as? String != comment {
         entry["comment"] = comment
         // The developer's comment replaces one Xcode generated, as Xcode's build does.
@@ -261,7 +268,7 @@ public enum CatalogSync {
   /// catalogs, 25 of 25).
   private static func newEntry(_ use: Use, source: String) -> [String: Any] {
     var entry: [String: Any] = [:]
-    if !use.comments.isEmpty { entry["comment"] = use.comments.joined(separator: "\n") }
+    if !use.comments.isEmpty { entry["comment"] = use.comment }
     if let value = use.value, value != use.first.key {
       entry["extractionState"] = "extracted_with_value"
       entry["localizations"] = [source: ["stringUnit": ["state": "new", "value": value]]]

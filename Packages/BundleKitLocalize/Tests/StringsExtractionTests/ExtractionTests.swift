@@ -222,6 +222,32 @@ import Testing
     #expect(result.strings.allSatisfy { !$0.uncertainSpecifiers })
   }
 
+  @Test("a nested type's members, whether its name is written with its outer type or not")
+  func nestedTypeMembers() {
+    let source = ##"""
+      import SwiftUI
+      struct Snapshot { struct AirQuality { let index: Int }; struct Wind {} }
+      extension Snapshot.Wind { var speed: Double { 0 } }
+      // Other types' members of those names: the target-wide guess cannot tell.
+      struct Page { let index: String; let speed: String }
+      struct AirGauge: View {
+        let info: Snapshot.AirQuality
+        let wind: Snapshot.Wind
+        var body: some View { Text("\(info.index) AQI, \(wind.speed) km/h") }
+      }
+      extension Snapshot {
+        struct Panel: View {
+          let wind: Wind
+          var body: some View { Text("\(wind.speed) m/s") }
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Gauge.swift", source)])
+    #expect(
+      result.strings.map(\.key) == ["%lld AQI, %lf km/h", "%lf m/s"],
+      "\(result.strings.map(\.key))")
+  }
+
   @Test("a literal interpolating an optional chain is a String, not localized")
   func optionalInterpolation() {
     let source = ##"""

@@ -156,7 +156,10 @@ struct TargetDeclarations: Sendable {
   /// when it declares none: then the name may be another type's, or inherited).
   func memberType(of type: String, _ name: String) -> String? {
     if let generated = members[type]?[name] { return generated }
-    return declaredMembers[type]?[name].flatMap(Self.oneType)
+    if let declared = declaredMembers[type]?[name] { return Self.oneType(declared) }
+    // `Snapshot.AirQualityInfo`: a nested type's members are collected under its own name.
+    guard let dot = type.lastIndex(of: ".") else { return nil }
+    return declaredMembers[String(type[type.index(after: dot)...])]?[name].flatMap(Self.oneType)
   }
 
   /// The one type among `types` that can be known here.
@@ -343,6 +346,12 @@ struct TargetDeclarations: Sendable {
         // type around it, or a global.
         if let owner = typeNames.last {
           members[owner, default: [:]][name, default: []].insert(type)
+          // `extension Snapshot.AirQualityInfo`: under the nested type's own name too, as
+          // its declaration inside `Snapshot` is.
+          if let dot = owner.lastIndex(of: ".") {
+            members[String(owner[owner.index(after: dot)...]), default: [:]][name, default: []]
+              .insert(type)
+          }
         }
       }
       return .skipChildren
