@@ -248,6 +248,37 @@ import Testing
       "\(result.strings.map(\.key))")
   }
 
+  @Test("Swift Charts' .value labels are keys, in a file that imports Charts")
+  func chartValues() {
+    let chart = ##"""
+      import SwiftUI
+      import Charts
+      struct Progress: View {
+        let points: [Point]
+        var body: some View {
+          Chart(points) { point in
+            LineMark(x: .value("Match Number", point.number), y: .value("Win Rate", point.rate))
+              .foregroundStyle(by: .value("Deck", point.deck))
+            RuleMark(y: PlottableValue.value("Zéro", 0))
+            BarMark(x: .value("Day", point.date, unit: .day), y: .value("Total", point.total))
+          }
+        }
+        func other(_ store: Store) { store.value("not a label", 1) }
+      }
+      """##
+    let elsewhere = ##"""
+      struct Store { func value(_ key: String, _ count: Int) {} }
+      func use(_ store: Store) { store.value("plain", 2) }
+      func implicit() -> Setting { .value("also plain", 3) }
+      """##
+    let result = SwiftStringExtractor().extract([
+      ("Progress.swift", chart), ("Store.swift", elsewhere),
+    ])
+    #expect(
+      result.strings.map(\.key) == ["Match Number", "Win Rate", "Deck", "Zéro", "Day", "Total"],
+      "\(result.strings.map(\.key))")
+  }
+
   @Test("a literal interpolating an optional chain is a String, not localized")
   func optionalInterpolation() {
     let source = ##"""

@@ -36,8 +36,14 @@ final class ExtractionVisitor: SyntaxVisitor {
     self.converter = SourceLocationConverter(fileName: path, tree: tree)
     self.declarations = declarations
     self.localizedFunctionNames = localizedFunctionNames
+    self.importsCharts = tree.statements.contains {
+      $0.item.as(ImportDeclSyntax.self)?.path.trimmedDescription == "Charts"
+    }
     super.init(viewMode: .sourceAccurate)
   }
+
+  /// Whether the file imports Swift Charts, whose `.value("Month", ...)` labels are keys.
+  let importsCharts: Bool
 
   // MARK: Types
 
@@ -596,6 +602,17 @@ final class ExtractionVisitor: SyntaxVisitor {
       for index in positions where !plain.contains(index) {
         recordTyped(arguments[index].expression, source: name, arguments: arguments)
       }
+      return .visitChildren
+    }
+    // Swift Charts' `.value("Match Number", point.number)` (`PlottableValue.value(_:_:)`, and
+    // `unit:` for dates), in a mark's `x:` or a `foregroundStyle(by:)`: its label is a
+    // `LocalizedStringKey`.
+    if name == "value", importsCharts, arguments.count >= 2,
+      arguments.prefix(2).allSatisfy({ $0.label == nil }),
+      let member = node.calledExpression.as(MemberAccessExprSyntax.self),
+      member.base == nil || member.base?.trimmedDescription == "PlottableValue"
+    {
+      recordTyped(arguments[0].expression, source: ".value", overloaded: true)
       return .visitChildren
     }
     let positions = (isMember ? LocalizedAPIs.modifiers[name] : LocalizedAPIs.types[name]) ?? []
