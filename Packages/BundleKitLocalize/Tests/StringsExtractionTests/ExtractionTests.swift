@@ -279,6 +279,41 @@ import Testing
       "\(result.strings.map(\.key))")
   }
 
+  @Test("tuples' labelled elements, try and await, a computed property's locals, value.as(T.self)")
+  func tuplesAndLocals() {
+    let source = ##"""
+      import SwiftUI
+      import Charts
+      struct Importer {
+        func importCSV(_ url: URL) throws -> (imported: Int, skipped: [String: Int]) { (0, [:]) }
+        var weekStats: (weekday: Int, weekendShare: Double) { (1, 0.5) }
+      }
+      struct Dashboard: View {
+        let importer: Importer
+        func report(_ url: URL) throws -> String {
+          let result = try importer.importCSV(url)
+          return String(localized: "Imported \(result.imported)")
+        }
+        func chart(_ stats: (weekday: Int, weekendShare: Double)) -> some View {
+          Text("\(stats.weekday) on weekdays, \(stats.weekendShare) at weekends")
+        }
+        var body: some View {
+          let saved = Bool.random() ? 0 : 12
+          Chart {}
+            .chartYAxis { AxisMarks { value in AxisValueLabel { if let v = value.as(Int.self) { Text("\(v)") } } } }
+            .overlay(Text("Saved $\(saved)"))
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Dashboard.swift", source)])
+    #expect(
+      result.strings.map(\.key) == [
+        "Imported %lld", "%lld on weekdays, %lf at weekends", "%lld", "Saved $%lld",
+      ],
+      "\(result.strings.map(\.key))")
+    #expect(result.strings.allSatisfy { !$0.uncertainSpecifiers })
+  }
+
   @Test("a literal interpolating an optional chain is a String, not localized")
   func optionalInterpolation() {
     let source = ##"""

@@ -208,8 +208,10 @@ final class ExtractionVisitor: SyntaxVisitor {
   }
 
   /// A computed property's getter: `var title: LocalizedStringKey { "Inbox" }`, or
-  /// `switch self { case .a: "A" ... }`.
+  /// `switch self { case .a: "A" ... }`. Its body is a scope of its own, as a function's is
+  /// (`var body: some View { let saved = ... }`: its `let`s are names with types).
   override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind {
+    scopes.append([:])
     let type =
       node.parent?.as(PatternBindingSyntax.self)?.typeAnnotation?.type
       ?? node.parent?.as(SubscriptDeclSyntax.self)?.returnClause.type
@@ -226,7 +228,10 @@ final class ExtractionVisitor: SyntaxVisitor {
     }
     return .visitChildren
   }
-  override func visitPost(_ node: AccessorBlockSyntax) { returnsLocalized.removeLast() }
+  override func visitPost(_ node: AccessorBlockSyntax) {
+    returnsLocalized.removeLast()
+    scopes.removeLast()
+  }
 
   override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
     if returnsLocalized.last == true, let value = node.expression {
@@ -829,6 +834,9 @@ final class ExtractionVisitor: SyntaxVisitor {
   /// declarations; nil when it cannot be known without type checking.
   func inferType(_ expression: ExprSyntax) -> String? {
     if let type = LiteralTypes.type(of: expression) { return type }
+    // `try importCSV(...)`, `await load()`: the value's type.
+    if let attempt = expression.as(TryExprSyntax.self) { return inferType(attempt.expression) }
+    if let awaited = expression.as(AwaitExprSyntax.self) { return inferType(awaited.expression) }
     if let cast = expression.as(AsExprSyntax.self), cast.questionOrExclamationMark == nil {
       return cast.type.trimmedDescription
     }
@@ -864,6 +872,8 @@ final class ExtractionVisitor: SyntaxVisitor {
       // property that type declares.
       if let base = member.base, var type = inferType(base) {
         while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
+        // `result.imported` of a `(imported: Int, invalidCycles: Int)`.
+        if let element = LiteralTypes.tupleElementType(type, label: name) { return element }
         if let own = declarations.memberType(of: type, name) { return own }
       }
       if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {
@@ -888,6 +898,13 @@ final class ExtractionVisitor: SyntaxVisitor {
       if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
         let name = member.declName.baseName.text
         if name == "formatted" { return "String" }
+        // Swift Charts' `value.as(Int.self)`: an optional of the type asked for.
+        if name == "as", call.arguments.count == 1,
+          let metatype = call.arguments.first?.expression.as(MemberAccessExprSyntax.self),
+          metatype.declName.baseName.text == "self", let type = metatype.base
+        {
+          return type.trimmedDescription + "?"
+        }
         // Calendar's `component(_:from:)` and `distance(from:to:)` of collections.
         if name == "component" || name == "distance" { return "Int" }
         return declarations.resultType(name)

@@ -427,6 +427,29 @@ enum LiteralTypes {
     return nil
   }
 
+  /// The type of the element labelled `label` of a tuple type spelled `(imported: Int,
+  /// skipped: Int)`; nil for another type or label.
+  static func tupleElementType(_ tuple: String, label: String) -> String? {
+    guard tuple.hasPrefix("("), tuple.hasSuffix(")") else { return nil }
+    func trimmed(_ text: Substring) -> String {
+      String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+    var depth = 0
+    var element: Substring = ""
+    for character in tuple.dropFirst().dropLast() + "," {
+      if "([<".contains(character) { depth += 1 }
+      if ")]>".contains(character) { depth -= 1 }
+      guard character == ",", depth == 0 else {
+        element.append(character)
+        continue
+      }
+      let parts = element.split(separator: ":", maxSplits: 1)
+      if parts.count == 2, trimmed(parts[0]) == label { return trimmed(parts[1]) }
+      element = ""
+    }
+    return nil
+  }
+
   /// The element type of a collection type spelled `[T]` (an array) or `Range<Int>`.
   static func elementType(_ collection: String) -> String? {
     if collection.hasPrefix("["), collection.hasSuffix("]"), !collection.contains(":") {
