@@ -314,6 +314,82 @@ import Testing
     #expect(result.strings.allSatisfy { !$0.uncertainSpecifiers })
   }
 
+  @Test("a type's own method before another's of the name; closures and tuples typed localized")
+  func ownMethodsClosuresTuples() {
+    // TPASS's shapes: two views with a `showToast(message:)` each, one taking a `String`; a
+    // view modifier holding `let showToast: (LocalizedStringKey) -> Void`; tables of tuples.
+    let views = ##"""
+      import SwiftUI
+      struct TripList: View {
+        func showToast(message: LocalizedStringKey) {}
+        var body: some View {
+          Button("Copy") { showToast(message: "copied_day") }
+            .onAppear { self.showToast(message: "trip_added") }
+        }
+      }
+      struct Importer: View {
+        func showToast(message: String) {}
+        var body: some View { Button("Import") { showToast(message: "imported as text") } }
+      }
+      struct Sheets: ViewModifier {
+        let showToast: (LocalizedStringKey) -> Void
+        let log: (String) -> Void
+        func body(content: Content) -> some View {
+          content.sheet(isPresented: .constant(true)) {
+            EditView(onSuccess: { showToast("trip_updated") }, onDelete: { log("deleted") })
+          }
+        }
+      }
+      struct StatCard: View {
+        let title: LocalizedStringKey; let value: String; var comment: String = ""
+        var body: some View { Text(title) }
+      }
+      struct Summary: View {
+        var body: some View { StatCard(title: "breakeven_rate", value: "12%", comment: "none") }
+      }
+      struct Regions: View {
+        private let groups: [(title: LocalizedStringKey, regions: [Int])] = [
+          ("group_north", [1, 2]), ("group_south", [3]),
+        ]
+        let slots: [(LocalizedStringKey, Int, Int)] = [("morning", 0, 0), ("night", 0, 0)]
+        let names: [(String, Int)] = [("not a key", 1)]
+        var body: some View { Text("Regions") }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("Views.swift", views)])
+    #expect(
+      result.strings.map(\.key) == [
+        "Copy", "copied_day", "trip_added", "Import", "trip_updated", "breakeven_rate",
+        "group_north", "group_south", "morning", "night", "Regions",
+      ],
+      "\(result.strings.map(\.key))")
+    // A memberwise initialiser's `value:` and `comment:` are the view's own, not the key's.
+    let card = result.strings.first { $0.key == "breakeven_rate" }
+    #expect(card?.defaultValue == nil && card?.comment == nil, "\(String(describing: card))")
+  }
+
+  @Test("a default value only where the API takes one: LabeledContent's value is its own")
+  func defaultValues() {
+    let source = ##"""
+      import SwiftUI
+      struct About: View {
+        let days: Int
+        var body: some View {
+          LabeledContent("Version", value: "1.0")
+          LabeledContent("Waiting days", value: "\(days) d")
+          Text(NSLocalizedString("about.title", value: "About", comment: "Title"))
+          Text(String(localized: "about.footer", defaultValue: "Made with care"))
+        }
+      }
+      """##
+    let result = SwiftStringExtractor().extract([("About.swift", source)])
+    #expect(
+      result.strings.map { "\($0.key)=\($0.defaultValue ?? "-")" } == [
+        "Version=-", "Waiting days=-", "about.title=About", "about.footer=Made with care",
+      ],
+      "\(result.strings.map(\.key))")
+  }
+
   @Test("a literal interpolating an optional chain is a String, not localized")
   func optionalInterpolation() {
     let source = ##"""

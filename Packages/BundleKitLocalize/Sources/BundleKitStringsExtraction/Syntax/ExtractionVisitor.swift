@@ -527,6 +527,8 @@ final class ExtractionVisitor: SyntaxVisitor {
       // `let title: LocalizedStringKey = "Inbox"` is a localized literal too.
       if let type, TargetDeclarations.isLocalized(type), let value = binding.initializer?.value {
         recordTyped(value, source: "a \(type.trimmedDescription) value")
+      } else if let type, let value = binding.initializer?.value {
+        recordTupleElements(value, type: type.trimmedDescription)
       }
       guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
       else { continue }
@@ -545,6 +547,27 @@ final class ExtractionVisitor: SyntaxVisitor {
         type?.trimmedDescription ?? binding.initializer.flatMap { inferType($0.value) })
     }
     return .visitChildren
+  }
+
+  /// The localized elements of tuples declared with their type: `let groups: [(title:
+  /// LocalizedStringKey, regions: [Region])] = [("North", [.north]), ...]`, or one tuple.
+  func recordTupleElements(_ value: ExprSyntax, type: String) {
+    var type = type
+    var tuples: [ExprSyntax] = [value]
+    if type.hasPrefix("["), type.hasSuffix("]"), let array = value.as(ArrayExprSyntax.self) {
+      type = String(type.dropFirst().dropLast())
+      tuples = array.elements.map(\.expression)
+    }
+    guard let elements = TypeSpellings.parenthesisedElements(type),
+      elements.contains(where: { TargetDeclarations.isLocalized($0.type) })
+    else { return }
+    for case let tuple? in tuples.map({ $0.as(TupleExprSyntax.self) })
+    where tuple.elements.count == elements.count {
+      for (element, declared) in zip(tuple.elements, elements)
+      where TargetDeclarations.isLocalized(declared.type) {
+        recordTyped(element.expression, source: "a \(declared.type) tuple element")
+      }
+    }
   }
 
   // MARK: Calls
@@ -595,17 +618,34 @@ final class ExtractionVisitor: SyntaxVisitor {
         strings[index].table = LocalizedAPIs.appShortcutPhrasesTable
       }
     }
-    // The target's own functions first: they may shadow SwiftUI's names.
-    if let callables = declarations.callables[name],
-      let positions = matchedPositions(arguments, callables)
+    // The target's own functions first: they may shadow SwiftUI's names. Called on no value
+    // (or on `self`) inside a type that declares methods of that name, only that type's
+    // count: `showToast(message:)` of this view, not another view's of the same name.
+    var callables = declarations.callables[name] ?? []
+    var plainCallables = declarations.plainCallables[name] ?? []
+    let onSelf =
+      !isMember
+      || node.calledExpression.as(MemberAccessExprSyntax.self)?.base?
+        .as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+    if onSelf,
+      let owner = typeNames.last(where: { type in
+        (callables + plainCallables).contains { $0.owner == type }
+      })
     {
+      callables = callables.filter { $0.owner == owner }
+      plainCallables = plainCallables.filter { $0.owner == owner }
+    }
+    if !callables.isEmpty, let positions = matchedPositions(arguments, callables) {
       // Where a `String` overload takes the literal too, the literal goes there.
       var plain: Set<Int> = []
-      for overload in declarations.plainCallables[name] ?? [] {
+      for overload in plainCallables {
         plain.formUnion(matchedPositions(arguments, [overload]) ?? [])
       }
+      // The function's other arguments are its own (`value:` of `StatCard(title:value:)`
+      // is no default value): the key converts to a `LocalizedStringKey` on its own, with no
+      // table, comment or value, as Xcode extracts it.
       for index in positions where !plain.contains(index) {
-        recordTyped(arguments[index].expression, source: name, arguments: arguments)
+        recordTyped(arguments[index].expression, source: name)
       }
       return .visitChildren
     }
@@ -618,6 +658,19 @@ final class ExtractionVisitor: SyntaxVisitor {
       member.base == nil || member.base?.trimmedDescription == "PlottableValue"
     {
       recordTyped(arguments[0].expression, source: ".value", overloaded: true)
+      return .visitChildren
+    }
+    // A closure the code holds with localized parameters: `let showToast: (LocalizedStringKey)
+    // -> Void`, called `showToast("trip_added")`.
+    // (Another type's method of the name, which these arguments do not fit, is not it.)
+    if onSelf, let type = closureType(name, isMember: isMember),
+      let parameters = TypeSpellings.functionParameterTypes(type),
+      parameters.count == arguments.count, arguments.allSatisfy({ $0.label == nil })
+    {
+      for (index, parameter) in parameters.enumerated()
+      where TargetDeclarations.isLocalized(parameter) {
+        recordTyped(arguments[index].expression, source: "a \(parameter) parameter of \(name)")
+      }
       return .visitChildren
     }
     let positions = (isMember ? LocalizedAPIs.modifiers[name] : LocalizedAPIs.types[name]) ?? []
@@ -637,6 +690,17 @@ final class ExtractionVisitor: SyntaxVisitor {
       }
     }
     return .visitChildren
+  }
+
+  /// The declared type of a name called as a function that may hold a closure: a local or
+  /// parameter, or a property of the type around (not another type's: a closure property is
+  /// rarely unique to one name across a target).
+  func closureType(_ name: String, isMember: Bool) -> String? {
+    if !isMember, let scoped = lookup(name) { return scoped }
+    for type in typeNames.reversed() {
+      if let own = declarations.memberType(of: type, name) { return own }
+    }
+    return nil
   }
 
   /// The argument positions of localized parameters, when `arguments` fit one of the
@@ -710,7 +774,7 @@ final class ExtractionVisitor: SyntaxVisitor {
         found.table = literal?.representedLiteralValue
       } else if label == "bundle" {
         found.bundle = argument.expression.trimmedDescription
-      } else if LocalizedAPIs.defaultValueLabels.contains(label), let literal {
+      } else if LocalizedAPIs.isDefaultValue(label: label, source: source), let literal {
         found.defaultValue = text(of: literal)
       }
     }
@@ -873,7 +937,7 @@ final class ExtractionVisitor: SyntaxVisitor {
       if let base = member.base, var type = inferType(base) {
         while type.hasSuffix("?") || type.hasSuffix("!") { type.removeLast() }
         // `result.imported` of a `(imported: Int, invalidCycles: Int)`.
-        if let element = LiteralTypes.tupleElementType(type, label: name) { return element }
+        if let element = TypeSpellings.tupleElementType(type, label: name) { return element }
         if let own = declarations.memberType(of: type, name) { return own }
       }
       if ["count", "startIndex", "endIndex", "underestimatedCount"].contains(name) {

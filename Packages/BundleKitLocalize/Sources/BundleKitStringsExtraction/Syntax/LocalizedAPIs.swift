@@ -99,5 +99,12 @@ enum LocalizedAPIs {
 
   /// The labels of a call's table, bundle, comment and default value.
   static let tableLabels: Set<String> = ["table", "tableName"]
-  static let defaultValueLabels: Set<String> = ["defaultValue", "value"]
+
+  /// Whether the argument labelled `label` of a call found in `source` is the key's default
+  /// value: `defaultValue:` of `String(localized:)` and `LocalizedStringResource`, `value:`
+  /// of `NSLocalizedString` only (`LabeledContent("Version", value: "1.0")` shows a value of
+  /// its own: Xcode extracts "Version" with none).
+  static func isDefaultValue(label: String, source: String) -> Bool {
+    label == "defaultValue" || (label == "value" && source == "NSLocalizedString")
+  }
 }

@@ -12,6 +12,9 @@ struct TargetDeclarations: Sendable {
     var labels: [String?]
     /// The positions of the localized parameters.
     var localized: Set<Int>
+    /// The type (or extension) declaring a method; nil for a global function, an
+    /// initialiser or an enum case.
+    var owner: String? = nil
   }
 
   /// Callables by name.
@@ -284,7 +287,9 @@ struct TargetDeclarations: Sendable {
         }
         return .skipChildren
       }
-      record(name: node.name.text, parameters: node.signature.parameterClause.parameters)
+      record(
+        name: node.name.text, parameters: node.signature.parameterClause.parameters,
+        owner: typeNames.last)
       if let result = node.signature.returnClause?.type {
         results[node.name.text, default: []].insert(result.trimmedDescription)
       }
@@ -383,7 +388,7 @@ struct TargetDeclarations: Sendable {
       return nil
     }
 
-    func record(name: String, parameters: FunctionParameterListSyntax) {
+    func record(name: String, parameters: FunctionParameterListSyntax, owner: String? = nil) {
       var labels: [String?] = []
       var localized: Set<Int> = []
       var plain: Set<Int> = []
@@ -396,10 +401,12 @@ struct TargetDeclarations: Sendable {
         }
       }
       if !localized.isEmpty {
-        callables.append(LocalizedCallable(name: name, labels: labels, localized: localized))
+        callables.append(
+          LocalizedCallable(name: name, labels: labels, localized: localized, owner: owner))
       }
       if !plain.isEmpty {
-        plainCallables.append(LocalizedCallable(name: name, labels: labels, localized: plain))
+        plainCallables.append(
+          LocalizedCallable(name: name, labels: labels, localized: plain, owner: owner))
       }
     }
   }
@@ -423,29 +430,6 @@ enum LiteralTypes {
       conversions.contains(callee.baseName.text)
     {
       return callee.baseName.text
-    }
-    return nil
-  }
-
-  /// The type of the element labelled `label` of a tuple type spelled `(imported: Int,
-  /// skipped: Int)`; nil for another type or label.
-  static func tupleElementType(_ tuple: String, label: String) -> String? {
-    guard tuple.hasPrefix("("), tuple.hasSuffix(")") else { return nil }
-    func trimmed(_ text: Substring) -> String {
-      String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
-    var depth = 0
-    var element: Substring = ""
-    for character in tuple.dropFirst().dropLast() + "," {
-      if "([<".contains(character) { depth += 1 }
-      if ")]>".contains(character) { depth -= 1 }
-      guard character == ",", depth == 0 else {
-        element.append(character)
-        continue
-      }
-      let parts = element.split(separator: ":", maxSplits: 1)
-      if parts.count == 2, trimmed(parts[0]) == label { return trimmed(parts[1]) }
-      element = ""
     }
     return nil
   }
