@@ -403,6 +403,102 @@ struct GeneratedProjectTests {
     #expect(after["ShopWidget"]?["CFBundleShortVersionString"] as? String == "2.5.0", "\(after)")
   }
 
+  @Test("Tuist: a target named by a helper's constant is read by the constant's value")
+  func tuistHelperNames() throws {
+    // Shapes of real Tuist apps: `name: .projects.app` with the versions in xcconfigs,
+    // `name: Environments.appName` with them in the manifest.
+    let helpers = """
+      import ProjectDescription
+      public extension String {
+          enum projects {
+              public static let app = "App"
+              public static let widget = "Widget"
+          }
+      }
+      public enum Environments {
+          public static let appName = "Chouten"
+          public static let bundleId = "com.example.\\(appName)"
+          public static let ambiguous = "One"
+      }
+      enum Other { static let ambiguous = "Two" }
+      """
+    let app = """
+      import ProjectDescription
+      import ProjectDescriptionHelpers
+      let project = Project(
+          name: .projects.app,
+          settings: .settings(configurations: [
+              .debug(name: "Debug", xcconfig: "Configs/Debug.xcconfig"),
+              .release(name: "Release", xcconfig: "Configs/Release.xcconfig"),
+          ]),
+          targets: [
+              Target.target(
+                  name: .projects.app, destinations: .iOS, product: .app, bundleId: "a.b",
+                  infoPlist: .extendingDefault(with: [
+                      "CFBundleShortVersionString": "$(MARKETING_VERSION)",
+                      "CFBundleVersion": "$(CURRENT_PROJECT_VERSION)",
+                  ])),
+              .target(
+                  name: Environments.appName, destinations: .iOS, product: .app, bundleId: "a.c",
+                  infoPlist: .extendingDefault(with: ["CFBundleShortVersionString": "2.0", "CFBundleVersion": "7"])),
+              .target(
+                  name: Environments.ambiguous, destinations: .iOS, product: .app, bundleId: "a.d",
+                  infoPlist: .extendingDefault(with: ["CFBundleShortVersionString": "3.0", "CFBundleVersion": "1"])),
+              // Xcode generates the versions into this file's keys: a Boolean `SettingValue`.
+              .target(
+                  name: "Relay", destinations: .iOS, product: .app, bundleId: "a.e",
+                  infoPlist: .file(path: "Relay-Info.plist"),
+                  settings: .settings(base: [
+                      "GENERATE_INFOPLIST_FILE": true, "MARKETING_VERSION": "0.4.0",
+                      "CURRENT_PROJECT_VERSION": "3",
+                  ])),
+          ]
+      )
+      """
+    let config = "MARKETING_VERSION = 1.1.0\nCURRENT_PROJECT_VERSION = 4\n"
+    let folder = try Self.folder([
+      "Tuist/ProjectDescriptionHelpers/Names.swift": helpers,
+      "Projects/App/Project.swift": app,
+      "Projects/App/Configs/Debug.xcconfig": config,
+      "Projects/App/Configs/Release.xcconfig": config,
+      "Projects/App/Relay-Info.plist": """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>LSRequiresIPhoneOS</key><true/></dict></plist>
+      """,
+    ])
+    let (rows, result) = try Self.versions(folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(rows["App"]?["CFBundleVersion"] as? String == "4", "\(rows)")
+    #expect(rows["Chouten"]?["CFBundleVersion"] as? String == "7", "\(rows)")
+    #expect(rows["Relay"]?["CFBundleVersion"] as? String == "3", "\(rows)")
+    #expect(rows["Relay"]?["CFBundleShortVersionString"] as? String == "0.4.0", "\(rows)")
+    // A name two helpers bind to two values stays code.
+    #expect(result.stderr.contains("targets[2] is built by code"), "\(result.stderr)")
+
+    let bump = try BundleKitTool.run(["bump", "build", "--target", "App"], in: folder.path)
+    #expect(bump.status == 0, "\(bump.stderr)")
+    for name in ["Debug", "Release"] {
+      let text = String(
+        decoding: try FileIO.read(folder.file("Projects/App/Configs/\(name).xcconfig")),
+        as: UTF8.self)
+      #expect(text == config.replacingOccurrences(of: "= 4", with: "= 5"), "\(text)")
+    }
+    // The constant-named target's literal is edited in place, found by its place.
+    let chouten = try BundleKitTool.run(["bump", "build", "--target", "Chouten"], in: folder.path)
+    #expect(chouten.status == 0, "\(chouten.stderr)")
+    let manifest = String(
+      decoding: try FileIO.read(folder.file("Projects/App/Project.swift")), as: UTF8.self)
+    #expect(
+      manifest
+        == app.replacingOccurrences(
+          of: "\"CFBundleVersion\": \"7\"", with: "\"CFBundleVersion\": \"8\""),
+      "\(manifest)")
+    // Read from the project's folder alone, the helpers are outside the tree: code again.
+    let (alone, aloneResult) = try Self.versions(folder.file("Projects/App"))
+    #expect(alone["App"] == nil, "\(alone)")
+    #expect(aloneResult.stderr.contains("targets[0] is built by code"), "\(aloneResult.stderr)")
+  }
+
   @Test("Tuist: two values asked of one bound literal are refused, and nothing changes")
   func tuistSharedLiteralConflict() throws {
     // One literal that is the app's version and the kit's build number: no bump can give it

@@ -388,7 +388,9 @@ public struct VersionInventory: Sendable {
       do {
         let spec =
           path.hasSuffix("Project.swift")
-          ? try TuistManifest.spec(path: path) : try XcodeGenSpec(path: path, scope: scope)
+          ? try TuistManifest.spec(
+            path: path, constants: TuistManifest.helperConstants(for: path, scope: scope))
+          : try XcodeGenSpec(path: path, scope: scope)
         let result = try SpecVersions(spec: spec, chains: chains).bundles(
           includeTests: includeTests)
         bundles += result.bundles

@@ -1,4 +1,5 @@
 import BundleKitFileSystem
+import Foundation
 
 /// A Tuist `Project.swift`, read for its versions without running it: the literal parts of
 /// `Project(name:settings:targets:)` and of each `.target(name:product:infoPlist:settings:
@@ -473,9 +474,11 @@ struct TuistManifest {
     }
     guard let project else { return nil }
     if keyPath.first == "targets", keyPath.count > 1 {
-      let target = Self.targetCalls(project).first {
-        Self.literal($0.argument("name")) == keyPath[1]
-      }
+      let calls = Self.targetCalls(project)
+      let target =
+        keyPath[1].hasPrefix("#")
+        ? Int(keyPath[1].dropFirst()).flatMap { calls.indices.contains($0) ? calls[$0] : nil }
+        : calls.first { Self.literal($0.argument("name")) == keyPath[1] }
       return Self.walk(target, Array(keyPath.dropFirst(2)))
     }
     return Self.walk(project, keyPath)
@@ -558,15 +561,95 @@ struct TuistManifest {
   ]
 
   /// The manifest as a spec: project and target settings, `infoPlist` properties, products
-  /// and dependencies; what code computes is left out.
-  static func spec(path: String) throws(VersioningError) -> XcodeGenSpec {
+  /// and dependencies; what code computes is left out. `constants` are the project's helper
+  /// constants (``helperConstants(for:scope:)``): a target named by one is read by its value.
+  static func spec(path: String, constants: [String: String] = [:]) throws(VersioningError)
+    -> XcodeGenSpec
+  {
     let bytes: [UInt8]
     do { bytes = try FileIO.read(path) } catch { throw .file(error) }
-    return try spec(path: path, bytes: bytes)
+    return try spec(path: path, bytes: bytes, constants: constants)
+  }
+
+  /// The string constants `bytes` (a Swift source) binds with `let` to a plain literal, any
+  /// number of times over: `public static let appName = "Chouten"`, `let app: Name = "App"`
+  /// (an interpolated or continued literal is code, and left out).
+  static func stringConstants(in bytes: [UInt8]) -> [(name: String, value: String)] {
+    let tokens = TuistManifest(bytes: bytes).tokens
+    var found: [(name: String, value: String)] = []
+    for index in tokens.indices where tokens[index] == .identifier("let") {
+      guard index + 1 < tokens.count, case .identifier(let name) = tokens[index + 1] else {
+        continue
+      }
+      // An annotation's type, then `=`.
+      var cursor = index + 2
+      if cursor < tokens.count, tokens[cursor] == .punctuation(0x3A) {
+        cursor += 1
+        while cursor < tokens.count, tokens[cursor] != .punctuation(0x3D),
+          case .identifier = tokens[cursor]
+        {
+          cursor += 1
+          if cursor < tokens.count, tokens[cursor] == .punctuation(0x2E) { cursor += 1 }
+        }
+      }
+      guard cursor + 1 < tokens.count, tokens[cursor] == .punctuation(0x3D),
+        case .string(let value, _) = tokens[cursor + 1]
+      else { continue }
+      // `"a" + b`, `"a".uppercased()`: code.
+      if cursor + 2 < tokens.count,
+        [.punctuation(0x2B), .punctuation(0x2E), .punctuation(0x28)].contains(tokens[cursor + 2])
+      {
+        continue
+      }
+      found.append((name, value))
+    }
+    return found
+  }
+
+  /// The helper constants a manifest may name (`Environments.appName`, `.projects.app`):
+  /// the string constants of the `Tuist/ProjectDescriptionHelpers` folder of the nearest
+  /// folder at or above the manifest's that has one, in `scope`; a name bound to two values
+  /// is left out. At most 256 files, each read within the reader's size limit.
+  static func helperConstants(for manifest: String, scope: SettingsScope) -> [String: String] {
+    var folder = Paths.parent(manifest)
+    for _ in 0..<8 where scope.contains(folder) {
+      let helpers = Paths.join(folder, "Tuist/ProjectDescriptionHelpers")
+      if scope.contains(helpers), FileIO.realPath(helpers) != nil {
+        var values: [String: Set<String>] = [:]
+        let files = (FileManager.default.subpaths(atPath: helpers) ?? []).sorted()
+          .filter { $0.hasSuffix(".swift") }.prefix(256)
+        for file in files {
+          let path = Paths.join(helpers, file)
+          guard scope.contains(path), let bytes = try? FileIO.read(path) else { continue }
+          for (name, value) in stringConstants(in: bytes) {
+            values[name, default: []].insert(value)
+          }
+        }
+        return values.compactMapValues { $0.count == 1 ? $0.first : nil }
+      }
+      let parent = Paths.parent(folder)
+      guard parent != folder else { break }
+      folder = parent
+    }
+    return [:]
+  }
+
+  /// A target's name: its literal, or the helper constant it names (`Environments.appName`,
+  /// `.projects.app`, a `TargetReference`'s `appName.targetName`); nil when it is code.
+  static func targetName(_ value: Value?, constants: [String: String]) -> String? {
+    if let literal = literal(value) { return literal }
+    guard case .member(let spelling)? = value else { return nil }
+    var parts = spelling.split(separator: ".")
+    if parts.count > 1, parts.last == "targetName" || parts.last == "rawValue" {
+      parts.removeLast()
+    }
+    return parts.last.flatMap { constants[String($0)] }
   }
 
   /// The manifest `bytes` as a spec, as if read from `path`.
-  static func spec(path: String, bytes: [UInt8]) throws(VersioningError) -> XcodeGenSpec {
+  static func spec(path: String, bytes: [UInt8], constants: [String: String] = [:])
+    throws(VersioningError) -> XcodeGenSpec
+  {
     let manifest = TuistManifest(bytes: bytes)
     guard let project = manifest.project else {
       // Built by a helper (`Project.app(...)`): named on its own row, not guessed.
@@ -597,7 +680,15 @@ struct TuistManifest {
         guard case .dictionary(let pairs)? = dictionary else { return [:] }
         var settings: [String: XcodeGenSpec.Setting] = [:]
         for (key, value) in pairs {
-          guard let (text, range) = placedLiteral(value) else { continue }
+          guard let (text, range) = placedLiteral(value) else {
+            // `"GENERATE_INFOPLIST_FILE": true`: a `SettingValue` from a Boolean literal is
+            // YES or NO (read, never a place a bump writes).
+            if case .member(let word) = value, word == "true" || word == "false" {
+              settings[key] = XcodeGenSpec.Setting(
+                value: word == "true" ? "YES" : "NO", place: nil, line: 1, file: pathOfManifest)
+            }
+            continue
+          }
           settings[key] = XcodeGenSpec.Setting(
             value: text,
             place: .spec(
@@ -635,21 +726,24 @@ struct TuistManifest {
         } else {
           isTarget = false
         }
-        if !isTarget || literal(item.argument("name")) == nil {
+        if !isTarget || targetName(item.argument("name"), constants: constants) == nil {
           builtByCode.append("targets[\(index)]")
         }
       }
     case nil: break
     default: builtByCode.append("targets")
     }
-    for call in targetCalls(project) {
-      guard let name = literal(call.argument("name")) else { continue }
+    for (ordinal, call) in targetCalls(project).enumerated() {
+      guard let name = targetName(call.argument("name"), constants: constants) else { continue }
+      // A target named by a helper's constant is found again by its place among the targets
+      // (an edit reads the manifest alone).
+      let home = literal(call.argument("name")) == nil ? "#\(ordinal)" : name
       var target = XcodeGenSpec.Target(name: name)
       if case .member(let product)? = call.argument("product") {
         target.type = productTypes[product] ?? "application"
       }
       let (targetSettings, targetFiles) = settings(
-        call.argument("settings"), keyPath: ["targets", name, "settings"])
+        call.argument("settings"), keyPath: ["targets", home, "settings"])
       target.settings = targetSettings
       target.configFiles = targetFiles
       switch call.argument("infoPlist") {
@@ -690,7 +784,7 @@ struct TuistManifest {
               value: text,
               place: .spec(
                 path: path,
-                keyPath: manifest.home(of: range) ?? ["targets", name, "infoPlist", "with", key]),
+                keyPath: manifest.home(of: range) ?? ["targets", home, "infoPlist", "with", key]),
               line: line(range), file: path)
           }
         }
