@@ -466,6 +466,13 @@ struct GeneratedProjectTests {
       <plist version="1.0"><dict><key>LSRequiresIPhoneOS</key><true/></dict></plist>
       """,
     ])
+    // A helper that is a link out of the tree is not read (it would make `appName` two).
+    let outside = try TemporaryFolder()
+    try FileIO.writeAtomically(
+      Array("enum Evil { static let appName = \"Evil\" }".utf8), to: outside.file("Evil.swift"))
+    #expect(
+      symlink(outside.file("Evil.swift"), folder.file("Tuist/ProjectDescriptionHelpers/Evil.swift"))
+        == 0)
     let (rows, result) = try Self.versions(folder.path)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(rows["App"]?["CFBundleVersion"] as? String == "4", "\(rows)")

@@ -1,5 +1,4 @@
 import BundleKitFileSystem
-import Foundation
 
 /// A Tuist `Project.swift`, read for its versions without running it: the literal parts of
 /// `Project(name:settings:targets:)` and of each `.target(name:product:infoPlist:settings:
@@ -616,9 +615,17 @@ struct TuistManifest {
       let helpers = Paths.join(folder, "Tuist/ProjectDescriptionHelpers")
       if scope.contains(helpers), FileIO.realPath(helpers) != nil {
         var values: [String: Set<String>] = [:]
-        let files = (FileManager.default.subpaths(atPath: helpers) ?? []).sorted()
-          .filter { $0.hasSuffix(".swift") }.prefix(256)
-        for file in files {
+        // Links are not followed, hidden folders not entered, and the walk stops taking
+        // files (and going into folders) at the limit.
+        var files: [String] = []
+        DirectoryWalker.walk(helpers) { entry in
+          guard files.count < 256, entry.isDecodable, !SkippedFolders.skips(entry.name) else {
+            return .skip
+          }
+          if !entry.isFolder, entry.name.hasSuffix(".swift") { files.append(entry.relativePath) }
+          return .descend
+        }
+        for file in files.sorted() {
           let path = Paths.join(helpers, file)
           guard scope.contains(path), let bytes = try? FileIO.read(path) else { continue }
           for (name, value) in stringConstants(in: bytes) {
