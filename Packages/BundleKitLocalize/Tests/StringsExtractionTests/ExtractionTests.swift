@@ -294,6 +294,9 @@ import Testing
           let result = try importer.importCSV(url)
           return String(localized: "Imported \(result.imported)")
         }
+        func picks(_ numbers: [Int], _ names: [String: Double]) -> some View {
+          Text("\(numbers[0]) or \(numbers[numbers.count - 1])")
+        }
         func chart(_ stats: (weekday: Int, weekendShare: Double)) -> some View {
           Text("\(stats.weekday) on weekdays, \(stats.weekendShare) at weekends")
         }
@@ -308,7 +311,7 @@ import Testing
     let result = SwiftStringExtractor().extract([("Dashboard.swift", source)])
     #expect(
       result.strings.map(\.key) == [
-        "Imported %lld", "%lld on weekdays, %lf at weekends", "%lld", "Saved $%lld",
+        "Imported %lld", "%lld or %lld", "%lld on weekdays, %lf at weekends", "%lld", "Saved $%lld",
       ],
       "\(result.strings.map(\.key))")
     #expect(result.strings.allSatisfy { !$0.uncertainSpecifiers })

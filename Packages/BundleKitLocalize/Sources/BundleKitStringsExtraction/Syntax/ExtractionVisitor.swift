@@ -958,6 +958,14 @@ final class ExtractionVisitor: SyntaxVisitor {
     {
       return declarations.defaultsKeyType(key.declName.baseName.text)
     }
+    // `randomNumbers[index]` of an `[Int]`: its element (a dictionary's optional value is no
+    // localized interpolation, and is not known here).
+    if let subscriptCall = expression.as(SubscriptCallExprSyntax.self),
+      subscriptCall.arguments.count == 1, subscriptCall.arguments.first?.label == nil,
+      let collection = inferType(subscriptCall.calledExpression)
+    {
+      return LiteralTypes.elementType(collection)
+    }
     if let call = expression.as(FunctionCallExprSyntax.self) {
       if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
         let name = member.declName.baseName.text
