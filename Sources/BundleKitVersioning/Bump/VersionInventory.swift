@@ -384,12 +384,22 @@ public struct VersionInventory: Sendable {
         "base configuration files the projects name do not exist, and are read as empty, as Xcode builds without them: \(chains.missingBaseFiles.sorted().joined(separator: ", "))"
       )
     }
+    // A Tuist project's helpers, read once for all the manifests that share them.
+    var helperConstants: [String: [String: String]] = [:]
+    func constants(for manifest: String) -> [String: String] {
+      guard let helpers = TuistManifest.helpersFolder(for: manifest, scope: scope) else {
+        return [:]
+      }
+      if let known = helperConstants[helpers] { return known }
+      let read = TuistManifest.helperConstants(in: helpers, scope: scope)
+      helperConstants[helpers] = read
+      return read
+    }
     for path in specs {
       do {
         let spec =
           path.hasSuffix("Project.swift")
-          ? try TuistManifest.spec(
-            path: path, constants: TuistManifest.helperConstants(for: path, scope: scope))
+          ? try TuistManifest.spec(path: path, constants: constants(for: path))
           : try XcodeGenSpec(path: path, scope: scope)
         let result = try SpecVersions(spec: spec, chains: chains).bundles(
           includeTests: includeTests)

@@ -93,17 +93,8 @@ struct TuistManifest {
         keyword == "let" || keyword == "var",
         case .identifier(let name) = tokens[index + 1], !Self.keywords.contains(name)
       else { continue }
-      // The type, if written (`: [String: InfoPlist.Value]`), up to `=`.
-      var cursor = index + 2
-      while cursor < tokens.count, tokens[cursor] != .punctuation(0x3D) {
-        switch tokens[cursor] {
-        case .identifier(let word) where !Self.keywords.contains(word): cursor += 1
-        case .punctuation(let byte) where Self.typePunctuation.contains(byte): cursor += 1
-        default: cursor = tokens.count
-        }
-      }
-      guard cursor + 1 < tokens.count else { continue }
-      found.append((name, index + 1, cursor + 1))
+      guard let value = Self.valueStart(afterName: index + 1, in: tokens) else { continue }
+      found.append((name, index + 1, value))
       if keyword == "var" { variables.insert(name) }
     }
     let changed = changedVariables(variables, declaredAt: Set(found.map(\.at)))
@@ -147,6 +138,20 @@ struct TuistManifest {
 
   /// Whether a token after a value continues its expression (an operator, a member, a call,
   /// a subscript, a cast) rather than starting the next statement.
+  /// Where the value of a declaration whose name is token `name` starts: past its type, if
+  /// written (`: [String: InfoPlist.Value]`), and `=`; nil when there is no value.
+  private static func valueStart(afterName name: Int, in tokens: [Token]) -> Int? {
+    var cursor = name + 1
+    while cursor < tokens.count, tokens[cursor] != .punctuation(0x3D) {
+      switch tokens[cursor] {
+      case .identifier(let word) where !keywords.contains(word): cursor += 1
+      case .punctuation(let byte) where typePunctuation.contains(byte): cursor += 1
+      default: return nil
+      }
+    }
+    return cursor + 1 < tokens.count ? cursor + 1 : nil
+  }
+
   private static func continuesExpression(_ token: Token) -> Bool {
     switch token {
     case .punctuation(let byte): byte != 0x7D && byte != 0x3B
@@ -561,7 +566,7 @@ struct TuistManifest {
 
   /// The manifest as a spec: project and target settings, `infoPlist` properties, products
   /// and dependencies; what code computes is left out. `constants` are the project's helper
-  /// constants (``helperConstants(for:scope:)``): a target named by one is read by its value.
+  /// constants (``helperConstants(in:scope:)``): a target named by one is read by its value.
   static func spec(path: String, constants: [String: String] = [:]) throws(VersioningError)
     -> XcodeGenSpec
   {
@@ -574,71 +579,57 @@ struct TuistManifest {
   /// number of times over: `public static let appName = "Chouten"`, `let app: Name = "App"`
   /// (an interpolated or continued literal is code, and left out).
   static func stringConstants(in bytes: [UInt8]) -> [(name: String, value: String)] {
-    let tokens = TuistManifest(bytes: bytes).tokens
+    // The tokens alone: a helper file's own bindings are not this reader's business.
+    let tokens = Self.tokens(bytes)
     var found: [(name: String, value: String)] = []
     for index in tokens.indices where tokens[index] == .identifier("let") {
-      guard index + 1 < tokens.count, case .identifier(let name) = tokens[index + 1] else {
-        continue
-      }
-      // An annotation's type, then `=`.
-      var cursor = index + 2
-      if cursor < tokens.count, tokens[cursor] == .punctuation(0x3A) {
-        cursor += 1
-        while cursor < tokens.count, tokens[cursor] != .punctuation(0x3D),
-          case .identifier = tokens[cursor]
-        {
-          cursor += 1
-          if cursor < tokens.count, tokens[cursor] == .punctuation(0x2E) { cursor += 1 }
-        }
-      }
-      guard cursor + 1 < tokens.count, tokens[cursor] == .punctuation(0x3D),
-        case .string(let value, _) = tokens[cursor + 1]
+      guard index + 1 < tokens.count, case .identifier(let name) = tokens[index + 1],
+        let value = valueStart(afterName: index + 1, in: tokens),
+        case .string(let text, _) = tokens[value]
       else { continue }
       // `"a" + b`, `"a".uppercased()`: code.
-      if cursor + 2 < tokens.count,
-        [.punctuation(0x2B), .punctuation(0x2E), .punctuation(0x28)].contains(tokens[cursor + 2])
-      {
-        continue
-      }
-      found.append((name, value))
+      if value + 1 < tokens.count, continuesExpression(tokens[value + 1]) { continue }
+      found.append((name, text))
     }
     return found
   }
 
-  /// The helper constants a manifest may name (`Environments.appName`, `.projects.app`):
-  /// the string constants of the `Tuist/ProjectDescriptionHelpers` folder of the nearest
-  /// folder at or above the manifest's that has one, in `scope`; a name bound to two values
-  /// is left out. At most 256 files, each read within the reader's size limit.
-  static func helperConstants(for manifest: String, scope: SettingsScope) -> [String: String] {
+  /// The `Tuist/ProjectDescriptionHelpers` folder a manifest's helpers come from: that of
+  /// the nearest folder at or above the manifest's that has one, in `scope`; nil if none.
+  static func helpersFolder(for manifest: String, scope: SettingsScope) -> String? {
     var folder = Paths.parent(manifest)
     for _ in 0..<8 where scope.contains(folder) {
       let helpers = Paths.join(folder, "Tuist/ProjectDescriptionHelpers")
-      if scope.contains(helpers), FileIO.realPath(helpers) != nil {
-        var values: [String: Set<String>] = [:]
-        // Links are not followed, hidden folders not entered, and the walk stops taking
-        // files (and going into folders) at the limit.
-        var files: [String] = []
-        DirectoryWalker.walk(helpers) { entry in
-          guard files.count < 256, entry.isDecodable, !SkippedFolders.skips(entry.name) else {
-            return .skip
-          }
-          if !entry.isFolder, entry.name.hasSuffix(".swift") { files.append(entry.relativePath) }
-          return .descend
-        }
-        for file in files.sorted() {
-          let path = Paths.join(helpers, file)
-          guard scope.contains(path), let bytes = try? FileIO.read(path) else { continue }
-          for (name, value) in stringConstants(in: bytes) {
-            values[name, default: []].insert(value)
-          }
-        }
-        return values.compactMapValues { $0.count == 1 ? $0.first : nil }
-      }
+      if scope.contains(helpers), FileIO.realPath(helpers) != nil { return helpers }
       let parent = Paths.parent(folder)
       guard parent != folder else { break }
       folder = parent
     }
-    return [:]
+    return nil
+  }
+
+  /// The helper constants a manifest may name (`Environments.appName`, `.projects.app`):
+  /// the string constants of the files of `helpers` (``helpersFolder(for:scope:)``) in
+  /// `scope`; a name bound to two values is left out. At most 256 files, each read within
+  /// the reader's size limit.
+  static func helperConstants(in helpers: String, scope: SettingsScope) -> [String: String] {
+    var values: [String: Set<String>] = [:]
+    // Links are not followed, hidden folders not entered, and the walk stops taking files
+    // (and going into folders) at the limit.
+    var files: [String] = []
+    DirectoryWalker.walk(helpers) { entry in
+      guard files.count < 256, entry.isDecodable, !SkippedFolders.skips(entry.name) else {
+        return .skip
+      }
+      if !entry.isFolder, entry.name.hasSuffix(".swift") { files.append(entry.relativePath) }
+      return .descend
+    }
+    for file in files.sorted() {
+      let path = Paths.join(helpers, file)
+      guard scope.contains(path), let bytes = try? FileIO.read(path) else { continue }
+      for (name, value) in stringConstants(in: bytes) { values[name, default: []].insert(value) }
+    }
+    return values.compactMapValues { $0.count == 1 ? $0.first : nil }
   }
 
   /// A target's name: its literal, or the helper constant it names (`Environments.appName`,
