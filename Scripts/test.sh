@@ -20,7 +20,12 @@ logs=$(mktemp -d)
 pids=()
 # A run stopped half way stops what it started (but an install, which is left to finish: a
 # package manager stopped half way leaves its database to mend).
-trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
+test_tmp=
+stop() {
+  for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
+  rm -rf "$logs" ${test_tmp:+"$test_tmp"}
+}
+trap stop EXIT
 set -m # each background job its own process group, so the trap stops its children too
 
 # What the builds need, first. What only the tests need (the oracles, PostgreSQL, Chromium, the
@@ -230,6 +235,17 @@ if [[ ${#oracles[@]} -gt 0 ]]; then
     exit 1
   fi
   step "test tools installed"
+fi
+# The tests' temporary folders (their trees, the consumer packages they build, the PostgreSQL
+# clusters) on the RAM disk when there is one with room: they make and remove some 200,000
+# files, and on this machine's disk (ext4 without a journal, mounted with `discard`) each new
+# inode is searched for among those freed in the last minutes and each removal discards its
+# blocks. The test phase on /dev/shm: 338 -> 304 CPU-s, 171 -> 161 s. The tests pass on either
+# (a developer's /tmp is a tmpfs on many systems). A caller's TMPDIR is kept.
+if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]] &&
+  [[ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -gt $((4 * 1024 * 1024)) ]]; then
+  test_tmp=$(mktemp -d /dev/shm/bundlekit-tests.XXXXXX)
+  export TMPDIR=$test_tmp
 fi
 test_pids=()
 for name in "${runs[@]}"; do

@@ -5,8 +5,8 @@ import Foundation
 /// followed. A checkout is input from strangers, and an `.xcconfig` may `#include
 /// "../../../proc/self/environ"`, an XcodeGen `configFiles:` or a Tuist `xcconfig:` may name
 /// `~/.aws/credentials`: a file outside these trees is never read as settings (nor is
-/// anything under `/proc`, `/sys` or `/dev`, wherever the trees are), so no value of it can
-/// reach a table, a message or JSON.
+/// anything under `/proc`, `/sys` or `/dev` but the RAM disk `/dev/shm`, wherever the trees
+/// are), so no value of it can reach a table, a message or JSON.
 public struct SettingsScope: Sendable, Hashable {
   /// The real paths of the trees.
   public private(set) var roots: [String]
@@ -14,8 +14,13 @@ public struct SettingsScope: Sendable, Hashable {
   /// the checkout). System folders stay out, and files are still checked to be settings.
   public var allowsOutside = false
 
-  /// Folders whose files are never settings, whatever the trees.
+  /// Folders whose files are never settings, whatever the trees: the kernel's views of
+  /// processes and devices.
   static let systemFolders = ["/proc", "/sys", "/dev"]
+
+  /// The folders below a system folder where files are files: a RAM disk (a CI job's
+  /// checkout on `/dev/shm`). Below one, files count as anywhere else.
+  static let filesInSystemFolders = ["/dev/shm"]
 
   /// The trees of `paths` as a command takes them: the git checkout a path is in (the
   /// nearest folder at or above it holding `.git`), else the path itself: a folder is its own
@@ -65,13 +70,19 @@ public struct SettingsScope: Sendable, Hashable {
   /// path that does not exist (yet) counts by the nearest folder above it that does.
   public func contains(_ path: String) -> Bool {
     guard let real = Self.realPath(path) else { return false }
-    if Self.systemFolders.contains(where: { real == $0 || real.hasPrefix($0 + "/") }) {
+    // `/proc/self/environ` is no tree's, even with `--allow-outside` or a tree at `/`; a
+    // checkout on the RAM disk is.
+    if Self.systemFolders.contains(where: { Self.isWithin(real, $0) }),
+      !Self.filesInSystemFolders.contains(where: { real.hasPrefix($0 + "/") })
+    {
       return false
     }
-    return allowsOutside
-      || roots.contains { root in
-        real == root || root == "/" || real.hasPrefix(root + "/")
-      }
+    return allowsOutside || roots.contains { root in root == "/" || Self.isWithin(real, root) }
+  }
+
+  /// Whether `path` is `folder` or lies below it (both real paths).
+  private static func isWithin(_ path: String, _ folder: String) -> Bool {
+    path == folder || path.hasPrefix(folder + "/")
   }
 
   /// `path` with links followed as far as it exists, the rest (no link can be there yet)
