@@ -41,6 +41,19 @@ else
   oracles=("$!")
 fi
 Scripts/check-availability.sh
+# The tests' temporary folders (their trees, the consumer packages they build, the PostgreSQL
+# clusters) on the RAM disk when there is one with room: they make and remove many thousands
+# of files, and on this machine's disk (ext4 without a journal, mounted with `discard`) each
+# new inode is searched for among those freed in the last minutes (the root bundle alone
+# after a build: 88 -> 73 CPU-s). The test phase, four alternated pairs: 0 to 49 CPU-s less
+# of 300-360, its time within the machine's noise. The tests pass on either (a developer's
+# /tmp is a tmpfs on many systems). A caller's TMPDIR is kept. Set before the builds start, as
+# every variable is (below), and so their temporary files go there too.
+if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]] &&
+  [[ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -gt $((4 * 1024 * 1024)) ]]; then
+  test_tmp=$(mktemp -d /dev/shm/bundlekit-tests.XXXXXX)
+  export TMPDIR=$test_tmp
+fi
 # The committed .swift-format, strictly: formatting, documentation of public API, for-in loops.
 # Beside the first build's package resolution, which leaves a core to spare; its findings are
 # printed, and fail the run, once the first build is done.
@@ -52,8 +65,13 @@ lint=$!
 pids+=("$lint")
 
 # The release build the artifact-bundle tests pack (Scripts/make-artifactbundle.sh, in its
-# scratch folder .build-artifact): the tests run the script, which then finds it done.
-bash Scripts/make-artifactbundle.sh --build-only > "$logs/release.log" 2>&1 &
+# scratch folder .build-artifact): the tests run the script, which then finds it done. (It
+# ends long before the translate package is built: at 169-175 s of 246-251 in fresh clones.)
+(
+  bash Scripts/make-artifactbundle.sh --build-only && status=0 || status=$?
+  echo "test.sh: the release build ended at $((SECONDS - started)) s"
+  exit "$status"
+) > "$logs/release.log" 2>&1 &
 release=$!
 pids+=("$release")
 
@@ -171,6 +189,7 @@ if [[ "$(uname)" != Darwin ]]; then
   release_status=0
   wait "$release" || release_status=$?
   if [[ "$release_status" == 0 ]]; then
+    grep "^test.sh: the release build ended" "$logs/release.log" || true
     step "release built"
     rm -rf "$test_tool" && mkdir -p "$test_tool"
     # A copy, not a link: the artifact-bundle tests run the release build's script again.
@@ -235,18 +254,6 @@ if [[ ${#oracles[@]} -gt 0 ]]; then
     exit 1
   fi
   step "test tools installed"
-fi
-# The tests' temporary folders (their trees, the consumer packages they build, the PostgreSQL
-# clusters) on the RAM disk when there is one with room: they make and remove many thousands
-# of files, and on this machine's disk (ext4 without a journal, mounted with `discard`) each
-# new inode is searched for among those freed in the last minutes (the root bundle alone
-# after a build: 88 -> 73 CPU-s). The test phase, four alternated pairs: 0 to 49 CPU-s less
-# of 300-360, its time within the machine's noise. The tests pass on either (a developer's
-# /tmp is a tmpfs on many systems). A caller's TMPDIR is kept.
-if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]] &&
-  [[ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -gt $((4 * 1024 * 1024)) ]]; then
-  test_tmp=$(mktemp -d /dev/shm/bundlekit-tests.XXXXXX)
-  export TMPDIR=$test_tmp
 fi
 test_pids=()
 for name in "${runs[@]}"; do
