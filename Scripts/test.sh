@@ -49,7 +49,10 @@ Scripts/check-availability.sh
 # of 300-360, its time within the machine's noise. The tests pass on either (a developer's
 # /tmp is a tmpfs on many systems). A caller's TMPDIR is kept. Set before the builds start, as
 # every variable is (below), and so their temporary files go there too.
-if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]] &&
+# (Not where it is mounted `noexec`, as containers often have it: the consumer packages the
+# tests build there run what they build.)
+shm_options=$(awk '$2 == "/dev/shm" { print $4 }' /proc/mounts 2>/dev/null | tail -n 1 || true)
+if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm && ",$shm_options," != *,noexec,* ]] &&
   [[ "$(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1)" -gt $((4 * 1024 * 1024)) ]]; then
   test_tmp=$(mktemp -d /dev/shm/bundlekit-tests.XXXXXX)
   export TMPDIR=$test_tmp
