@@ -209,6 +209,13 @@ public struct ResourceScan: Sendable {
         target.otherFiles.append(File(path: relative, size: size))
       }
     }
+    // In the order of their paths, not of the folder listings, which differ by file system
+    // (ext4 lists by name hash, tmpfs newest first): a tree scans the same everywhere.
+    target.infoPlists.sort { $0.path < $1.path }
+    target.staticBundles.sort()
+    target.assetCatalogs.sort()
+    target.images.sort { $0.path < $1.path }
+    target.otherFiles.sort { $0.path < $1.path }
     return target
   }
 

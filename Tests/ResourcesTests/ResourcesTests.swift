@@ -176,4 +176,28 @@ struct ScanTests {
     print("scanned 3,000 files in \(ContinuousClock.now - start)")
     #expect(scan.targets.first?.images.count == 3_000)
   }
+
+  @Test("a tree scans in the order of its paths, whatever order its folders list")
+  func pathOrder() throws {
+    let folder = try TemporaryFolder()
+    // Made last to first, with names of every kind: a listing in the order made (tmpfs lists
+    // newest first) or by name hash (ext4) is not the paths' order.
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "Ä", "ж"].reversed()
+    for name in names {
+      for path in [
+        "\(name)/Info.plist", "\(name).png", "\(name).json", "\(name).xcassets/Contents.json",
+        "\(name).bundle/file.txt",
+      ] {
+        try FileIO.createFolders(for: folder.file(path))
+        try FileIO.writeAtomically(Array("{}".utf8), to: folder.file(path))
+      }
+    }
+    let scan = ResourceScan(folder: folder.path, describe: false)
+    let target = try #require(scan.targets.first)
+    #expect(target.images.map(\.path) == names.map { "\($0).png" }.sorted())
+    #expect(target.otherFiles.map(\.path) == names.map { "\($0).json" }.sorted())
+    #expect(target.assetCatalogs == names.map { "\($0).xcassets" }.sorted())
+    #expect(target.staticBundles == names.map { "\($0).bundle" }.sorted())
+    #expect(target.infoPlists.map(\.path) == names.map { "\($0)/Info.plist" }.sorted())
+  }
 }
