@@ -201,9 +201,9 @@ struct StringsCommandTests {
 
   /// A folder holding a copy of `bundlekit` and nothing else: no helper beside it.
   static func bundleKitAlone() throws -> TemporaryFolder {
-    let tool = try #require(BundleKitTool.path)
+    try #require(BundleKitTool.path != nil)
     let folder = try TemporaryFolder()
-    try FileManager.default.copyItem(atPath: tool, toPath: folder.file("bundlekit"))
+    try BundleKitTool.copy(to: folder.file("bundlekit"))
     return folder
   }
 

@@ -46,6 +46,27 @@ public enum BundleKitTool {
     }
   }()
 
+  /// Copies `bundlekit` to `destination` with `cp`, in a process of its own, for a test that
+  /// runs a copy.
+  ///
+  /// Not `FileManager.copyItem`: that writes the copy through a descriptor of the test
+  /// process, and a command another test starts at that moment inherits the descriptor, so
+  /// running the copy while that child still holds it fails with ETXTBSY ("Text file busy":
+  /// once in CI, with 400 tests starting commands beside it). `cp`'s descriptor lives and
+  /// dies in `cp`.
+  public static func copy(to destination: String) throws {
+    guard let path else {
+      throw CocoaError(
+        .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "bundlekit was not built"])
+    }
+    let copied = try Tool.run("/bin/cp", [path, destination])
+    guard copied.status == 0 else {
+      throw CocoaError(
+        .fileWriteUnknown,
+        userInfo: [NSLocalizedDescriptionKey: "cp \(path) \(destination): \(copied.stderr)"])
+    }
+  }
+
   /// Runs `bundlekit` with `arguments`, in `folder` when given.
   public static func run(_ arguments: [String], in folder: String? = nil) throws -> CommandResult {
     guard let path else {
