@@ -157,27 +157,27 @@ public struct ResourceScan: Sendable {
 
   static func scan(name: String, path: String) -> Target {
     var target = Target(name: name, path: path)
-    guard let walker = FileManager.default.enumerator(atPath: path) else { return target }
-    while let relative = walker.nextObject() as? String {
-      let component = Paths.lastComponent(relative)
+    // The walk every other reader takes: each folder's names in order (the same report on
+    // every file system, where a folder's listing is by name hash on ext4 and newest first on
+    // tmpfs), no link followed, a killed run's scratch files never listed.
+    DirectoryWalker.walk(path) { entry in
+      let component = entry.name
+      let relative = entry.relativePath
       let full = Paths.join(path, relative)
-      if SkippedFolders.names.contains(component) {
-        walker.skipDescendants()
-        continue
-      }
+      if SkippedFolders.names.contains(component) { return .skip }
       if component.hasSuffix(".bundle") {
         target.staticBundles.append(relative)
-        walker.skipDescendants()
-        continue
+        return .skip
       }
       if component.hasSuffix(".xcassets") {
         target.assetCatalogs.append(relative)
-        walker.skipDescendants()
-        continue
+        return .skip
       }
-      let attributes = walker.fileAttributes
-      guard attributes?[.type] as? FileAttributeType == .typeRegular else { continue }
-      let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+      if entry.isFolder { return .descend }
+      var info = stat()
+      guard entry.isDecodable, lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG
+      else { return .descend }
+      let size = Int64(info.st_size)
       if let location = TableLocation(path: full) {
         target.tableKinds[location.table, default: []].insert(location.kind.rawValue)
         let languages =
@@ -191,7 +191,7 @@ public struct ResourceScan: Sendable {
             target.tableKeys[location.table, default: [:]][language, default: []].formUnion(keys)
           }
         }
-        continue
+        return .descend
       }
       let ext = (component.split(separator: ".").last.map(String.init) ?? "").lowercased()
       if InfoPlistDiscovery.isInfoPlist(component) {
@@ -208,14 +208,8 @@ public struct ResourceScan: Sendable {
       } else if ext != "swift" && ext != "h" && ext != "c" && ext != "m" {
         target.otherFiles.append(File(path: relative, size: size))
       }
+      return .descend
     }
-    // In the order of their paths, not of the folder listings, which differ by file system
-    // (ext4 lists by name hash, tmpfs newest first): a tree scans the same everywhere.
-    target.infoPlists.sort { $0.path < $1.path }
-    target.staticBundles.sort()
-    target.assetCatalogs.sort()
-    target.images.sort { $0.path < $1.path }
-    target.otherFiles.sort { $0.path < $1.path }
     return target
   }
 

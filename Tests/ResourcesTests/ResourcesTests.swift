@@ -177,7 +177,7 @@ struct ScanTests {
     #expect(scan.targets.first?.images.count == 3_000)
   }
 
-  @Test("a tree scans in the order of its paths, whatever order its folders list")
+  @Test("a tree scans in name order, whatever order its folders list")
   func pathOrder() throws {
     let folder = try TemporaryFolder()
     // Made last to first, with names of every kind: a listing in the order made (tmpfs lists
