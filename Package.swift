@@ -69,6 +69,8 @@ let package = Package(
       pkgConfig: "libarchive",
       providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
     ),
+    // glibc's calls that choose the core a thread starts on (Linux; nothing to link).
+    .systemLibrary(name: "CBundleKitThreads"),
 
     // Libraries.
 
@@ -89,7 +91,11 @@ let package = Package(
     // Files and folders: atomic and batch writes that survive a crash, walks, locks, threads,
     // subprocesses.
     .target(
-      name: "BundleKitFileSystem", dependencies: ["BundleKitDiagnostics"]),
+      name: "BundleKitFileSystem",
+      dependencies: [
+        "BundleKitDiagnostics",
+        .target(name: "CBundleKitThreads", condition: .when(platforms: [.linux])),
+      ]),
 
     // The property-list codec: the value model; binary, JSON and OpenStep read and written,
     // XML written. Pure Swift: what the runtime links.

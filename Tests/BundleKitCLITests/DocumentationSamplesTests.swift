@@ -24,6 +24,7 @@ struct DocumentationSamplesTests {
       "-fmodule-map-file=\(root)/.build/checkouts/Yams/Sources/CYaml/include/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitLibXML2/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitArchive/module.modulemap",
+      "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitThreads/module.modulemap",
       "-Xcc", "-I/usr/include/libxml2",
     ]
   }

@@ -151,7 +151,8 @@ struct PackageShapeTests {
     }
     // And the sources of those modules import none of it, nor start processes.
     let forbidden = [
-      "import CBundleKitLibXML2", "import CBundleKitArchive", "import BundleKitFileSystem",
+      "import CBundleKitLibXML2", "import CBundleKitArchive", "import CBundleKitThreads",
+      "import BundleKitFileSystem",
       "import BundleKitPropertyList\n",
       "Process(", "import FoundationNetworking", "import FoundationXML",
     ]

@@ -109,6 +109,49 @@ struct WorkerThreadsTests {
     #expect(calls.workers.sorted() == Array(0..<8))
   }
 
+  #if os(Linux)
+    /// The cores a thread may run on, as the kernel reports them for `/proc/thread-self`
+    /// (the calling thread) or `/proc/self` (the process's main thread).
+    static func allowedCores(_ file: String) -> String? {
+      guard let status = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+      return status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
+        .map { $0.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test("a worker started on another core may then run on every core the process may")
+    func workersUnpinned() throws {
+      let main = try #require(Self.allowedCores("/proc/self/status"))
+      let seen = Masks()
+      WorkerThreads.run(8) { worker in
+        seen.record(worker, Self.allowedCores("/proc/thread-self/status") ?? "unreadable")
+      }
+      let masks = seen.all
+      #expect(masks.count == 8)
+      for (worker, mask) in masks { #expect(mask == main, "worker \(worker)") }
+    }
+
+    @Test("cores counts the cores this process may run on")
+    func coresFollowAffinity() throws {
+      let list = try #require(Self.allowedCores("/proc/self/status"))
+      // "0-1,4,6-7": each range counted whole.
+      let count = list.split(separator: ",").reduce(0) { total, range in
+        let ends = range.split(separator: "-").compactMap { Int($0) }
+        return total + ((ends.last ?? 0) - (ends.first ?? 0) + 1)
+      }
+      #expect(WorkerThreads.cores == count)
+    }
+
+    /// Each worker's allowed cores, from any thread.
+    final class Masks: @unchecked Sendable {
+      private let lock = NSLock()
+      private var masks: [(Int, String)] = []
+
+      func record(_ worker: Int, _ mask: String) { lock.withLock { masks.append((worker, mask)) } }
+
+      var all: [(Int, String)] { lock.withLock { masks } }
+    }
+  #endif
+
   /// The workers seen, from any thread.
   final class Calls: @unchecked Sendable {
     private let lock = NSLock()
@@ -139,5 +182,58 @@ struct DirectoryWalkerTests {
       DirectoryWalker.firstUndecodableName(under: folder.path)
         == folder.path + "/a/b/c/é-\\xC3A\\xFF")
     #expect(DirectoryWalker.names(in: folder.file("a/b/c"))?.undecodable == ["é-\\xC3A\\xFF"])
+  }
+
+  @Test("the walk that reads large folders ahead visits what the plain walk visits, in order")
+  func readAheadSameVisits() throws {
+    let folder = try TemporaryFolder()
+    // More subfolders than the read-ahead threshold, made last to first, each with a file and
+    // some with folders of their own (one large enough to be read ahead in turn); a skipped
+    // folder, a link to a folder, a scratch file a dead run left (neither walk lists it),
+    // non-ASCII names, and a folder the visitor skips.
+    let count = DirectoryWalker.readAheadThreshold + 8
+    for index in (0..<count).reversed() {
+      let name = index % 5 == 0 ? "Ziel-ж\(index)" : "Target\(index)"
+      try FileIO.createFolders(for: folder.file("\(name)/Info.plist"))
+      try FileIO.writeAtomically(Array("\(index)".utf8), to: folder.file("\(name)/Info.plist"))
+      if index % 7 == 0 {
+        try FileIO.createFolders(for: folder.file("\(name)/Sub/Deeper/file.txt"))
+        try FileIO.writeAtomically([1], to: folder.file("\(name)/Sub/Deeper/file.txt"))
+      }
+    }
+    for index in 0..<(DirectoryWalker.readAheadThreshold + 1) {
+      try FileIO.createFolders(for: folder.file("Target3/Many/F\(index)/x"))
+    }
+    try FileIO.createFolders(for: folder.file(".git/objects/x"))
+    try FileIO.createFolders(for: folder.file("Skipped.framework/Info.plist"))
+    #expect(symlink(folder.file("Target1"), folder.file("Link")) == 0)
+    let scratch = folder.file("Target2/.Info.plist~bundlekit-zzzzzzzzzzzz.0")
+    try FileIO.writeAtomically([1], to: scratch)
+    func visits(readingAhead: Bool) -> [String] {
+      var seen: [String] = []
+      let visit = { (entry: DirectoryWalker.Entry) -> DirectoryWalker.Decision in
+        seen.append("\(entry.relativePath) \(entry.isFolder)")
+        return SkippedFolders.skips(entry.name) || entry.name.hasSuffix(".framework")
+          ? .skip : .descend
+      }
+      if readingAhead {
+        DirectoryWalker.walk(folder.path, notingCleanFolders: true, visit)
+      } else {
+        DirectoryWalker.walk(folder.path, visit)
+      }
+      return seen
+    }
+    let plain = visits(readingAhead: false)
+    let ahead = visits(readingAhead: true)
+    #expect(ahead == plain)
+    // What the walk must have seen: every folder, in name order, its entries before the next.
+    #expect(plain.first == ".git true")
+    #expect(plain.contains("Target3/Many/F\(DirectoryWalker.readAheadThreshold) true"))
+    #expect(plain.contains("Target7/Sub/Deeper/file.txt false"))
+    #expect(plain.contains("Link false"))
+    #expect(!plain.contains { $0.hasPrefix(".git/") || $0.hasPrefix("Skipped.framework/") })
+    #expect(!plain.contains { $0.contains("~bundlekit-") })
+    #expect(plain.filter { $0.hasSuffix("/Info.plist false") }.count == count)
+    #expect(FileManager.default.fileExists(atPath: scratch))
   }
 }

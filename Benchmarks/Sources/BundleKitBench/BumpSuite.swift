@@ -75,9 +75,13 @@ enum BumpSuite {
     #endif
   }
 
-  /// Runs on the temporary folder's file system, on /dev/shm (tmpfs) when there is one, and
+  /// Runs on /dev/shm (tmpfs) when there is one, on the temporary folder's file system, and
   /// on any folders in `BUNDLEKIT_BENCH_DIRS` (colon-separated): atomic writes cost what the
-  /// file system makes a new inode cost, which differs widely (see the README).
+  /// file system makes a new inode cost, which differs widely (see the README). tmpfs goes
+  /// first, and each file system's trees are removed and written back before the next one's
+  /// runs, with a pause: removing 20,000 files from a disk keeps the kernel busy on a core
+  /// for a second or so after `sync`, which would take a core from the next runs (BundleKit
+  /// reads and writes on both).
   ///
   /// Two measurements per file system, the tools alternating so all meet the same state:
   /// - a new tree for every tool and run (as a CI job meets its checkout, or a developer a
@@ -86,7 +90,7 @@ enum BumpSuite {
   ///   each all-or-nothing batch pays for the inodes the one before it freed.
   static func run() throws {
     var roots = [FileManager.default.temporaryDirectory.path]
-    if FileManager.default.fileExists(atPath: "/dev/shm") { roots.append("/dev/shm") }
+    if FileManager.default.fileExists(atPath: "/dev/shm") { roots.insert("/dev/shm", at: 0) }
     roots += (ProcessInfo.processInfo.environment["BUNDLEKIT_BENCH_DIRS"] ?? "")
       .split(separator: ":").map(String.init)
     print("## bump: raise CFBundleVersion in \(fileCount) Info.plists (half XML, half binary)\n")
@@ -101,6 +105,7 @@ enum BumpSuite {
         // (see keepTreesApart), so a run soon after this one meets less of them.
         try? FileManager.default.removeItem(atPath: base)
         sync()
+        sleep(2)
       }
       keepTreesApart(base)
       let system = fileSystem(of: root)

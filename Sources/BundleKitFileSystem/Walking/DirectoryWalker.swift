@@ -199,61 +199,103 @@ public enum DirectoryWalker {
     walk(root: root, relative: "", notingClean: notingCleanFolders, visit)
   }
 
+  /// A folder's entries as one reading found them, in the order read.
+  private struct Listing: Sendable {
+    var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
+    /// BundleKit's scratch entries, kept apart.
+    var scratch: [String] = []
+  }
+
+  /// Reads `folder`'s entries once, noting it clean (``CleanFolders``) when asked and it
+  /// holds no scratch entry; nil when it cannot be opened.
+  private static func readListing(_ folder: String, notingClean: Bool) -> Listing? {
+    let start = notingClean ? CleanFolders.now() : timespec()
+    let descriptor = openFolder(folder)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    // The folder's change time before its entries are read (see CleanFolders).
+    var info = stat()
+    let stamped = notingClean && fstat(descriptor, &info) == 0
+    var listing = Listing()
+    let complete = FolderEntries.forEach(in: descriptor) { raw, type in
+      let name: String
+      var isDecodable = true
+      if let text = UTF8Text.validated(raw) {
+        name = text
+      } else {
+        name = shownEscaped(Array(raw))
+        isDecodable = false
+      }
+      if name == "." || name == ".." { return }
+      if ScratchFiles.kind(of: name) != nil {
+        listing.scratch.append(name)
+        return
+      }
+      var isFolder = Int32(type) == Int32(DT_DIR)
+      // Some file systems do not fill in the type: ask.
+      if Int32(type) == Int32(DT_UNKNOWN) {
+        var info = stat()
+        if lstat(folder + "/" + name, &info) == 0 {
+          isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+        }
+      }
+      listing.entries.append((name, isFolder, isDecodable))
+    }
+    if stamped, complete, listing.scratch.isEmpty {
+      CleanFolders.noteClean(descriptor, info: info, listedAfter: start)
+    }
+    return listing
+  }
+
+  /// How many subfolders a folder needs before the walk that notes clean folders reads them
+  /// ahead on every core: below it, starting threads costs more than the reads.
+  package static let readAheadThreshold = 32
+
   private static func walk(
-    root: String, relative: String, notingClean: Bool, _ visit: (Entry) -> Decision
+    root: String, relative: String, notingClean: Bool, readAhead: Listing? = nil,
+    _ visit: (Entry) -> Decision
   ) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
-    var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
-    var scratch: [String] = []
-    for attempt in 0..<2 {
-      let start = notingClean ? CleanFolders.now() : timespec()
-      let descriptor = openFolder(folder)
-      guard descriptor >= 0 else { return }
-      // The folder's change time before its entries are read (see CleanFolders).
-      var info = stat()
-      let stamped = notingClean && fstat(descriptor, &info) == 0
-      entries.removeAll()
-      scratch.removeAll()
-      let complete = FolderEntries.forEach(in: descriptor) { raw, type in
-        let name: String
-        var isDecodable = true
-        if let text = UTF8Text.validated(raw) {
-          name = text
-        } else {
-          name = shownEscaped(Array(raw))
-          isDecodable = false
-        }
-        if name == "." || name == ".." { return }
-        if ScratchFiles.kind(of: name) != nil {
-          scratch.append(name)
-          return
-        }
-        var isFolder = Int32(type) == Int32(DT_DIR)
-        // Some file systems do not fill in the type: ask.
-        if Int32(type) == Int32(DT_UNKNOWN) {
-          var info = stat()
-          if lstat(folder + "/" + name, &info) == 0 {
-            isFolder = (info.st_mode & S_IFMT) == S_IFDIR
-          }
-        }
-        entries.append((name, isFolder, isDecodable))
-      }
-      if stamped, complete, scratch.isEmpty {
-        CleanFolders.noteClean(descriptor, info: info, listedAfter: start)
-      }
-      close(descriptor)
-      // A journal rolled forward changes the folder: read it once more.
-      if attempt == 1 || scratch.isEmpty || !recoverScratch(scratch, in: folder) { break }
+    guard var listing = readAhead ?? readListing(folder, notingClean: notingClean) else { return }
+    // A journal rolled forward changes the folder: read it once more.
+    if !listing.scratch.isEmpty, recoverScratch(listing.scratch, in: folder) {
+      guard let again = readListing(folder, notingClean: notingClean) else { return }
+      listing = again
     }
-    entries.sort { $0.name < $1.name }
-    for entry in entries {
+    listing.entries.sort { $0.name < $1.name }
+    // The walk a writer takes before its locks (`bump` over a folder of 1,000 targets) reads
+    // a large folder's subfolders ahead, on every core, where one by one each waited for the
+    // kernel in turn. Each is read as the walk would read it when it got there, a moment
+    // earlier (a journal rolled forward in a sibling renames only below that sibling); one
+    // holding scratch entries is read again by the walk, after recovering them, and the
+    // folders skipped everywhere (`.git`, `.build`, `node_modules` ...) are not read ahead.
+    // Visits stay in the same order.
+    var ahead: [Int: Listing] = [:]
+    if notingClean {
+      let folders = listing.entries.indices.filter { index in
+        let entry = listing.entries[index]
+        return entry.isFolder && entry.isDecodable && !SkippedFolders.skips(entry.name)
+      }
+      if folders.count >= readAheadThreshold {
+        let names = folders.map { listing.entries[$0].name }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let read = WorkerThreads.map(names.count) { index in
+          readListing(base + names[index], notingClean: true)
+        }
+        for (index, result) in zip(folders, read) where result?.scratch.isEmpty == true {
+          ahead[index] = result
+        }
+      }
+    }
+    for (index, entry) in listing.entries.enumerated() {
       let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
       let decision = visit(
         Entry(
           relativePath: path, name: entry.name, isFolder: entry.isFolder,
           isDecodable: entry.isDecodable))
       if entry.isFolder, entry.isDecodable, decision == .descend {
-        walk(root: root, relative: path, notingClean: notingClean, visit)
+        walk(
+          root: root, relative: path, notingClean: notingClean, readAhead: ahead[index], visit)
       }
     }
   }
