@@ -63,6 +63,16 @@ struct RenameJournal {
   private let descriptor: Int32
   private var committed = false
 
+  /// Whether the journal's folder is in memory (tmpfs), where replacing a file waits for no
+  /// device.
+  var isInMemory: Bool {
+    #if os(Linux)
+      SystemCalls.fileSystemType(of: descriptor) == 0x0102_1994
+    #else
+      false
+    #endif
+  }
+
   /// Version 3: the header, the MAC of the body under the user's ``JournalKey`` (64 hex
   /// digits and a newline), then the body: for each rename its relative source and target
   /// paths and the target's state when the batch began (``FileState``), each ended by a NUL
