@@ -193,6 +193,8 @@ public enum DirectoryWalker {
   /// ``walk(_:_:)``, recording each folder found with no scratch entry in ``CleanFolders``
   /// (an `fstat` more per folder): for a writer that takes its locks after the walk and
   /// recovers below them (`bump`), which then reads those folders again only if they changed.
+  /// When noting, a folder with ``readAheadThreshold`` subfolders or more has them read on
+  /// every core before they are visited; the visits are the same, in the same order.
   package static func walk(
     _ root: String, notingCleanFolders: Bool, _ visit: (Entry) -> Decision
   ) {
