@@ -104,9 +104,9 @@ struct WorkerThreadsTests {
 
   @Test("run calls each worker once")
   func runEachOnce() {
-    let calls = Calls()
+    let calls = Recorded<Int>()
     WorkerThreads.run(8) { calls.record($0) }
-    #expect(calls.workers.sorted() == Array(0..<8))
+    #expect(calls.all.sorted() == Array(0..<8))
   }
 
   #if os(Linux)
@@ -121,9 +121,9 @@ struct WorkerThreadsTests {
     @Test("a worker started on another core may then run on every core the process may")
     func workersUnpinned() throws {
       let main = try #require(Self.allowedCores("/proc/self/status"))
-      let seen = Masks()
+      let seen = Recorded<(Int, String)>()
       WorkerThreads.run(8) { worker in
-        seen.record(worker, Self.allowedCores("/proc/thread-self/status") ?? "unreadable")
+        seen.record((worker, Self.allowedCores("/proc/thread-self/status") ?? "unreadable"))
       }
       let masks = seen.all
       #expect(masks.count == 8)
@@ -140,26 +140,16 @@ struct WorkerThreadsTests {
       }
       #expect(WorkerThreads.cores == count)
     }
-
-    /// Each worker's allowed cores, from any thread.
-    final class Masks: @unchecked Sendable {
-      private let lock = NSLock()
-      private var masks: [(Int, String)] = []
-
-      func record(_ worker: Int, _ mask: String) { lock.withLock { masks.append((worker, mask)) } }
-
-      var all: [(Int, String)] { lock.withLock { masks } }
-    }
   #endif
 
-  /// The workers seen, from any thread.
-  final class Calls: @unchecked Sendable {
+  /// What the workers recorded, from any thread.
+  final class Recorded<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var seen: [Int] = []
+    private var values: [Value] = []
 
-    func record(_ worker: Int) { lock.withLock { seen.append(worker) } }
+    func record(_ value: Value) { lock.withLock { values.append(value) } }
 
-    var workers: [Int] { lock.withLock { seen } }
+    var all: [Value] { lock.withLock { values } }
   }
 }
 

@@ -67,7 +67,7 @@ struct RenameJournal {
   /// device.
   var isInMemory: Bool {
     #if os(Linux)
-      SystemCalls.fileSystemType(of: descriptor) == 0x0102_1994
+      SystemCalls.fileSystemType(of: descriptor) == SystemCalls.tmpfsType
     #else
       false
     #endif

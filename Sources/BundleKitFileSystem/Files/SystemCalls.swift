@@ -76,6 +76,9 @@ enum SystemCalls {
   }
 
   #if os(Linux)
+    /// ``fileSystemType(of:)`` of tmpfs, the file system in memory.
+    static let tmpfsType = 0x0102_1994
+
     /// The type of the file system holding `descriptor` (`statfs(2)`'s `f_type`: `0xEF53`
     /// for ext2/3/4, `0x01021994` for tmpfs ...), or nil when it cannot be read. `struct
     /// statfs` starts with `f_type`, a machine word, on Linux; the rest is not read.

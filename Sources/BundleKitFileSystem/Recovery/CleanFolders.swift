@@ -94,7 +94,7 @@ package enum CleanFolders {
   #if os(Linux)
     /// ext2/3/4, tmpfs, XFS, Btrfs: the file systems whose times the kernel sets from its own
     /// clock at nanosecond resolution (`statfs(2)`'s magic numbers).
-    static let localFileSystems: [Int] = [0xEF53, 0x0102_1994, 0x5846_5342, 0x9123_683E]
+    static let localFileSystems: [Int] = [0xEF53, SystemCalls.tmpfsType, 0x5846_5342, 0x9123_683E]
 
     private static func hasLocalTimes(_ descriptor: Int32) -> Bool {
       SystemCalls.fileSystemType(of: descriptor).map(localFileSystems.contains) ?? false
