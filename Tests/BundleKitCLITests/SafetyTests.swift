@@ -85,6 +85,67 @@ struct PlistEditSafetyTests {
   }
 }
 
+/// A bump holds every folder it writes locked, one descriptor each.
+struct DescriptorLimitTests {
+  /// The hard limit on open descriptors of processes this one starts.
+  static let hardLimit = DescriptorLimits.current?.hard ?? 0
+
+  /// A tree of `count` targets, each folder with an XML Info.plist at build 1.
+  func targets(_ count: Int) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    let plist = try PropertyListValue.dictionary([
+      "CFBundleIdentifier": .string("com.example.app"), "CFBundleVersion": .string("1"),
+    ]).encoded(as: .xml1)
+    for index in 0..<count {
+      try FileIO.createFolders(for: folder.file("Target\(index)/Info.plist"))
+      try FileIO.writeAtomically(plist, to: folder.file("Target\(index)/Info.plist"))
+    }
+    return folder
+  }
+
+  /// `bundlekit bump build TREE` under `ulimit` settings given to the shell first.
+  func bump(_ tree: TemporaryFolder, limits: String) throws -> Tool.Result {
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
+    return try Tool.run(
+      "/bin/sh", ["-c", "\(limits) && exec \"$0\" bump build \"$1\"", tool, tree.path])
+  }
+
+  /// The CFBundleVersion of every target.
+  func builds(_ tree: TemporaryFolder, _ count: Int) throws -> Set<String> {
+    try Set(
+      (0..<count).map { index in
+        let document = try PropertyListDocument(
+          contentsOfFile: tree.file("Target\(index)/Info.plist"))
+        guard case .dictionary(let keys) = document.value,
+          case .string(let build)? = keys["CFBundleVersion"]
+        else { return "?" }
+        return build
+      })
+  }
+
+  @Test(
+    "more folders than the soft descriptor limit: the bump raises it, as far as the hard one allows",
+    .enabled(if: hardLimit >= 2_048, "the hard descriptor limit here is too low to raise to"))
+  func raisesSoftLimit() throws {
+    let tree = try targets(400)
+    let result = try bump(tree, limits: "ulimit -Sn 256")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try builds(tree, 400) == ["2"])
+  }
+
+  @Test(
+    "more folders than the hard descriptor limit: refused, saying so, and nothing written",
+    .enabled(if: hardLimit >= 256, "the hard descriptor limit here is lower than the test sets"))
+  func hardLimitRefused() throws {
+    let tree = try targets(400)
+    let result = try bump(tree, limits: "ulimit -Sn 256 && ulimit -Hn 256")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("cannot open the folder to lock it"))
+    #expect(result.stderr.contains("ulimit -Hn"))
+    #expect(try builds(tree, 400) == ["1"])
+  }
+}
+
 struct OutputSafetyTests {
   /// A character device (the null device's numbers) or a FIFO with a reader, standing
   /// where a command writes its output.

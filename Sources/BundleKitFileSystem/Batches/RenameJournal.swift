@@ -353,7 +353,7 @@ package enum AbsolutePath {
   /// file's folder read each component's link again: 11 `readlink`s per file of a batch.
   /// The current folder is real already (`getcwd` resolves links), so a relative path costs
   /// one `lstat` per folder below it.
-  package struct RealFolders {
+  package struct RealFolders: Sendable {
     /// The current folder, absolute, the batch's relative paths start from.
     package let current: String
     /// Resolved folders; nil for one that does not exist.
@@ -362,6 +362,9 @@ package enum AbsolutePath {
     /// asked for: the checks and the batch that follow (under the same locks) need not read
     /// it again.
     private var fileInfo: [String: stat] = [:]
+    /// The `lstat` of each folder resolved by its own name (not a link), by its real path:
+    /// what a `stat` of it reads, for the recovery that follows under the same locks.
+    private var folderInfo: [String: stat] = [:]
 
     package init(current: String = AbsolutePath.currentFolder()) {
       self.current = current
@@ -398,9 +401,46 @@ package enum AbsolutePath {
       return place
     }
 
+    /// ``file(_:)`` of each path, in order. A large batch is resolved on every core, each
+    /// thread with a copy of what is known, and what they learned is then merged: the
+    /// `lstat`s of 1,000 files in 1,000 folders are most of a bump's check that nothing is
+    /// written outside its tree.
+    package mutating func files(_ paths: [String]) -> [String?] {
+      let workers = paths.count < Self.parallelThreshold ? 1 : WorkerThreads.cores
+      guard workers > 1 else { return paths.map { file($0) } }
+      let base = self
+      let chunk = (paths.count + workers - 1) / workers
+      let parts = WorkerThreads.map(workers, threshold: 1) { worker in
+        var resolver = base
+        let places = paths[
+          min(worker * chunk, paths.count)..<min((worker + 1) * chunk, paths.count)
+        ]
+        .map { resolver.file($0) }
+        return (places: places, resolver: resolver)
+      }
+      // Room made once: grown entry by entry, the merges rehashed the tables several times.
+      known.reserveCapacity(known.count + parts.reduce(0) { $0 + $1.resolver.known.count })
+      fileInfo.reserveCapacity(fileInfo.count + paths.count)
+      folderInfo.reserveCapacity(
+        folderInfo.count + parts.reduce(0) { $0 + $1.resolver.folderInfo.count })
+      for part in parts {
+        known.merge(part.resolver.known) { mine, _ in mine }
+        fileInfo.merge(part.resolver.fileInfo) { mine, _ in mine }
+        folderInfo.merge(part.resolver.folderInfo) { mine, _ in mine }
+      }
+      return parts.flatMap(\.places)
+    }
+
+    /// Below this many paths ``files(_:)`` resolves on the calling thread.
+    static let parallelThreshold = 64
+
     /// What ``file(_:)`` read of `path` (asked for by the same string), when it was a file
     /// or folder and not a link; nil when it was not asked for.
     package func fileStatus(_ path: String) -> stat? { fileInfo[path] }
+
+    /// What resolving the real folder `folder` read of it (its `lstat`, the same as its
+    /// `stat`: it is not a link); nil when it was resolved otherwise or not at all.
+    package func folderStatus(_ folder: String) -> stat? { folderInfo[folder] }
 
     private mutating func resolve(_ folder: String) -> String? {
       if let real = known[folder] { return real }
@@ -419,6 +459,7 @@ package enum AbsolutePath {
           real = FileIO.realPath(candidate)
         } else {
           real = candidate
+          folderInfo[candidate] = info
         }
       }
       known[folder] = .some(real)

@@ -135,3 +135,27 @@ enum SystemCalls {
     #endif
   }
 }
+
+/// The process's limits on open descriptors (`RLIMIT_NOFILE`).
+package enum DescriptorLimits {
+  #if canImport(Glibc)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+  #else
+    private static let resource = RLIMIT_NOFILE
+  #endif
+
+  /// The soft and hard limits now (`Int.max` for none), or nil when they cannot be read.
+  package static var current: (soft: Int, hard: Int)? {
+    var limit = rlimit()
+    guard getrlimit(resource, &limit) == 0 else { return nil }
+    return (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max))
+  }
+
+  /// Raises the soft limit to `count` when it is lower, as far as the hard limit allows.
+  package static func raiseSoft(to count: Int) {
+    var limit = rlimit()
+    guard getrlimit(resource, &limit) == 0, Int(clamping: limit.rlim_cur) < count else { return }
+    limit.rlim_cur = min(rlim_t(count), limit.rlim_max)
+    _ = setrlimit(resource, &limit)
+  }
+}

@@ -24,14 +24,37 @@ public final class FolderLocks {
   }
 
   /// Locks every folder, waiting for other holders.
-  public init(folders: Set<String>) throws(FileSystemError) {
+  public convenience init(folders: Set<String>) throws(FileSystemError) {
+    try self.init(folders: folders, open: nil)
+  }
+
+  /// Locks every folder, waiting for other holders; a folder `open` holds (a walk kept it
+  /// open) is locked through that descriptor, which is taken from it, instead of being
+  /// opened again.
+  package init(folders: Set<String>, open kept: OpenFolders?) throws(FileSystemError) {
+    // One descriptor a folder: a bump of 1,000 targets under a soft limit of 1,024 (or 512)
+    // ran out of them where the hard limit allowed far more.
+    DescriptorLimits.raiseSoft(to: folders.count + 256)
     for folder in folders.sorted() {
-      let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else {
-        release()
-        throw .io(path: folder, message: FileIO.systemError("cannot open the folder to lock it"))
+      let descriptor: Int32
+      let id: HeldFolders.ID
+      if let open = kept?.take(folder) {
+        descriptor = open.descriptor
+        id = HeldFolders.ID(device: open.device, inode: open.inode)
+      } else {
+        descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+          let tooMany = errno == EMFILE
+          var message = FileIO.systemError("cannot open the folder to lock it")
+          if tooMany {
+            message +=
+              " (a lock holds each of the \(folders.count) folders open: raise the hard limit, `ulimit -Hn`)"
+          }
+          release()
+          throw .io(path: folder, message: message)
+        }
+        id = HeldFolders.ID(descriptor)
       }
-      let id = HeldFolders.ID(descriptor)
       if HeldFolders.retainIfHeld(id) {
         close(descriptor)
         held.append(id)
@@ -71,8 +94,12 @@ enum HeldFolders {
     init(_ descriptor: Int32) {
       var info = stat()
       _ = fstat(descriptor, &info)
-      device = UInt64(info.st_dev)
-      inode = UInt64(info.st_ino)
+      self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    init(device: UInt64, inode: UInt64) {
+      self.device = device
+      self.inode = inode
     }
   }
 

@@ -86,7 +86,13 @@ package enum CleanFolders {
   /// False when it cannot be read, or no walk of this process recorded it.
   static func isClean(_ folder: String) -> Bool {
     var info = stat()
-    guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return false }
+    guard stat(folder, &info) == 0 else { return false }
+    return isClean(info)
+  }
+
+  /// Whether the folder whose `stat` is `info`, read just now, is as a walk found it.
+  static func isClean(_ info: stat) -> Bool {
+    guard info.st_mode & S_IFMT == S_IFDIR else { return false }
     let stamp = Stamp(info)
     return state.read { $0.clean.contains(stamp) }
   }

@@ -99,12 +99,15 @@ package enum ScratchRecovery {
     // one by one, deepest first as found. Recovering one changes only it and the folders
     // below it, so the other readings stay true.
     // A folder a walk of this run found clean and that has not changed since (by its change
-    // time, CleanFolders) is not read again: one `stat` instead of five calls.
-    let listed = folders
+    // time, CleanFolders) is not read again: one `stat` instead of five calls, none where
+    // resolving the batch's folders just read it (under the same locks).
+    let listed = folders.filter { folder in
+      !(real.folderStatus(folder).map(CleanFolders.isClean) ?? false)
+    }
     let holdsScratch = WorkerThreads.map(listed.count) { index in
       !CleanFolders.isClean(listed[index]) && DirectoryWalker.holdsScratch(listed[index])
     }
-    for (folder, scratch) in zip(folders, holdsScratch) where scratch {
+    for (folder, scratch) in zip(listed, holdsScratch) where scratch {
       recover(in: folder)
     }
   }

@@ -187,7 +187,7 @@ public enum DirectoryWalker {
   /// Calls `visit` for every entry under `root` (not `root` itself), each folder's entries in
   /// name order before the folder's children, depth first.
   public static func walk(_ root: String, _ visit: (Entry) -> Decision) {
-    walk(root: root, relative: "", notingClean: false, visit)
+    walk(root: root, relative: "", notingClean: false, keep: nil, visit)
   }
 
   /// ``walk(_:_:)``, recording each folder found with no scratch entry in ``CleanFolders``
@@ -195,10 +195,34 @@ public enum DirectoryWalker {
   /// recovers below them (`bump`), which then reads those folders again only if they changed.
   /// When noting, a folder with ``readAheadThreshold`` subfolders or more has them read on
   /// every core before they are visited; the visits are the same, in the same order.
+  ///
+  /// With `open`, a folder below `root` found holding a file whose name `open.holding`
+  /// accepts is kept open in `open.folders`, under the name `open.name` gives its path
+  /// relative to `root` (``OpenFolders``): the folders `bump` locks next.
   package static func walk(
-    _ root: String, notingCleanFolders: Bool, _ visit: (Entry) -> Decision
+    _ root: String, notingCleanFolders: Bool, keepingOpen open: KeptOpen? = nil,
+    _ visit: (Entry) -> Decision
   ) {
-    walk(root: root, relative: "", notingClean: notingCleanFolders, visit)
+    walk(root: root, relative: "", notingClean: notingCleanFolders, keep: open, visit)
+  }
+
+  /// Which folders a walk keeps open, and where (``walk(_:notingCleanFolders:keepingOpen:_:)``).
+  package struct KeptOpen {
+    /// Where the folders are kept.
+    package var folders: OpenFolders
+    /// Whether a file name makes its folder kept.
+    package var holding: @Sendable (String) -> Bool
+    /// The name a folder is kept under, from its path relative to the root.
+    package var name: (String) -> String
+
+    package init(
+      folders: OpenFolders, holding: @escaping @Sendable (String) -> Bool,
+      name: @escaping (String) -> String
+    ) {
+      self.folders = folders
+      self.holding = holding
+      self.name = name
+    }
   }
 
   /// A folder's entries as one reading found them, in the order read.
@@ -206,15 +230,21 @@ public enum DirectoryWalker {
     var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
     /// BundleKit's scratch entries, kept apart.
     var scratch: [String] = []
+    /// The folder, still open, when the reading was asked to keep it.
+    var open: OpenFolders.Folder?
   }
 
   /// Reads `folder`'s entries once, noting it clean (``CleanFolders``) when asked and it
-  /// holds no scratch entry; nil when it cannot be opened.
-  private static func readListing(_ folder: String, notingClean: Bool) -> Listing? {
+  /// holds no scratch entry; nil when it cannot be opened. When noting, a folder holding no
+  /// scratch entry and a file `keep` accepts is left open (``Listing/open``).
+  private static func readListing(
+    _ folder: String, notingClean: Bool, keep: (@Sendable (String) -> Bool)? = nil
+  ) -> Listing? {
     let start = notingClean ? CleanFolders.now() : timespec()
     let descriptor = openFolder(folder)
     guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
+    var kept = false
+    defer { if !kept { close(descriptor) } }
     // The folder's change time before its entries are read (see CleanFolders).
     var info = stat()
     let stamped = notingClean && fstat(descriptor, &info) == 0
@@ -245,6 +275,11 @@ public enum DirectoryWalker {
     }
     if stamped, complete, listing.scratch.isEmpty {
       CleanFolders.noteClean(descriptor, info: info, listedAfter: start)
+      if let keep, listing.entries.contains(where: { !$0.isFolder && keep($0.name) }) {
+        kept = true
+        listing.open = OpenFolders.Folder(
+          descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      }
     }
     return listing
   }
@@ -254,15 +289,24 @@ public enum DirectoryWalker {
   package static let readAheadThreshold = 32
 
   private static func walk(
-    root: String, relative: String, notingClean: Bool, readAhead: Listing? = nil,
-    _ visit: (Entry) -> Decision
+    root: String, relative: String, notingClean: Bool, keep: KeptOpen?,
+    readAhead: Listing? = nil, _ visit: (Entry) -> Decision
   ) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
-    guard var listing = readAhead ?? readListing(folder, notingClean: notingClean) else { return }
+    // The root is not kept: it is named as the user gave it, which the lock may not be.
+    let holding = !relative.isEmpty && keep?.folders.reserve(1) == true ? keep?.holding : nil
+    guard
+      var listing = readAhead ?? readListing(folder, notingClean: notingClean, keep: holding)
+    else { return }
     // A journal rolled forward changes the folder: read it once more.
     if !listing.scratch.isEmpty, recoverScratch(listing.scratch, in: folder) {
-      guard let again = readListing(folder, notingClean: notingClean) else { return }
+      guard let again = readListing(folder, notingClean: notingClean, keep: holding) else {
+        return
+      }
       listing = again
+    }
+    if let open = listing.open, let keep {
+      keep.folders.keep(keep.name(relative), open)
     }
     listing.entries.sort { $0.name < $1.name }
     // The walk a writer takes before its locks (`bump` over a folder of 1,000 targets) reads
@@ -281,13 +325,18 @@ public enum DirectoryWalker {
       if folders.count >= readAheadThreshold {
         let names = folders.map { listing.entries[$0].name }
         let base = folder.hasSuffix("/") ? folder : folder + "/"
+        let holding = keep?.folders.reserve(names.count) == true ? keep?.holding : nil
         let read = WorkerThreads.map(names.count) { index in
-          readListing(base + names[index], notingClean: true)
+          readListing(base + names[index], notingClean: true, keep: holding)
         }
         for (index, result) in zip(folders, read) where result?.scratch.isEmpty == true {
           ahead[index] = result
         }
       }
+    }
+    // Read ahead but not visited (the visitor skipped it): not kept.
+    defer {
+      for listing in ahead.values { if let open = listing.open { close(open.descriptor) } }
     }
     for (index, entry) in listing.entries.enumerated() {
       let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
@@ -297,7 +346,8 @@ public enum DirectoryWalker {
           isDecodable: entry.isDecodable))
       if entry.isFolder, entry.isDecodable, decision == .descend {
         walk(
-          root: root, relative: path, notingClean: notingClean, readAhead: ahead[index], visit)
+          root: root, relative: path, notingClean: notingClean, keep: keep,
+          readAhead: ahead.removeValue(forKey: index), visit)
       }
     }
   }

@@ -83,14 +83,18 @@ extension VersionBump {
   ) throws(VersioningError) -> Plan {
     // The trees this run writes: what killed runs left there is finished before reading.
     RecoveryScope.permit(under: paths.isEmpty ? ["."] : paths)
-    let found = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests)
+    // The folders the walk listed holding Info.plists stay open for their locks.
+    let open = OpenFolders()
+    let found = try InfoPlistDiscovery.find(
+      in: paths, includeTests: includeTests, keepingOpen: open)
     var folders = Set(
       found.map { item -> String in
         if case .infoPlist(let path) = item { return VersionInventory.parentFolder(of: path) }
         return item.path
       })
     var locks: FolderLocks
-    do { locks = try FolderLocks(folders: folders) } catch { throw .file(error) }
+    do { locks = try FolderLocks(folders: folders, open: open) } catch { throw .file(error) }
+    open.closeAll()
     defer { locks.release() }
     // What was found stays found: a file added meanwhile is left for the next run, as it
     // would be had it come later.
@@ -133,11 +137,12 @@ extension VersionBump {
     let real = folderRoots.compactMap { folders.folder($0) }
     // Each root with its slash, made once rather than for every file.
     let prefixes = real.map { $0 == "/" ? "/" : $0 + "/" }
-    return files.filter { file in
-      guard let place = folders.file(file) else { return true }
-      return !zip(real, prefixes).contains { root, prefix in
+    return zip(files, folders.files(files)).compactMap { file, place in
+      guard let place else { return file }
+      let inside = zip(real, prefixes).contains { root, prefix in
         place == root || place.hasPrefix(prefix)
       }
+      return inside ? nil : file
     }
   }
 }

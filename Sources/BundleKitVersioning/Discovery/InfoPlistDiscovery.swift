@@ -107,6 +107,15 @@ public enum InfoPlistDiscovery {
   public static func find(in paths: [String], includeTests: Bool = false) throws(VersioningError)
     -> [Found]
   {
+    try find(in: paths, includeTests: includeTests, keepingOpen: nil)
+  }
+
+  /// ``find(in:includeTests:)``, keeping open in `open` each folder found below a searched
+  /// folder holding an Info.plist, by the name ``VersionInventory/parentFolder(of:)`` gives
+  /// it: the folders `bump` locks next (``OpenFolders``).
+  package static func find(
+    in paths: [String], includeTests: Bool, keepingOpen open: OpenFolders?
+  ) throws(VersioningError) -> [Found] {
     var found: Set<Found> = []
     let manager = FileManager.default
     // A batch a killed run left half-written in these folders is finished first when this
@@ -145,7 +154,10 @@ public enum InfoPlistDiscovery {
       }
       // Folders seen clean are noted: `bump` recovers under its locks, after this walk, and
       // reads again only the folders that changed (CleanFolders).
-      DirectoryWalker.walk(path, notingCleanFolders: true) { entry in
+      let keeping = open.map {
+        DirectoryWalker.KeptOpen(folders: $0, holding: isInfoPlist, name: fullPath)
+      }
+      DirectoryWalker.walk(path, notingCleanFolders: true, keepingOpen: keeping) { entry in
         let name = entry.name
         let relative = entry.relativePath
         if SkippedFolders.skips(name) {

@@ -1,0 +1,159 @@
+import BundleKitTestSupport
+import Foundation
+import Testing
+
+@testable import BundleKitFileSystem
+
+/// The folders a walk keeps open for the locks `bump` takes next (`OpenFolders`), and the
+/// resolver that checks a batch on every core (`RealFolders.files`).
+@Suite("Open folders")
+struct OpenFoldersTests {
+  /// A tree with Info.plists at the root, in a folder, two folders down, in a folder the
+  /// visitor skips, and in more sibling folders than the walk reads ahead; a folder with none.
+  func tree() throws -> TemporaryFolder {
+    let folder = try TemporaryFolder()
+    var files = ["Info.plist", "A/Info.plist", "B/notes.txt", "C/D/App-Info.plist"]
+    files.append("Skipped.framework/Info.plist")
+    for index in 0..<(DirectoryWalker.readAheadThreshold + 8) {
+      files.append(index % 5 == 0 ? "Ziel-ж\(index)/Info.plist" : "Target\(index)/Info.plist")
+    }
+    for file in files {
+      try FileIO.createFolders(for: folder.file(file))
+      try FileIO.writeAtomically(Array("x".utf8), to: folder.file(file))
+    }
+    return folder
+  }
+
+  /// Walks `folder` keeping the folders that hold an Info.plist open in `open`, by path.
+  func walk(_ folder: TemporaryFolder, into open: OpenFolders) -> [String] {
+    var seen: [String] = []
+    let keeping = DirectoryWalker.KeptOpen(
+      folders: open, holding: { $0.hasSuffix("Info.plist") }, name: { folder.file($0) })
+    DirectoryWalker.walk(folder.path, notingCleanFolders: true, keepingOpen: keeping) { entry in
+      seen.append(entry.relativePath)
+      return entry.name.hasSuffix(".framework") ? .skip : .descend
+    }
+    return seen
+  }
+
+  /// The folders this process has a descriptor open on, by path.
+  func openFolderPaths() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+    }
+  }
+
+  @Test("a walk keeps open each folder below its root holding a named file, and no other")
+  func keepsFoldersHoldingFiles() throws {
+    let folder = try tree()
+    let kept = OpenFolders()
+    let seen = walk(folder, into: kept)
+    let targets = (0..<(DirectoryWalker.readAheadThreshold + 8)).map {
+      $0 % 5 == 0 ? "Ziel-ж\($0)" : "Target\($0)"
+    }
+    #expect(kept.count == targets.count + 2)
+    for name in targets + ["A", "C/D"] {
+      let taken = try #require(kept.take(folder.file(name)), "\(name)")
+      var info = stat()
+      #expect(stat(folder.file(name), &info) == 0)
+      var held = stat()
+      #expect(fstat(taken.descriptor, &held) == 0)
+      #expect(held.st_ino == info.st_ino && taken.inode == UInt64(info.st_ino), "\(name)")
+      #expect(taken.device == UInt64(info.st_dev))
+      close(taken.descriptor)
+    }
+    // Not the root, nor a folder without one, nor one the visitor skipped (read ahead and
+    // then closed: no descriptor of this process is left on it).
+    for name in [".", "B", "C", "Skipped.framework"] {
+      #expect(kept.take(folder.file(name)) == nil, "\(name)")
+    }
+    #if os(Linux)
+      let skipped = try #require(realpath(folder.file("Skipped.framework"), nil))
+      defer { free(skipped) }
+      #expect(!(try openFolderPaths()).contains(String(cString: skipped)))
+    #endif
+    // The visits are the plain walk's.
+    var plain: [String] = []
+    DirectoryWalker.walk(folder.path) { entry in
+      plain.append(entry.relativePath)
+      return entry.name.hasSuffix(".framework") ? .skip : .descend
+    }
+    #expect(seen == plain)
+  }
+
+  @Test("a lock takes the folder the walk kept open, and holds it against others")
+  func lockUsesKeptFolder() throws {
+    let folder = try tree()
+    let kept = OpenFolders()
+    _ = walk(folder, into: kept)
+    let locked = folder.file("A")
+    let before = kept.count
+    let locks = try FolderLocks(folders: [locked, folder.file("B")], open: kept)
+    #expect(kept.count == before - 1)
+    #expect(kept.take(locked) == nil)
+    // Another open file description of the folder cannot lock it while the lock is held.
+    let other = open(locked, O_RDONLY | O_CLOEXEC)
+    try #require(other >= 0)
+    defer { close(other) }
+    #expect(flock(other, LOCK_EX | LOCK_NB) != 0)
+    locks.release()
+    #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+    kept.closeAll()
+    #expect(kept.count == 0)
+  }
+
+  @Test("no more folders are kept open than the limit, and the walk sees everything")
+  func limitHolds() throws {
+    let folder = try tree()
+    // Room for too few of the folders read ahead together: none of them is kept, and the one
+    // walked on its own (C/D, below a folder of four) is.
+    let kept = OpenFolders(limit: 5)
+    let seen = walk(folder, into: kept)
+    #expect(kept.count == 1)
+    #expect(kept.take(folder.file("C/D")) != nil)
+    let found = seen.filter { $0.hasSuffix("Info.plist") }
+    #expect(found.count == 3 + DirectoryWalker.readAheadThreshold + 8)
+    kept.closeAll()
+    #expect(OpenFolders.descriptorBudget >= 0)
+  }
+
+  @Test("resolving a batch's files on every core gives what resolving each one gives")
+  func parallelResolutionMatches() throws {
+    let tree = try TemporaryFolder()
+    let manager = FileManager.default
+    var paths: [String] = []
+    for index in 0..<(AbsolutePath.RealFolders.parallelThreshold * 2 + 3) {
+      let name = index % 4 == 0 ? "Ünï\(index)" : "Target\(index)"
+      try FileIO.createFolders(for: tree.file("\(name)/Info.plist"))
+      try FileIO.writeAtomically(Array("x".utf8), to: tree.file("\(name)/Info.plist"))
+      paths.append(tree.file("\(name)/Info.plist"))
+    }
+    try manager.createSymbolicLink(atPath: tree.file("Linked"), withDestinationPath: "Target1")
+    try manager.createSymbolicLink(
+      atPath: tree.file("Target2/Alias.plist"), withDestinationPath: "../Target3/Info.plist")
+    paths += [
+      tree.file("Linked/Info.plist"), tree.file("Target2/Alias.plist"),
+      tree.file("Missing/Info.plist"), tree.file("Target5/Missing.plist"),
+      tree.file("Target6/../Target7/Info.plist"),
+    ]
+    var each = AbsolutePath.RealFolders()
+    let expected = paths.map { each.file($0) }
+    var batch = AbsolutePath.RealFolders()
+    let places = batch.files(paths)
+    #expect(places == expected)
+    #expect(expected.compactMap { $0 }.count == paths.count - 2)
+    for path in paths {
+      #expect(batch.fileStatus(path)?.st_ino == each.fileStatus(path)?.st_ino, "\(path)")
+      let folder = Paths.parent(path)
+      let (mine, theirs) = (batch.folder(folder), each.folder(folder))
+      #expect(mine == theirs, "\(folder)")
+    }
+    // A folder's status is what `stat` reads of it.
+    let resolved = batch.folder(tree.file("Target9"))
+    let folder = try #require(resolved)
+    var now = stat()
+    #expect(stat(folder, &now) == 0)
+    #expect(batch.folderStatus(folder)?.st_ino == now.st_ino)
+    #expect(batch.folderStatus(tree.file("Linked")) == nil)
+  }
+}
