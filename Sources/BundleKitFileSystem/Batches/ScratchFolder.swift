@@ -69,7 +69,7 @@ public final class ScratchFolder {
   /// Lets go of the folder once it has been moved into place.
   public func release() {
     guard descriptor >= 0 else { return }
-    HeldFolders.release(id)
+    HeldFolders.release([id])
     close(descriptor)
     descriptor = -1
   }
