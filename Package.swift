@@ -58,16 +58,12 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
   ],
   targets: [
-    // System libraries, found with pkg-config.
-    .systemLibrary(
-      name: "CBundleKitLibXML2",
-      pkgConfig: "libxml-2.0",
-      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
-    ),
+    // System libraries. libxml2 and libarchive are loaded when first used, not linked (their
+    // headers say why); zlib is linked.
+    .systemLibrary(name: "CBundleKitLibXML2"),
     .systemLibrary(
       name: "CBundleKitArchive",
-      pkgConfig: "libarchive",
-      providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
     ),
     // glibc's calls that choose the core a thread starts on (Linux; nothing to link).
     .systemLibrary(name: "CBundleKitThreads"),

@@ -15,7 +15,12 @@ enum LibXML2Push {
     // Only XML's own entities and character references: nothing a document declares.
     handler.getEntity = { _, _ in nil }
     guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, nil) else {
-      throw .syntax(path: path, line: 1, column: 1, message: "could not create an XML parser")
+      // libxml2 is loaded when first needed: say so when it is not there.
+      let missing = bundlekit_libxml2_missing().map { String(cString: $0) }
+      throw .syntax(
+        path: path, line: 1, column: 1,
+        message: missing.map { "this document needs libxml2, and \($0) could not be loaded" }
+          ?? "could not create an XML parser")
     }
     defer { xmlFreeParserCtxt(parser) }
     xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue))

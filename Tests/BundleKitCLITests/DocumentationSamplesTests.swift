@@ -25,7 +25,6 @@ struct DocumentationSamplesTests {
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitLibXML2/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitArchive/module.modulemap",
       "-Xcc", "-fmodule-map-file=\(root)/Sources/CBundleKitThreads/module.modulemap",
-      "-Xcc", "-I/usr/include/libxml2",
     ]
   }
 

@@ -1,3 +1,4 @@
+import BundleKitFileSystem
 import BundleKitTestSupport
 import Foundation
 import Testing
@@ -181,6 +182,39 @@ struct PackageShapeTests {
     ] {
       #expect(!reached.contains(heavy), "bundlekit reaches \(heavy)")
     }
+  }
+
+  @Test(
+    "bundlekit starts without libarchive and libxml2: neither is linked, both load when used",
+    .enabled(if: Tool.path("ldd") != nil, "ldd lists what a Linux executable links"))
+  func archiveLibrariesLoadWhenUsed() throws {
+    let tool = try #require(BundleKitTool.path, "bundlekit was not built beside the tests")
+    let ldd = try #require(Tool.path("ldd"))
+    let linked = try Tool.run(ldd, [tool])
+    #expect(linked.status == 0)
+    let libraries = String(decoding: linked.stdout, as: UTF8.self)
+    #expect(libraries.contains("libz.so"), "\(libraries)")
+    for lazy in ["libarchive", "libxml2", "libicu"] {
+      #expect(!libraries.contains(lazy), "bundlekit links \(lazy)")
+    }
+    // Loaded when used: an archive written and read back, and XML only libxml2 reads (not
+    // UTF-8).
+    let folder = try TemporaryFolder()
+    try FileIO.createFolders(for: folder.file("tree/a.txt"))
+    try FileIO.writeAtomically(Array("a".utf8), to: folder.file("tree/a.txt"))
+    let created = try BundleKitTool.run([
+      "archive", "create", folder.file("tree"), "-o", folder.file("tree.tar.gz"),
+    ])
+    #expect(created.status == 0, "\(created.stderr)")
+    let listed = try BundleKitTool.run(["archive", "list", folder.file("tree.tar.gz")])
+    #expect(listed.stdout.contains("tree/a.txt"), "\(listed.stderr)")
+    let latin1 =
+      Array(
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<plist version=\"1.0\"><dict><key>N</key><string>caf"
+          .utf8) + [0xE9] + Array("</string></dict></plist>\n".utf8)
+    try FileIO.writeAtomically(latin1, to: folder.file("latin1.plist"))
+    let read = try BundleKitTool.run(["plist", "get", folder.file("latin1.plist"), "N"])
+    #expect(read.stdout == "café\n", "\(read.stderr)")
   }
 
   @Test("every module an app can import carries the BundleKit prefix, in all three packages")

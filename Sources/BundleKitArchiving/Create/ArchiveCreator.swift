@@ -177,7 +177,7 @@ public enum ArchiveCreator {
     let locale = UTF8Locale.enter()
     defer { locale.leave() }
     guard let writer = archive_write_new() else {
-      throw .archive(path: output, message: "libarchive could not start")
+      throw .archive(path: output, message: ArchiveCreator.startFailure)
     }
     defer { archive_write_free(writer) }
     // tar.gz: libarchive writes the tar, ParallelGzip compresses it on every core.
@@ -211,7 +211,7 @@ public enum ArchiveCreator {
       gzip?.failure.map { "Write failed: \($0)" } ?? errorText(writer)
     }
     guard let disk = archive_read_disk_new() else {
-      throw .archive(path: output, message: "libarchive could not start")
+      throw .archive(path: output, message: ArchiveCreator.startFailure)
     }
     defer { archive_read_free(disk) }
     var behavior = Int32(ARCHIVE_READDISK_NO_ACL | ARCHIVE_READDISK_NO_FFLAGS)
@@ -225,7 +225,7 @@ public enum ArchiveCreator {
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     for (file, holeless) in walked {
       guard let entry = archive_entry_new() else {
-        throw .archive(path: output, message: "libarchive could not start")
+        throw .archive(path: output, message: ArchiveCreator.startFailure)
       }
       defer { archive_entry_free(entry) }
       archive_entry_copy_sourcepath(entry, file.source)
@@ -363,6 +363,16 @@ public enum ArchiveCreator {
     }
     // One record per block of output, as bsdtar writes it.
     archive_write_set_bytes_in_last_block(writer, 1)
+  }
+
+  /// Why libarchive could not start an archive: the library or a function of it missing
+  /// (it is loaded when first used), or else libarchive's own refusal.
+  static var startFailure: String {
+    guard let missing = bundlekit_libarchive_missing() else { return "libarchive could not start" }
+    let name = String(cString: missing)
+    return name.hasPrefix("archive_")
+      ? "the libarchive installed has no \(name): install libarchive 3.6 or later"
+      : "libarchive (\(name)) could not be loaded: install libarchive"
   }
 
   /// libarchive's message, with the system's reason when it gives one apart ("Write failed"

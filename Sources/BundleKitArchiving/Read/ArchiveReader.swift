@@ -53,7 +53,7 @@ public enum ArchiveReader {
 
   static func open(_ source: Source, name: String) throws(ArchiveError) -> OpaquePointer {
     guard let reader = archive_read_new() else {
-      throw .archive(path: name, message: "libarchive could not start")
+      throw .archive(path: name, message: ArchiveCreator.startFailure)
     }
     archive_read_support_filter_all(reader)
     archive_read_support_format_all(reader)

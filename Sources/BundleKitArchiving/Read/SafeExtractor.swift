@@ -176,7 +176,7 @@ public enum SafeExtractor {
     let reader = try ArchiveReader.open(.file(archive), name: archive)
     defer { archive_read_free(reader) }
     guard let writer = archive_write_disk_new() else {
-      throw .archive(path: archive, message: "libarchive could not start")
+      throw .archive(path: archive, message: ArchiveCreator.startFailure)
     }
     defer { archive_write_free(writer) }
     // `..` and absolute paths are refused by `check` before the path is rewritten to the
