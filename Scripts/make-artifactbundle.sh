@@ -9,7 +9,8 @@
 # Writes DIR/bundlekit.artifactbundle (default DIR: Artifacts) and
 # DIR/bundlekit.artifactbundle.zip with its checksum (for `.binaryTarget(url:checksum:)`).
 #   - Linux: the Swift runtime and Foundation linked in statically; the binary needs only the
-#     system's libxml2 and libarchive. One variant per triple (x86_64, aarch64).
+#     system's C libraries, and libarchive and libxml2 when it first uses them (loaded then).
+#     One variant per triple (x86_64, aarch64).
 #   - macOS: one universal binary (arm64 and x86_64), variant `bundlekit-VERSION-macos`.
 # Each run adds its platform's variant to the bundle already in DIR (info.json lists every
 # variant present), so running it on Linux and macOS into one folder makes one bundle.
