@@ -31,10 +31,17 @@ package final class OpenFolders {
   /// The descriptor table made large enough for this many open descriptors (``reserve(_:)``).
   private var reserved = 0
 
-  /// Holds nothing yet; `limit` is the most it will hold (by default half the descriptors the
-  /// process's limit leaves after 256).
-  package init(limit: Int = OpenFolders.descriptorBudget) {
-    self.limit = limit
+  /// Holds nothing yet; `limit` is the most it will hold. By default the soft descriptor
+  /// limit is first raised as far as the hard one allows (to what ``most`` needs; a soft
+  /// limit of 1,024 is common, and would keep a bump of 1,000 targets from keeping any), and
+  /// the limit is half of what it leaves after 256.
+  package init(limit: Int? = nil) {
+    if let limit {
+      self.limit = limit
+    } else {
+      DescriptorLimits.raiseSoft(to: 2 * Self.most + 256)
+      self.limit = Self.descriptorBudget
+    }
   }
 
   deinit { closeAll() }
@@ -42,11 +49,9 @@ package final class OpenFolders {
   /// The most folders kept open at once.
   static let most = 1 << 16
 
-  /// How many folders may be kept open, after raising the soft descriptor limit as far as
-  /// the hard one allows (to what ``most`` needs; a soft limit of 1,024 is common, and would
-  /// keep a bump of 1,000 targets from keeping any): half of what it leaves after 256.
+  /// How many folders may be kept open under the soft descriptor limit now: half of what it
+  /// leaves after 256.
   package static var descriptorBudget: Int {
-    DescriptorLimits.raiseSoft(to: 2 * most + 256)
     // Unlimited clamps to the most kept.
     guard let limits = DescriptorLimits.current else { return 0 }
     return min(max((limits.soft - 256) / 2, 0), most)

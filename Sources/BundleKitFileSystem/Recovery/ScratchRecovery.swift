@@ -101,14 +101,17 @@ package enum ScratchRecovery {
     // A folder a walk of this run found clean and that has not changed since (by its change
     // time, CleanFolders) is not read again: one `stat` instead of five calls, none where
     // resolving the batch's folders just read it (under the same locks).
-    let listed = folders.filter { folder in
-      !(real.folderStatus(folder).map(CleanFolders.isClean) ?? false)
+    // Those known clean that way are left out before any thread starts.
+    let listed = folders.compactMap { folder -> (folder: String, known: stat?)? in
+      let known = real.folderStatus(folder)
+      return known.map(CleanFolders.isClean) == true ? nil : (folder, known)
     }
     let holdsScratch = WorkerThreads.map(listed.count) { index in
-      !CleanFolders.isClean(listed[index]) && DirectoryWalker.holdsScratch(listed[index])
+      let (folder, known) = listed[index]
+      return (known != nil || !CleanFolders.isClean(folder)) && DirectoryWalker.holdsScratch(folder)
     }
-    for (folder, scratch) in zip(listed, holdsScratch) where scratch {
-      recover(in: folder)
+    for (entry, scratch) in zip(listed, holdsScratch) where scratch {
+      recover(in: entry.folder)
     }
   }
 
