@@ -81,6 +81,74 @@ struct OpenFoldersTests {
     #expect(seen == plain)
   }
 
+  @Test("a folder is kept only when it is the one its parent listed: device and inode")
+  func keptOnlyWhenConfirmed() throws {
+    let folder = try tree()
+    var info = stat()
+    try #require(stat(folder.file("A"), &info) == 0)
+    let identity = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    let holding: @Sendable (String) -> Bool = { $0 == "Info.plist" }
+    let wrong: [(device: UInt64, inode: UInt64)?] = [
+      nil, (identity.device, identity.inode + 1), (identity.device + 1, identity.inode),
+    ]
+    for expected in wrong {
+      let listing = try #require(
+        DirectoryWalker.readListing(
+          folder.file("A"), notingClean: true, keep: holding, expected: expected))
+      #expect(!listing.confirmed && listing.open == nil, "\(String(describing: expected))")
+      #expect(listing.entries.map(\.name) == ["Info.plist"])
+    }
+    let listing = try #require(
+      DirectoryWalker.readListing(
+        folder.file("A"), notingClean: true, keep: holding, expected: identity))
+    let open = try #require(listing.open)
+    #expect(listing.confirmed && open.inode == identity.inode)
+    close(open.descriptor)
+    // The listing gives each entry's inode: the folder's own, for a folder below.
+    let root = try #require(
+      DirectoryWalker.readListing(folder.path, notingClean: true, expected: nil))
+    #expect(root.entries.first { $0.name == "A" }?.inode == identity.inode)
+  }
+
+  @Test("a file is read through a confirmed folder, a link in it is not followed")
+  func readsThroughConfirmedFolder() throws {
+    let folder = try tree()
+    let kept = OpenFolders()
+    _ = walk(folder, into: kept)
+    let locks = try FolderLocks(folders: [folder.file("A"), folder.file("B")], open: kept)
+    defer { locks.release() }
+    kept.closeAll()
+    let confirmed = locks.confirmedFolders
+    #expect(confirmed[folder.file("A")] != nil && confirmed[folder.file("B")] == nil)
+    let read = try #require(try confirmed.read(folder.file("A/Info.plist")))
+    #expect(read.bytes == Array("x".utf8))
+    var info = stat()
+    #expect(stat(folder.file("A"), &info) == 0)
+    #expect(read.read.folderStatus.st_ino == info.st_ino)
+    #expect(read.read.status.st_mode & S_IFMT == S_IFREG)
+    // Not one of them: read by its path instead.
+    #expect(try confirmed.read(folder.file("B/notes.txt")) == nil)
+    // A link is never followed through the folder.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("A/Linked.plist"), withDestinationPath: "Info.plist")
+    #expect(try confirmed.read(folder.file("A/Linked.plist")) == nil)
+    // The batch then replaces the file through the folder, whatever its path leads to now.
+    var resolved = AbsolutePath.RealFolders()
+    let noted = resolved.noteConfirmed(folder.file("A/Info.plist"), read.read)
+    #expect(noted)
+    try FileManager.default.moveItem(atPath: folder.file("A"), toPath: folder.file("A2"))
+    try FileManager.default.createSymbolicLink(atPath: folder.file("A"), withDestinationPath: "B")
+    try FileIO.writeAtomically(
+      [
+        FileWrite(
+          path: folder.file("A/Info.plist"), bytes: Array("y".utf8), folder: read.read.folder),
+        FileWrite(path: folder.file("C/D/App-Info.plist"), bytes: Array("z".utf8)),
+      ], folders: &resolved)
+    #expect(try FileIO.read(folder.file("A2/Info.plist")) == Array("y".utf8))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("B/Info.plist")))
+    #expect(try FileIO.read(folder.file("C/D/App-Info.plist")) == Array("z".utf8))
+  }
+
   @Test("a lock takes the folder the walk kept open, and holds it against others")
   func lockUsesKeptFolder() throws {
     let folder = try tree()

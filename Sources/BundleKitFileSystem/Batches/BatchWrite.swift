@@ -16,12 +16,23 @@ public struct FileWrite: Sendable, Hashable {
   /// (or sits in a linked folder) leading out of it is refused, not written through. Nil
   /// for a file the user named, which is written wherever its link leads.
   public var confinedTo: String?
+  /// The open folder holding the file (``ConfirmedFolders``), when it is written through it:
+  /// its temporary file is made and renamed over the file's name in that folder (`openat`,
+  /// `renameat`), no path followed. The caller knows the file is not a link, and has put its
+  /// status in the batch's resolved folders (`RealFolders.noteConfirmed`).
+  package var folder: Int32?
 
   /// A write of `bytes` to `path`, confined to the folder `confinedTo` when given.
   public init(path: String, bytes: [UInt8], confinedTo: String? = nil) {
     self.path = path
     self.bytes = bytes
     self.confinedTo = confinedTo
+  }
+
+  /// A write of `bytes` to `path` through the open folder `folder` that holds it.
+  package init(path: String, bytes: [UInt8], folder: Int32?) {
+    self.init(path: path, bytes: bytes)
+    self.folder = folder
   }
 
   /// Throws when the file, its links followed, lies outside ``confinedTo``.
@@ -74,9 +85,10 @@ extension FileIO {
     let targets = try files.indices.map { index throws(FileSystemError) in
       try BatchTarget(
         files[index].path, transaction: transaction, index: index,
-        known: folders.fileStatus(files[index].path))
+        known: folders.fileStatus(files[index].path), folder: files[index].folder)
     }
     var seen: [String: String] = [:]
+    seen.reserveCapacity(targets.count)
     for target in targets {
       if let other = seen[target.target], other != target.path {
         throw .io(path: target.path, message: "is the same file as \(other) in one batch")
@@ -104,7 +116,7 @@ extension FileIO {
       }
       try journal.commit()
     } catch {
-      for target in targets { unlink(target.temporary) }
+      for target in targets { target.removeTemporary() }
       journal.finish()
       throw error
     }
@@ -136,13 +148,13 @@ extension FileIO {
     let workers = staged.count >= 64 ? renameWorkers(inMemory: inMemory) : 1
     WorkerThreads.run(workers) { worker in
       for index in stride(from: worker, to: staged.count, by: workers) {
-        let code = rename(staged[index].temporary, staged[index].target) == 0 ? 0 : errno
+        let code = staged[index].replaceTarget() == 0 ? 0 : errno
         outcomes.set(index, code)
       }
     }
     let failed = staged.indices.filter { (outcomes[$0] ?? 0) != 0 }
     guard let first = failed.first else { return nil }
-    for index in failed { unlink(staged[index].temporary) }
+    for index in failed { staged[index].removeTemporary() }
     errno = outcomes[first] ?? 0
     return .io(
       path: staged[first].path,
@@ -173,7 +185,7 @@ extension FileIO {
       }
     }
     if let failure {
-      for item in staged { unlink(item.temporary) }
+      for item in staged { item.removeTemporary() }
       throw failure
     }
     return staged
@@ -186,15 +198,32 @@ extension FileIO {
     var target: String
     var existing: stat?
     var temporary: String
+    /// The open folder it is written through (`AT_FDCWD`: by its path), and in it the
+    /// target's name and the temporary file's.
+    var folder: Int32 = AT_FDCWD
+    var targetName = ""
+    var temporaryName = ""
 
     /// The target of `path`, whose `lstat` the caller may have read already (`known`: a file
-    /// that is not a link).
-    init(_ path: String, transaction: String, index: Int, known: stat? = nil)
+    /// that is not a link). With `folder`, the file is written through that open folder.
+    init(_ path: String, transaction: String, index: Int, known: stat? = nil, folder: Int32? = nil)
       throws(FileSystemError)
     {
       self.path = path
       var info = known ?? stat()
-      var exists = known != nil || lstat(path, &info) == 0
+      var exists: Bool
+      if let folder {
+        // Never followed: a link found here (made since the file was read) is refused.
+        let name = Paths.lastComponent(path)
+        exists = known != nil || fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+        if exists, (info.st_mode & S_IFMT) == S_IFLNK {
+          throw .io(path: path, message: "became a symbolic link during the bump: not replaced")
+        }
+        self.folder = folder
+        targetName = name
+      } else {
+        exists = known != nil || lstat(path, &info) == 0
+      }
       target = path
       if exists, (info.st_mode & S_IFMT) == S_IFLNK {
         target = resolvedPath(path)
@@ -210,9 +239,18 @@ extension FileIO {
         }
       }
       existing = exists ? info : nil
-      let (folder, name) = split(target)
-      temporary = Paths.join(
-        folder, ScratchFiles.temporaryName(for: name, transaction: transaction, index: index))
+      let (parent, name) = split(target)
+      temporaryName = ScratchFiles.temporaryName(for: name, transaction: transaction, index: index)
+      temporary = Paths.join(parent, temporaryName)
+    }
+
+    /// Removes the temporary file, if made.
+    func removeTemporary() {
+      if folder == AT_FDCWD {
+        unlink(temporary)
+      } else {
+        unlinkat(folder, temporaryName, 0)
+      }
     }
   }
 
@@ -223,6 +261,25 @@ extension FileIO {
     var path: String
     /// The file system it is on.
     var device: UInt64
+    /// The open folder it is renamed in (`AT_FDCWD`: by its paths), and the two names there.
+    var folder: Int32 = AT_FDCWD
+    var temporaryName = ""
+    var targetName = ""
+
+    /// Renames the temporary file over the target; 0, or -1 with `errno` set.
+    func replaceTarget() -> Int32 {
+      folder == AT_FDCWD
+        ? rename(temporary, target) : renameat(folder, temporaryName, folder, targetName)
+    }
+
+    /// Removes the temporary file.
+    func removeTemporary() {
+      if folder == AT_FDCWD {
+        unlink(temporary)
+      } else {
+        unlinkat(folder, temporaryName, 0)
+      }
+    }
   }
 
   #if os(Linux)
@@ -286,7 +343,8 @@ extension FileIO {
   {
     let path = target.path
     let descriptor = try createTemporary(
-      target.temporary, like: target.existing, path: path, lock: false)
+      target.temporary, like: target.existing, path: path, lock: false,
+      in: target.folder == AT_FDCWD ? nil : (target.folder, target.temporaryName))
     defer { close(descriptor) }
     do throws(FileSystemError) {
       try writeAll(bytes, to: descriptor, path: path)
@@ -294,7 +352,7 @@ extension FileIO {
         throw FileSystemError.io(path: path, message: systemError("cannot flush to disk"))
       }
     } catch {
-      unlink(target.temporary)
+      target.removeTemporary()
       throw error
     }
     var device = target.existing.map { UInt64($0.st_dev) } ?? 0
@@ -303,6 +361,7 @@ extension FileIO {
       device = fstat(descriptor, &info) == 0 ? UInt64(info.st_dev) : 0
     }
     return StagedFile(
-      temporary: target.temporary, target: target.target, path: path, device: device)
+      temporary: target.temporary, target: target.target, path: path, device: device,
+      folder: target.folder, temporaryName: target.temporaryName, targetName: target.targetName)
   }
 }

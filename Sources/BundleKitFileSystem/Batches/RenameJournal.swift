@@ -434,6 +434,36 @@ package enum AbsolutePath {
     /// Below this many paths ``files(_:)`` resolves on the calling thread.
     static let parallelThreshold = 64
 
+    /// Makes room for `files` more files noted (``noteConfirmed(_:_:)``), each in a folder of
+    /// its own: grown entry by entry, the tables of 1,000 files rehashed many times.
+    package mutating func reserveCapacity(_ files: Int) {
+      known.reserveCapacity(known.count + files)
+      fileInfo.reserveCapacity(fileInfo.count + files)
+      folderInfo.reserveCapacity(folderInfo.count + files)
+    }
+
+    /// Records the file `path`, read through its folder's descriptor (a folder a walk
+    /// confirmed and a lock holds, ``ConfirmedFolders``): the file is not a link, and its
+    /// folder is the walk's, one level below its parent's real path. The `fstat`s of both,
+    /// read through descriptors under the lock, stand for the `lstat`s the recovery and the
+    /// batch that follow would read. Returns false (nothing recorded) when the folder cannot
+    /// be placed that way.
+    package mutating func noteConfirmed(_ path: String, _ read: ConfirmedRead) -> Bool {
+      let absolute = AbsolutePath.make(path, from: current)
+      let parent = Paths.parent(absolute)
+      let name = Paths.lastComponent(parent)
+      guard parent != "/", !name.isEmpty, name != ".", name != "..",
+        let above = resolve(Paths.parent(parent))
+      else { return false }
+      let real = Paths.join(above, name)
+      // Resolved otherwise already (its path leads elsewhere now): not placed here.
+      if let resolved = known[parent], resolved != real { return false }
+      known[parent] = .some(real)
+      folderInfo[real] = read.folderStatus
+      fileInfo[path] = read.status
+      return true
+    }
+
     /// What ``file(_:)`` read of `path` (asked for by the same string), when it was a file
     /// or folder and not a link; nil when it was not asked for.
     package func fileStatus(_ path: String) -> stat? { fileInfo[path] }

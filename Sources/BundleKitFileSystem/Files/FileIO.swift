@@ -30,6 +30,30 @@ public enum FileIO {
     guard descriptor >= 0 else { throw .io(path: path, message: systemError("cannot open")) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
     var info = stat()
+    return try read(opened: descriptor, path: path, allowingStreams: allowingStreams, &info)
+  }
+
+  /// Reads the regular file `name` in the open folder `folder` (`path` names it in errors),
+  /// and its `fstat`; nil when it is a symbolic link, which is not followed (the caller reads
+  /// it by its path then).
+  package static func read(_ name: String, in folder: Int32, path: String)
+    throws(FileSystemError) -> (bytes: [UInt8], status: stat)?
+  {
+    let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+    guard descriptor >= 0 else {
+      if errno == ELOOP { return nil }
+      throw .io(path: path, message: systemError("cannot open"))
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    let bytes = try read(opened: descriptor, path: path, allowingStreams: false, &info)
+    return (bytes, info)
+  }
+
+  /// Reads the open file `descriptor` to its end; `info` is set to its `fstat`.
+  private static func read(
+    opened descriptor: Int32, path: String, allowingStreams: Bool, _ info: inout stat
+  ) throws(FileSystemError) -> [UInt8] {
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, message: "is a folder, not a file")
     }
@@ -136,11 +160,16 @@ public enum FileIO {
   /// file it replaces (`existing`), or the usual ones for a new file. With `lock`, it is
   /// locked (`flock`) for as long as the descriptor is open, so no other run takes it for
   /// abandoned.
-  static func createTemporary(_ temporary: String, like existing: stat?, path: String, lock: Bool)
+  static func createTemporary(
+    _ temporary: String, like existing: stat?, path: String, lock: Bool,
+    in folder: (descriptor: Int32, name: String)? = nil
+  )
     throws(FileSystemError) -> Int32
   {
     let mode: mode_t = existing.map { $0.st_mode & 0o7777 } ?? (0o666 & ~processUmask)
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC
+    let descriptor =
+      folder.map { openat($0.descriptor, $0.name, flags, mode) } ?? open(temporary, flags, mode)
     guard descriptor >= 0 else {
       throw .io(
         path: path,
@@ -168,7 +197,7 @@ public enum FileIO {
       }
     } catch {
       close(descriptor)
-      unlink(temporary)
+      if let folder { unlinkat(folder.descriptor, folder.name, 0) } else { unlink(temporary) }
       throw error
     }
     return descriptor
@@ -213,9 +242,15 @@ public enum FileIO {
 
   /// ``isWriteProtected(_:)`` for a file whose `stat` (links followed) the caller read just
   /// now (``AbsolutePath/RealFolders/fileStatus(_:)``): no `stat` again.
-  package static func isWriteProtected(_ path: String, _ info: stat) -> Bool {
+  /// With `folder`, the open folder holding the file, it is asked about through that folder.
+  package static func isWriteProtected(_ path: String, _ info: stat, in folder: Int32? = nil)
+    -> Bool
+  {
     if processOwner.user == 0 { return info.st_mode & 0o222 == 0 }
-    return access(path, W_OK) != 0 && errno == EACCES
+    let allowed =
+      folder.map { faccessat($0, Paths.lastComponent(path), W_OK, AT_SYMLINK_NOFOLLOW) }
+      ?? access(path, W_OK)
+    return allowed != 0 && errno == EACCES
   }
 
   /// Puts the folder `replacement` (a scratch folder) at `path` in one atomic step: swapped

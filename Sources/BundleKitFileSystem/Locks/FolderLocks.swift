@@ -16,6 +16,9 @@
 public final class FolderLocks {
   private var descriptors: [Int32] = []
   private var held: [HeldFolders.ID] = []
+  /// The folders locked through a descriptor a walk kept open, by name: what
+  /// ``confirmedFolders`` gives.
+  private var confirmed: [String: Int32] = [:]
 
   /// Locks the folder holding `file` (as named, the folder `bump` locks for it), waiting
   /// for other holders.
@@ -35,12 +38,15 @@ public final class FolderLocks {
     // One descriptor a folder: a bump of 1,000 targets under a soft limit of 1,024 (or 512)
     // ran out of them where the hard limit allowed far more.
     DescriptorLimits.raiseSoft(to: folders.count + 256)
+    if let kept, kept.count > 0 { confirmed.reserveCapacity(min(kept.count, folders.count)) }
     for folder in folders.sorted() {
       let descriptor: Int32
       let id: HeldFolders.ID
+      var confirmed = false
       if let open = kept?.take(folder) {
         descriptor = open.descriptor
         id = HeldFolders.ID(device: open.device, inode: open.inode)
+        confirmed = true
       } else {
         descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -70,13 +76,21 @@ public final class FolderLocks {
       HeldFolders.insert(id)
       descriptors.append(descriptor)
       held.append(id)
+      if confirmed { self.confirmed[folder] = descriptor }
     }
   }
+
+  /// The folders locked through the descriptor a walk listed them with (``OpenFolders``
+  /// keeps only folders confirmed to be those the walk's root listed, level by level), each
+  /// open until ``release()``: files in them can be read and replaced through the
+  /// descriptor, with no path to follow. A folder this process held already is not among them.
+  package var confirmedFolders: ConfirmedFolders { ConfirmedFolders(confirmed) }
 
   /// Releases every lock.
   public func release() {
     HeldFolders.release(held)
     held.removeAll()
+    confirmed.removeAll()
     let descriptors = self.descriptors
     self.descriptors.removeAll()
     // Closing a locked folder is the kernel's work (the lock dropped, the file freed), 1.6 ms
@@ -97,6 +111,50 @@ public final class FolderLocks {
   static let closedTogether = 256
 
   deinit { release() }
+}
+
+/// Folders locked and held open (``FolderLocks/confirmedFolders``), by the name the lock was
+/// asked for: each is below the walked root by construction, so a file in it is read and
+/// replaced through the descriptor (`openat`, `renameat`), never through a path whose links
+/// could lead elsewhere. Valid while the locks are held.
+package struct ConfirmedFolders: Sendable {
+  private let descriptors: [String: Int32]
+
+  /// None.
+  package init() { descriptors = [:] }
+
+  init(_ descriptors: [String: Int32]) { self.descriptors = descriptors }
+
+  /// The descriptor of `folder`, when it is one of them.
+  package subscript(_ folder: String) -> Int32? { descriptors[folder] }
+
+  /// Whether there are none.
+  package var isEmpty: Bool { descriptors.isEmpty }
+
+  /// Reads the file `path` through its folder's descriptor, when its folder is one of these
+  /// and the file is no symbolic link (never followed); nil otherwise: the caller reads it by
+  /// its path. The folder's `fstat` is read too, for the batch that writes the file.
+  package func read(_ path: String) throws(FileSystemError) -> (
+    bytes: [UInt8], read: ConfirmedRead
+  )? {
+    guard let folder = descriptors[Paths.parent(path)],
+      let (bytes, status) = try FileIO.read(Paths.lastComponent(path), in: folder, path: path)
+    else { return nil }
+    var folderStatus = stat()
+    guard fstat(folder, &folderStatus) == 0 else { return nil }
+    return (bytes, ConfirmedRead(folder: folder, status: status, folderStatus: folderStatus))
+  }
+}
+
+/// A file read through a folder of ``ConfirmedFolders``: the folder's descriptor, and the
+/// `fstat`s of the file (a regular file) and of the folder.
+package struct ConfirmedRead: Sendable {
+  /// The folder's descriptor, open while its lock is held.
+  package var folder: Int32
+  /// The file's `fstat`.
+  package var status: stat
+  /// The folder's `fstat`.
+  package var folderStatus: stat
 }
 
 /// The folders this process holds a `flock` on, by device and inode, with how many holders

@@ -12,6 +12,11 @@
 /// is 3,000 system calls fewer (the walk's `close`, the lock's `open` and `fstat`), and the
 /// locks' opens had been a serial phase of their own.
 ///
+/// Only a folder the walk confirmed is kept: opened by its path, it had the device and inode
+/// its parent's listing gave its name, and so had every folder above it up to the root.
+/// Such a folder is below the root whatever links are made in the tree later, and `bump`
+/// reads and replaces its Info.plist through the descriptor (``ConfirmedFolders``).
+///
 /// Kept only while the process has descriptors to spare: at most half of those its limit
 /// (`RLIMIT_NOFILE`, the soft one raised as far as the hard one allows) leaves after 256, so
 /// a walk never runs out of them; a folder not kept is opened by the lock as before. Not

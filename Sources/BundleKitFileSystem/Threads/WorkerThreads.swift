@@ -76,6 +76,9 @@ public enum WorkerThreads {
   /// `transform(index)` for each index in `0..<count`, in order, computed by `workers`
   /// threads taking alternate indices; fewer than `threshold` items are computed on the
   /// calling thread, where starting threads would cost more than it saves.
+  /// Inlinable, so a caller in another module gets a copy made for its `Value`: unspecialized,
+  /// each result was copied and destroyed through its type's value witnesses.
+  @inlinable
   public static func map<Value: Sendable>(
     _ count: Int, workers: Int = cores, threshold: Int = 64,
     _ transform: @escaping @Sendable (Int) -> Value
@@ -87,7 +90,7 @@ public enum WorkerThreads {
         slots.set(index, transform(index))
       }
     }
-    return slots.all
+    return slots.takeAll()
   }
 
   /// The number of cores this process may run on: on Linux those its affinity allows
@@ -147,24 +150,40 @@ public enum WorkerThreads {
 #endif
 
 /// One slot per index, each written by one thread only and read after all have finished.
+@usableFromInline
 final class Slots<Value>: @unchecked Sendable {
-  private let slots: UnsafeMutableBufferPointer<Value?>
+  @usableFromInline let slots: UnsafeMutableBufferPointer<Value?>
 
+  @inlinable
   init(count: Int) {
     slots = .allocate(capacity: count)
     slots.initialize(repeating: nil)
   }
 
+  @inlinable
   deinit {
     slots.deinitialize()
     slots.deallocate()
   }
 
+  @inlinable
   func set(_ index: Int, _ value: Value) {
     slots[index] = value
   }
 
   subscript(index: Int) -> Value? { slots[index] }
 
-  var all: [Value] { slots.compactMap { $0 } }
+  /// The values set, in order, moved out: each slot is empty afterwards. Moved rather than
+  /// copied, no value is retained for the array and released with the slots.
+  @inlinable
+  func takeAll() -> [Value] {
+    var values: [Value] = []
+    values.reserveCapacity(slots.count)
+    guard let base = slots.baseAddress else { return values }
+    for index in slots.indices {
+      if let value = (base + index).move() { values.append(value) }
+      (base + index).initialize(to: nil)
+    }
+    return values
+  }
 }

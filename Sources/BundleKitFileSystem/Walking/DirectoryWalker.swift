@@ -226,19 +226,29 @@ public enum DirectoryWalker {
   }
 
   /// A folder's entries as one reading found them, in the order read.
-  private struct Listing: Sendable {
-    var entries: [(name: String, isFolder: Bool, isDecodable: Bool)] = []
+  struct Listing: Sendable {
+    /// Each entry, with its inode number as listed (`d_ino`).
+    var entries: [(name: String, isFolder: Bool, isDecodable: Bool, inode: UInt64)] = []
     /// BundleKit's scratch entries, kept apart.
     var scratch: [String] = []
     /// The folder, still open, when the reading was asked to keep it.
     var open: OpenFolders.Folder?
+    /// The folder's device and inode, when its `fstat` was read.
+    var identity: (device: UInt64, inode: UInt64)?
+    /// Whether the folder is the very folder the root's listings named, level by level:
+    /// each folder's device and inode, opened by its path, were those its parent listed for
+    /// it (no link swapped in after the listing, no file system mounted there). Only such a
+    /// folder is kept open (``OpenFolders``): `bump` then reads and writes its Info.plist
+    /// through the descriptor, below the root by construction.
+    var confirmed = false
   }
 
   /// Reads `folder`'s entries once, noting it clean (``CleanFolders``) when asked and it
   /// holds no scratch entry; nil when it cannot be opened. When noting, a folder holding no
   /// scratch entry and a file `keep` accepts is left open (``Listing/open``).
-  private static func readListing(
-    _ folder: String, notingClean: Bool, keep: (@Sendable (String) -> Bool)? = nil
+  static func readListing(
+    _ folder: String, notingClean: Bool, keep: (@Sendable (String) -> Bool)? = nil,
+    expected: (device: UInt64, inode: UInt64)? = nil
   ) -> Listing? {
     let start = notingClean ? CleanFolders.now() : timespec()
     let descriptor = openFolder(folder)
@@ -249,7 +259,7 @@ public enum DirectoryWalker {
     var info = stat()
     let stamped = notingClean && fstat(descriptor, &info) == 0
     var listing = Listing()
-    let complete = FolderEntries.forEach(in: descriptor) { raw, type in
+    let complete = FolderEntries.forEachWithInode(in: descriptor) { raw, type, inode in
       let name: String
       var isDecodable = true
       if let text = UTF8Text.validated(raw) {
@@ -271,11 +281,18 @@ public enum DirectoryWalker {
           isFolder = (info.st_mode & S_IFMT) == S_IFDIR
         }
       }
-      listing.entries.append((name, isFolder, isDecodable))
+      listing.entries.append((name, isFolder, isDecodable, inode))
+    }
+    if stamped {
+      let identity = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+      listing.identity = identity
+      listing.confirmed = expected.map { $0 == identity } ?? false
     }
     if stamped, complete, listing.scratch.isEmpty {
       CleanFolders.noteClean(descriptor, info: info, listedAfter: start)
-      if let keep, listing.entries.contains(where: { !$0.isFolder && keep($0.name) }) {
+      if listing.confirmed, let keep,
+        listing.entries.contains(where: { !$0.isFolder && keep($0.name) })
+      {
         kept = true
         listing.open = OpenFolders.Folder(
           descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
@@ -290,20 +307,34 @@ public enum DirectoryWalker {
 
   private static func walk(
     root: String, relative: String, notingClean: Bool, keep: KeptOpen?,
-    readAhead: Listing? = nil, _ visit: (Entry) -> Decision
+    readAhead: Listing? = nil, expected: (device: UInt64, inode: UInt64)? = nil,
+    _ visit: (Entry) -> Decision
   ) {
     let folder = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
     // The root is not kept: it is named as the user gave it, which the lock may not be.
     let holding = !relative.isEmpty && keep?.folders.reserve(1) == true ? keep?.holding : nil
     guard
-      var listing = readAhead ?? readListing(folder, notingClean: notingClean, keep: holding)
+      var listing = readAhead
+        ?? readListing(folder, notingClean: notingClean, keep: holding, expected: expected)
     else { return }
     // A journal rolled forward changes the folder: read it once more.
     if !listing.scratch.isEmpty, recoverScratch(listing.scratch, in: folder) {
-      guard let again = readListing(folder, notingClean: notingClean, keep: holding) else {
+      guard
+        let again = readListing(
+          folder, notingClean: notingClean, keep: holding, expected: expected)
+      else {
         return
       }
       listing = again
+    }
+    // The root is the folder the user named, whatever its path leads to: what is below it is
+    // confirmed against its listings.
+    if relative.isEmpty, listing.identity != nil { listing.confirmed = true }
+    // What a folder below must be to be confirmed: on this folder's device, with the inode
+    // this listing gives its name.
+    func expectation(_ entry: Int) -> (device: UInt64, inode: UInt64)? {
+      guard listing.confirmed, let identity = listing.identity else { return nil }
+      return (identity.device, listing.entries[entry].inode)
     }
     if let open = listing.open, let keep {
       keep.folders.keep(keep.name(relative), open)
@@ -324,10 +355,12 @@ public enum DirectoryWalker {
       }
       if folders.count >= readAheadThreshold {
         let names = folders.map { listing.entries[$0].name }
+        let expected = folders.map(expectation)
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         let holding = keep?.folders.reserve(names.count) == true ? keep?.holding : nil
         let read = WorkerThreads.map(names.count) { index in
-          readListing(base + names[index], notingClean: true, keep: holding)
+          readListing(
+            base + names[index], notingClean: true, keep: holding, expected: expected[index])
         }
         for (index, result) in zip(folders, read) where result?.scratch.isEmpty == true {
           ahead[index] = result
@@ -347,7 +380,7 @@ public enum DirectoryWalker {
       if entry.isFolder, entry.isDecodable, decision == .descend {
         walk(
           root: root, relative: path, notingClean: notingClean, keep: keep,
-          readAhead: ahead.removeValue(forKey: index), visit)
+          readAhead: ahead.removeValue(forKey: index), expected: expectation(index), visit)
       }
     }
   }

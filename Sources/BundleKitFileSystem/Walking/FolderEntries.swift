@@ -16,6 +16,15 @@ enum FolderEntries {
   static func forEach(
     in descriptor: Int32, _ body: (UnsafeRawBufferPointer, UInt8) -> Void
   ) -> Bool {
+    forEachWithInode(in: descriptor) { name, type, _ in body(name, type) }
+  }
+
+  /// ``forEach(in:_:)``, with each entry's inode number as the folder lists it (`d_ino`):
+  /// for a folder below, the inode of the folder the name stood for when listed (of the
+  /// folder underneath, where one is mounted on it).
+  static func forEachWithInode(
+    in descriptor: Int32, _ body: (UnsafeRawBufferPointer, UInt8, UInt64) -> Void
+  ) -> Bool {
     #if os(Linux)
       if SystemCalls.canReadEntries {
         return withUnsafeTemporaryAllocation(byteCount: bufferSize, alignment: 8) { buffer in
@@ -31,9 +40,10 @@ enum FolderEntries {
     defer { closedir(directory) }
     while let entry = readdir(directory) {
       let type = entry.pointee.d_type
+      let inode = UInt64(entry.pointee.d_ino)
       withUnsafeBytes(of: entry.pointee.d_name) { raw in
         let length = raw.firstIndex(of: 0) ?? raw.count
-        body(UnsafeRawBufferPointer(rebasing: raw[..<length]), type)
+        body(UnsafeRawBufferPointer(rebasing: raw[..<length]), type, inode)
       }
     }
     return true
@@ -51,7 +61,7 @@ enum FolderEntries {
 
     private static func readAll(
       _ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer,
-      _ body: (UnsafeRawBufferPointer, UInt8) -> Void
+      _ body: (UnsafeRawBufferPointer, UInt8, UInt64) -> Void
     ) -> Bool {
       while true {
         let count = SystemCalls.readEntries(descriptor, into: buffer)
@@ -67,10 +77,12 @@ enum FolderEntries {
           // A record the kernel would never write: stop rather than read past it.
           guard length > nameOffset, offset + length <= count else { return false }
           let type = buffer[offset + typeOffset]
+          let inode = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
           let name = UnsafeRawBufferPointer(
             rebasing: buffer[(offset + nameOffset)..<(offset + length)])
           body(
-            UnsafeRawBufferPointer(rebasing: name[..<(name.firstIndex(of: 0) ?? name.count)]), type)
+            UnsafeRawBufferPointer(rebasing: name[..<(name.firstIndex(of: 0) ?? name.count)]), type,
+            inode)
           offset += length
         }
       }

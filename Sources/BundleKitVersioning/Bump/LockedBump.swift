@@ -8,6 +8,9 @@ extension VersionBump {
     public var values: [ValueChange]
     /// The files that change.
     public var files: [FileChange]
+    /// The `fstat` of each file read through a folder the locks hold open
+    /// (``ConfirmedFolders``), by path: written through the same folder.
+    var confirmed: [String: ConfirmedRead] = [:]
 
     /// A plan of these changes.
     public init(values: [ValueChange], files: [FileChange]) {
@@ -44,11 +47,23 @@ extension VersionBump {
     paths: [String], includeTests: Bool = false, targets: [String] = [],
     found: [InfoPlistDiscovery.Found]? = nil
   ) throws(VersioningError) -> Plan {
+    try plan(
+      paths: paths, includeTests: includeTests, targets: targets, found: found,
+      confirmed: ConfirmedFolders())
+  }
+
+  /// ``plan(paths:includeTests:targets:found:)``, reading the Info.plists in `confirmed`
+  /// folders through their descriptors.
+  func plan(
+    paths: [String], includeTests: Bool, targets: [String],
+    found: [InfoPlistDiscovery.Found]?, confirmed: ConfirmedFolders
+  ) throws(VersioningError) -> Plan {
     var items = found ?? []
     if found == nil { items = try InfoPlistDiscovery.find(in: paths, includeTests: includeTests) }
     let inventory = try VersionInventory(
       found: items, targets: targets.isEmpty ? nil : Set(targets), includeTests: includeTests,
-      scope: SettingsScope(paths: paths.isEmpty ? ["."] : paths, allowingOutside: allowOutside))
+      scope: SettingsScope(paths: paths.isEmpty ? ["."] : paths, allowingOutside: allowOutside),
+      confirmed: confirmed)
     guard !inventory.bundles.isEmpty else { throw .nothingFound(paths: paths) }
     // Rows that could not be read at all (built by code, not yet generated) leave nothing to
     // raise: said, rather than a success that changed nothing.
@@ -98,26 +113,42 @@ extension VersionBump {
     defer { locks.release() }
     // What was found stays found: a file added meanwhile is left for the next run, as it
     // would be had it come later.
+    // Info.plists in folders the walk confirmed are read, then written, through the
+    // descriptors the locks hold (ConfirmedFolders).
     var planned = try plan(
-      paths: paths, includeTests: includeTests, targets: targets, found: found)
+      paths: paths, includeTests: includeTests, targets: targets, found: found,
+      confirmed: locks.confirmedFolders)
     while !planned.folders.isSubset(of: folders) {
       locks.release()
       folders.formUnion(planned.folders)
       do { locks = try FolderLocks(folders: folders) } catch { throw .file(error) }
       planned = try plan(
-        paths: paths, includeTests: includeTests, targets: targets, found: found)
+        paths: paths, includeTests: includeTests, targets: targets, found: found,
+        confirmed: locks.confirmedFolders)
     }
     // One resolver for the check and the write: each folder's links are read once.
     var resolved = AbsolutePath.RealFolders()
+    // A file read through its confirmed folder is below the root by construction, and is
+    // written through that folder: no path of it is followed, so none needs checking.
+    var through = [Int32?](repeating: nil, count: planned.files.count)
+    if !planned.confirmed.isEmpty {
+      resolved.reserveCapacity(planned.confirmed.count)
+      for (index, file) in planned.files.enumerated() {
+        guard let read = planned.confirmed[file.path], resolved.noteConfirmed(file.path, read)
+        else { continue }
+        through[index] = read.folder
+      }
+    }
     if !allowOutside {
       let outside = Self.outside(
-        planned.files.map(\.path), roots: paths.isEmpty ? ["."] : paths, folders: &resolved)
+        zip(planned.files, through).compactMap { $1 == nil ? $0.path : nil },
+        roots: paths.isEmpty ? ["."] : paths, folders: &resolved)
       if !outside.isEmpty {
         throw .outside(paths: outside, roots: paths.isEmpty ? ["."] : paths)
       }
     }
     try check(planned)
-    try VersionBump.write(planned.files, folders: &resolved)
+    try VersionBump.write(planned.files, folders: &resolved, through: through)
     return planned
   }
 

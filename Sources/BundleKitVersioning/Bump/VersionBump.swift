@@ -268,10 +268,12 @@ public struct VersionBump: Sendable {
           bundles: group.bundles, key: value.key, old: current, new: new, places: value.places,
           texts: texts, isApplications: group.app))
     }
-    return Plan(
+    var plan = Plan(
       values: values,
       files: try fileChanges(
         values, contents: inventory.contents, documents: inventory.documents))
+    plan.confirmed = inventory.confirmedReads
+    return plan
   }
 
   /// The keys this bump changes.
@@ -437,21 +439,33 @@ public struct VersionBump: Sendable {
     try write(changes, folders: &folders)
   }
 
-  /// ``write(_:)`` with the folders the caller resolved already (their links read once).
-  static func write(_ changes: [FileChange], folders: inout AbsolutePath.RealFolders)
+  /// ``write(_:)`` with the folders the caller resolved already (their links read once);
+  /// a file with a folder in `through` (by index) is written through that open folder
+  /// (``ConfirmedFolders``).
+  static func write(
+    _ changes: [FileChange], folders: inout AbsolutePath.RealFolders,
+    through: [Int32?] = []
+  )
     throws(VersioningError)
   {
-    // A file the outside check read (`folders.fileStatus`) is not read again.
-    let locked = changes.first { change in
-      folders.fileStatus(change.path).map { FileIO.isWriteProtected(change.path, $0) }
-        ?? FileIO.isWriteProtected(change.path)
-    }
+    // A file the outside check read (`folders.fileStatus`) is not read again; one in an open
+    // folder is asked about through it.
+    let locked = changes.indices.first { index in
+      let path = changes[index].path
+      guard let info = folders.fileStatus(path) else { return FileIO.isWriteProtected(path) }
+      return FileIO.isWriteProtected(
+        path, info, in: index < through.count ? through[index] : nil)
+    }.map { changes[$0] }
     if let locked {
       throw .writeProtected(path: locked.path)
     }
     do {
       try FileIO.writeAtomically(
-        changes.map { FileWrite(path: $0.path, bytes: $0.new) }, folders: &folders)
+        changes.indices.map { index in
+          FileWrite(
+            path: changes[index].path, bytes: changes[index].new,
+            folder: index < through.count ? through[index] : nil)
+        }, folders: &folders)
     } catch {
       throw .notWritten(error)
     }

@@ -250,6 +250,10 @@ public struct VersionInventory: Sendable {
   public var contents: [String: [UInt8]] = [:]
   /// Each Info.plist of ``contents`` as parsed, so a bump does not parse it again.
   var documents: [String: PropertyListDocument] = [:]
+  /// The `fstat` of each Info.plist read through its folder's descriptor
+  /// (``ConfirmedFolders``): a regular file, not a link, that a bump writes through the same
+  /// descriptor.
+  var confirmedReads: [String: ConfirmedRead] = [:]
   /// The targets asked for by name (nil: all).
   var namedTargets: Set<String>?
   /// What a reader should know about how the versions were found (a generated project
@@ -292,6 +296,17 @@ public struct VersionInventory: Sendable {
   public init(
     found: [InfoPlistDiscovery.Found], targets: Set<String>? = nil, includeTests: Bool = false,
     scope: SettingsScope? = nil
+  ) throws(VersioningError) {
+    try self.init(
+      found: found, targets: targets, includeTests: includeTests, scope: scope,
+      confirmed: ConfirmedFolders())
+  }
+
+  /// ``init(found:targets:includeTests:scope:)``, reading each Info.plist that sits in one of
+  /// the `confirmed` folders through its descriptor (a link there is read by its path).
+  package init(
+    found: [InfoPlistDiscovery.Found], targets: Set<String>?, includeTests: Bool,
+    scope: SettingsScope?, confirmed: ConfirmedFolders
   ) throws(VersioningError) {
     let scope = scope ?? SettingsScope(found: found)
     var projects: [String: XcodeProject] = [:]
@@ -431,18 +446,29 @@ public struct VersionInventory: Sendable {
     let loaded = WorkerThreads.map(plists.count) {
       index in
       Result { () throws(PropertyListError) in
+        let path = plists[index]
+        var status: ConfirmedRead?
         let bytes = try PropertyListError.file { () throws(FileSystemError) in
-          try FileIO.read(plists[index])
+          if !confirmed.isEmpty, let (bytes, read) = try confirmed.read(path) {
+            status = read
+            return bytes
+          }
+          return try FileIO.read(path)
         }
-        return (bytes, try PropertyListDocument(bytes: bytes))
+        return (bytes, try PropertyListDocument(bytes: bytes), status)
       }
     }
+    // Room made once: grown entry by entry, the tables of 1,000 files rehashed many times.
+    contents.reserveCapacity(contents.count + plists.count)
+    documents.reserveCapacity(plists.count)
+    bundles.reserveCapacity(bundles.count + plists.count)
     for (path, result) in zip(plists, loaded) {
       let document: PropertyListDocument
       switch result {
-      case .success(let (bytes, parsed)):
+      case .success(let (bytes, parsed, status)):
         contents[path] = bytes
         documents[path] = parsed
+        if let status { confirmedReads[path] = status }
         document = parsed
       case .failure(let error):
         // Its row's problem: `version` prints the others, `bump` refuses.
@@ -480,11 +506,14 @@ public struct VersionInventory: Sendable {
         targets.contains($0.target) || $0.app.map(targets.contains) == true
       }
     }
-    // By path; a project's targets in the project's order.
-    bundles = bundles.enumerated().sorted {
-      ($0.element.path, $0.offset) < ($1.element.path, $1.offset)
+    // By path; a project's targets in the project's order. Info.plists alone come in that
+    // order already (found sorted): checked in one pass rather than sorted again.
+    if zip(bundles, bundles.dropFirst()).contains(where: { $0.path > $1.path }) {
+      bundles = bundles.enumerated().sorted {
+        ($0.element.path, $0.offset) < ($1.element.path, $1.offset)
+      }
+      .map(\.element)
     }
-    .map(\.element)
   }
 
   /// The folder holding `path` ("." for a bare name).
