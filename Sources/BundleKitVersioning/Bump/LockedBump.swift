@@ -8,8 +8,8 @@ extension VersionBump {
     public var values: [ValueChange]
     /// The files that change.
     public var files: [FileChange]
-    /// The `fstat` of each file read through a folder the locks hold open
-    /// (``ConfirmedFolders``), by path: written through the same folder.
+    /// Each file read through a folder the locks hold open (``ConfirmedFolders``), by path:
+    /// the folder and the `fstat`s read; the file is written through the same folder.
     var confirmed: [String: ConfirmedRead] = [:]
 
     /// A plan of these changes.

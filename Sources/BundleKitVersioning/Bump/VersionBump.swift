@@ -448,24 +448,24 @@ public struct VersionBump: Sendable {
   )
     throws(VersioningError)
   {
+    let writes = changes.indices.map { index in
+      FileWrite(
+        path: changes[index].path, bytes: changes[index].new,
+        folder: index < through.count ? through[index] : nil)
+    }
     // A file the outside check read (`folders.fileStatus`) is not read again; one in an open
     // folder is asked about through it.
-    let locked = changes.indices.first { index in
-      let path = changes[index].path
-      guard let info = folders.fileStatus(path) else { return FileIO.isWriteProtected(path) }
-      return FileIO.isWriteProtected(
-        path, info, in: index < through.count ? through[index] : nil)
-    }.map { changes[$0] }
+    let locked = writes.first { write in
+      guard let info = folders.fileStatus(write.path) else {
+        return FileIO.isWriteProtected(write.path)
+      }
+      return FileIO.isWriteProtected(write.path, info, in: write.folder)
+    }
     if let locked {
       throw .writeProtected(path: locked.path)
     }
     do {
-      try FileIO.writeAtomically(
-        changes.indices.map { index in
-          FileWrite(
-            path: changes[index].path, bytes: changes[index].new,
-            folder: index < through.count ? through[index] : nil)
-        }, folders: &folders)
+      try FileIO.writeAtomically(writes, folders: &folders)
     } catch {
       throw .notWritten(error)
     }
