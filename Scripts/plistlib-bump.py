@@ -8,17 +8,25 @@ moved over it with os.replace. Modes:
   batch   BundleKit's protocol without its folder locks: every temporary file written
           first, all flushed together (os.sync: Python has no syncfs), then every replace,
           then a flush, so that a failure before the replaces changes no file.
-Usage: plistlib-bump.py ROOT [fsync|batch]"""
+With --below=PATH, each folder's Info.plist is in PATH below it (ROOT/*/PATH/Info.plist):
+the loop is told where the files are, and searches for none.
+Usage: plistlib-bump.py ROOT [fsync|batch] [--below=PATH]"""
 import os
 import plistlib
 import sys
 import tempfile
 
 root = sys.argv[1]
-mode = sys.argv[2] if len(sys.argv) > 2 else ''
+options = sys.argv[2:]
+below = ''
+for option in options:
+    if option.startswith('--below='):
+        below = option[len('--below='):]
+options = [option for option in options if not option.startswith('--below=')]
+mode = options[0] if options else ''
 staged = []
 for folder in sorted(os.listdir(root)):
-    path = os.path.join(root, folder, 'Info.plist')
+    path = os.path.join(root, folder, below, 'Info.plist')
     if not os.path.exists(path):
         continue
     with open(path, 'rb') as f:

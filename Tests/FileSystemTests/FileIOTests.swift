@@ -178,9 +178,9 @@ struct DirectoryWalkerTests {
   func readAheadSameVisits() throws {
     let folder = try TemporaryFolder()
     // More subfolders than the read-ahead threshold, made last to first, each with a file and
-    // some with folders of their own (one large enough to be read ahead in turn); a skipped
-    // folder, a link to a folder, a scratch file a dead run left (neither walk lists it),
-    // non-ASCII names, and a folder the visitor skips.
+    // some with folders of their own (read ahead with them; one large enough to be read ahead
+    // in turn); a skipped folder, a link to a folder, a scratch file a dead run left (neither
+    // walk lists it), non-ASCII names, and a folder the visitor skips.
     let count = DirectoryWalker.readAheadThreshold + 8
     for index in (0..<count).reversed() {
       let name = index % 5 == 0 ? "Ziel-ж\(index)" : "Target\(index)"
@@ -199,6 +199,9 @@ struct DirectoryWalkerTests {
     #expect(symlink(folder.file("Target1"), folder.file("Link")) == 0)
     let scratch = folder.file("Target2/.Info.plist~bundlekit-zzzzzzzzzzzz.0")
     try FileIO.writeAtomically([1], to: scratch)
+    // One in a folder read ahead below a folder read ahead: left for the walk to read.
+    let deeper = folder.file("Target14/Sub/Deeper/.file.txt~bundlekit-zzzzzzzzzzzz.0")
+    try FileIO.writeAtomically([1], to: deeper)
     func visits(readingAhead: Bool) -> [String] {
       var seen: [String] = []
       let visit = { (entry: DirectoryWalker.Entry) -> DirectoryWalker.Decision in
@@ -225,5 +228,6 @@ struct DirectoryWalkerTests {
     #expect(!plain.contains { $0.contains("~bundlekit-") })
     #expect(plain.filter { $0.hasSuffix("/Info.plist false") }.count == count)
     #expect(FileManager.default.fileExists(atPath: scratch))
+    #expect(FileManager.default.fileExists(atPath: deeper))
   }
 }

@@ -9,11 +9,17 @@ import Testing
 @Suite("Open folders")
 struct OpenFoldersTests {
   /// A tree with Info.plists at the root, in a folder, two folders down, in a folder the
-  /// visitor skips, and in more sibling folders than the walk reads ahead; a folder with none.
+  /// visitor skips, and in more sibling folders than the walk reads ahead, two of those
+  /// with one more two folders below them (read ahead with them) and one with two in a
+  /// folder below that the visitor skips; a folder with none.
   func tree() throws -> TemporaryFolder {
     let folder = try TemporaryFolder()
     var files = ["Info.plist", "A/Info.plist", "B/notes.txt", "C/D/App-Info.plist"]
     files.append("Skipped.framework/Info.plist")
+    files += [
+      "Target1/Sources/Resources/Info.plist", "Target6/Sources/Resources/Info.plist",
+      "Target2/Nested.framework/Info.plist", "Target2/Nested.framework/Resources/Info.plist",
+    ]
     for index in 0..<(DirectoryWalker.readAheadThreshold + 8) {
       files.append(index % 5 == 0 ? "Ziel-ж\(index)/Info.plist" : "Target\(index)/Info.plist")
     }
@@ -51,8 +57,9 @@ struct OpenFoldersTests {
     let targets = (0..<(DirectoryWalker.readAheadThreshold + 8)).map {
       $0 % 5 == 0 ? "Ziel-ж\($0)" : "Target\($0)"
     }
-    #expect(kept.count == targets.count + 2)
-    for name in targets + ["A", "C/D"] {
+    #expect(kept.count == targets.count + 4)
+    let below = ["Target1/Sources/Resources", "Target6/Sources/Resources"]
+    for name in targets + ["A", "C/D"] + below {
       let taken = try #require(kept.take(folder.file(name)), "\(name)")
       var info = stat()
       #expect(stat(folder.file(name), &info) == 0)
@@ -60,17 +67,24 @@ struct OpenFoldersTests {
       #expect(fstat(taken.descriptor, &held) == 0)
       #expect(held.st_ino == info.st_ino && taken.inode == UInt64(info.st_ino), "\(name)")
       #expect(taken.device == UInt64(info.st_dev))
+      // Where the walk found it: its root, and the names below it.
+      #expect(taken.root == folder.path && taken.relative == name, "\(name)")
       close(taken.descriptor)
     }
     // Not the root, nor a folder without one, nor one the visitor skipped (read ahead and
     // then closed: no descriptor of this process is left on it).
-    for name in [".", "B", "C", "Skipped.framework"] {
+    let skippedFolders = [
+      "Skipped.framework", "Target2/Nested.framework", "Target2/Nested.framework/Resources",
+    ]
+    for name in [".", "B", "C", "Target1/Sources"] + skippedFolders {
       #expect(kept.take(folder.file(name)) == nil, "\(name)")
     }
     #if os(Linux)
-      let skipped = try #require(realpath(folder.file("Skipped.framework"), nil))
-      defer { free(skipped) }
-      #expect(!(try openFolderPaths()).contains(String(cString: skipped)))
+      for name in skippedFolders {
+        let skipped = try #require(realpath(folder.file(name), nil))
+        defer { free(skipped) }
+        #expect(!(try openFolderPaths()).contains(String(cString: skipped)), "\(name)")
+      }
     #endif
     // The visits are the plain walk's.
     var plain: [String] = []
@@ -173,14 +187,17 @@ struct OpenFoldersTests {
   @Test("no more folders are kept open than the limit, and the walk sees everything")
   func limitHolds() throws {
     let folder = try tree()
-    // Room for too few of the folders read ahead together: none of them is kept, and the one
-    // walked on its own (C/D, below a folder of four) is.
+    // Room for too few of the folders read ahead together: none of them is kept (nor read
+    // ahead below them), and those walked on their own (C/D, below a folder of four, and
+    // the two Sources/Resources) are.
     let kept = OpenFolders(limit: 5)
     let seen = walk(folder, into: kept)
-    #expect(kept.count == 1)
-    #expect(kept.take(folder.file("C/D")) != nil)
+    #expect(kept.count == 3)
+    for name in ["C/D", "Target1/Sources/Resources", "Target6/Sources/Resources"] {
+      #expect(kept.take(folder.file(name)) != nil, "\(name)")
+    }
     let found = seen.filter { $0.hasSuffix("Info.plist") }
-    #expect(found.count == 3 + DirectoryWalker.readAheadThreshold + 8)
+    #expect(found.count == 3 + DirectoryWalker.readAheadThreshold + 8 + 2)
     kept.closeAll()
     #expect(OpenFolders.descriptorBudget >= 0)
   }

@@ -1,7 +1,8 @@
-import BundleKitFileSystem
 import BundleKitTestSupport
 import Foundation
 import Testing
+
+@testable import BundleKitFileSystem
 
 /// Path arithmetic on bytes, and the batch writer's folder resolver against `realpath`.
 @Suite("Path resolution")
@@ -17,6 +18,21 @@ struct PathResolutionTests {
   func splits(_ path: String, _ last: String, _ parent: String) {
     #expect(Paths.lastComponent(path) == last)
     #expect(Paths.parent(path) == parent)
+  }
+
+  @Test(
+    "recovery is permitted in a root and below it, compared by whole components",
+    arguments: [
+      ("/a/b", true), ("/a/b/c", true), ("/a/b/c/d", true), ("/a/bc", false), ("/a", false),
+      ("/a/c", false), ("/x/日本/語", true), ("/x/日本語", false), ("/x/日", false),
+    ])
+  func recoveryPermits(_ real: String, _ permitted: Bool) {
+    let roots = ["/a/b", "/x/日本"]
+    #expect(RecoveryScope.permits(real: real, in: roots) == permitted)
+    // What the string test it replaces gave.
+    #expect(roots.contains { real == $0 || real.hasPrefix($0 + "/") } == permitted)
+    #expect(RecoveryScope.permits(real: real, in: ["/"]))
+    #expect(!RecoveryScope.permits(real: real, in: []))
   }
 
   /// The real path of `path` as the C library gives it.

@@ -13,15 +13,15 @@ import Testing
 @Suite("Confirmed folders")
 struct ConfirmedFolderTests {
   /// `count` folders `Target0`... (more than the walk reads ahead together), each with an
-  /// Info.plist at build 1, half XML and half binary.
-  func tree(_ count: Int) throws -> TemporaryFolder {
+  /// Info.plist at build 1 in it or in the folders `below` it, half XML and half binary.
+  func tree(_ count: Int, below: String = "") throws -> TemporaryFolder {
     let folder = try TemporaryFolder()
     for index in 0..<count {
       let value: PropertyListValue = [
         "CFBundleIdentifier": .string("com.example.target\(index)"),
         "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1",
       ]
-      let path = folder.file("Target\(index)/Info.plist")
+      let path = folder.file("Target\(index)/\(below.isEmpty ? "" : below + "/")Info.plist")
       try FileIO.createFolders(for: path)
       try FileIO.writeAtomically(
         try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1), to: path)
@@ -35,12 +35,15 @@ struct ConfirmedFolderTests {
 
   @Test(
     "a folder swapped for a link leading out, under the locks, is written in place, not through the link",
-    arguments: [3, DirectoryWalker.readAheadThreshold + 8])
-  func swappedFolderIsWrittenInPlace(count: Int) throws {
-    let folder = try tree(count)
+    arguments: [3, DirectoryWalker.readAheadThreshold + 8], ["", "Sources/Resources"])
+  func swappedFolderIsWrittenInPlace(count: Int, below: String) throws {
+    let folder = try tree(count, below: below)
+    let inside = below.isEmpty ? "Info.plist" : below + "/Info.plist"
     let outside = try TemporaryFolder()
-    let canary = outside.file("Info.plist")
+    // Where the link would lead the file's path.
+    let canary = outside.file(inside)
     let canaryBytes = try (["CFBundleVersion": "7"] as PropertyListValue).encoded(as: .xml1)
+    try FileIO.createFolders(for: canary)
     try FileIO.writeAtomically(canaryBytes, to: canary)
     let manager = FileManager.default
     let plan = try VersionBump(.build(.increment)).apply(paths: [folder.path]) { _ in
@@ -50,11 +53,13 @@ struct ConfirmedFolderTests {
         atPath: folder.file("Target1"), withDestinationPath: outside.path)
     }
     #expect(plan.files.count == count)
+    // Every file read through its folder, however deep: the walk confirmed each.
+    #expect(plan.confirmed.count == count)
     #expect(try FileIO.read(canary) == canaryBytes)
-    #expect(try manager.contentsOfDirectory(atPath: outside.path) == ["Info.plist"])
-    #expect(try build(folder.file("Moved/Info.plist")) == "2")
+    #expect(try manager.subpathsOfDirectory(atPath: Paths.parent(canary)) == ["Info.plist"])
+    #expect(try build(folder.file("Moved/\(inside)")) == "2")
     for index in 0..<count where index != 1 {
-      #expect(try build(folder.file("Target\(index)/Info.plist")) == "2", "Target\(index)")
+      #expect(try build(folder.file("Target\(index)/\(inside)")) == "2", "Target\(index)")
     }
     // No scratch file is left anywhere.
     let left = try manager.subpathsOfDirectory(atPath: folder.path).filter {

@@ -16,8 +16,13 @@ enum BumpSuite {
     ("plistlib, batch as BundleKit", ["batch"]),
   ]
 
-  /// A tree of `fileCount` folders, each with an Info.plist at build 1, written in one batch.
-  static func makeTree(_ root: String) throws {
+  /// Where each target's Info.plist sits in the deep layout: two folders down, as an app's
+  /// `Sources/Resources` (the walk lists three folders a file).
+  static let deepLayout = "Sources/Resources"
+
+  /// A tree of `fileCount` folders, each with an Info.plist at build 1 in it or in the
+  /// folders `below` it, written in one batch.
+  static func makeTree(_ root: String, below: String = "") throws {
     var files: [FileWrite] = []
     for index in 0..<fileCount {
       let value: PropertyListValue = [
@@ -26,7 +31,7 @@ enum BumpSuite {
         "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1", "LSRequiresIPhoneOS": true,
         "UIRequiredDeviceCapabilities": ["arm64"],
       ]
-      let path = "\(root)/Target\(index)/Info.plist"
+      let path = "\(root)/Target\(index)/\(below.isEmpty ? "" : below + "/")Info.plist"
       try FileIO.createFolders(for: path)
       files.append(
         FileWrite(path: path, bytes: try value.encoded(as: index % 2 == 0 ? .xml1 : .binary1)))
@@ -47,9 +52,9 @@ enum BumpSuite {
   }
 
   /// One tree for BundleKit (`PREFIXours`) and one per Python peer (`PREFIXpeer0`...).
-  static func makeTrees(_ prefix: String) throws {
-    try makeTree(prefix + "ours")
-    for index in peers.indices { try makeTree(prefix + "peer\(index)") }
+  static func makeTrees(_ prefix: String, below: String = "") throws {
+    try makeTree(prefix + "ours", below: below)
+    for index in peers.indices { try makeTree(prefix + "peer\(index)", below: below) }
   }
 
   /// Asks ext2/3/4 to spread the folders made in `folder` over block groups far apart (the
@@ -111,15 +116,19 @@ enum BumpSuite {
       let system = fileSystem(of: root)
       let place = "\(root) (\(system))"
       // One timed run of every tool; each starts with nothing left to write back (sync,
-      // untimed), so none pays for another's dirty pages.
-      func round(_ prefix: String, into times: inout [[Double]]) {
+      // untimed), so none pays for another's dirty pages. The Python loop is told where the
+      // files are (`--below`); BundleKit searches for them.
+      func round(_ prefix: String, below: String = "", into times: inout [[Double]]) {
         sync()
         if let time = Bench.spawn(tool, ["bump", "build", prefix + "ours"]) {
           times[0].append(time)
         }
+        let layout = below.isEmpty ? [] : ["--below=" + below]
         for (index, peer) in peers.enumerated() {
           sync()
-          if let time = Bench.spawn(python3, [python, prefix + "peer\(index)"] + peer.mode) {
+          if let time = Bench.spawn(
+            python3, [python, prefix + "peer\(index)"] + peer.mode + layout)
+          {
             times[index + 1].append(time)
           }
         }
@@ -138,8 +147,22 @@ enum BumpSuite {
       try makeTrees(base + "/same-")
       for _ in 0..<runs { round(base + "/same-", into: &repeated) }
       rows.append(row("the same, one tree bumped \(runs) times back to back", repeated))
-      for (tree, expected) in [("new0-ours", 2), ("same-ours", runs + 1)] {
-        let value = try PropertyListDocument(contentsOfFile: "\(base)/\(tree)/Target1/Info.plist")
+      // Deeper, as apps keep them: in memory only (the walk's work, not the disk's).
+      if root == roots.first {
+        var deep = [[Double]](repeating: [], count: peers.count + 1)
+        for run in 0..<runs {
+          try makeTrees(base + "/deep\(run)-", below: deepLayout)
+          round(base + "/deep\(run)-", below: deepLayout, into: &deep)
+        }
+        rows.append(row("the same in Target*/\(deepLayout), a new tree each run", deep))
+      }
+      for (tree, expected) in [
+        ("new0-ours/Target1", 2), ("same-ours/Target1", runs + 1),
+        ("deep0-ours/Target1/\(deepLayout)", 2), ("deep0-peer1/Target1/\(deepLayout)", 2),
+      ] {
+        let file = "\(base)/\(tree)/Info.plist"
+        guard FileManager.default.fileExists(atPath: file) else { continue }
+        let value = try PropertyListDocument(contentsOfFile: file)
           .value["CFBundleVersion"]?.stringValue
         print("\(root): \(tree) holds CFBundleVersion \(value ?? "?") (expected \(expected))")
       }

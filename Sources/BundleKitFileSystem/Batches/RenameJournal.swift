@@ -444,18 +444,28 @@ package enum AbsolutePath {
 
     /// Records the file `path`, read through its folder's descriptor (a folder a walk
     /// confirmed and a lock holds, ``ConfirmedFolders``): the file is not a link, and its
-    /// folder is the walk's, one level below its parent's real path. The `fstat`s of both,
-    /// read through descriptors under the lock, stand for the `lstat`s the recovery and the
-    /// batch that follow would read. Returns false (nothing recorded) when the folder cannot
-    /// be placed that way.
+    /// folder is the walk's: the walk's root's real path, then the plain names the walk
+    /// confirmed below it (no link among them), or else one level below its parent's real
+    /// path. The `fstat`s of both, read through descriptors under the lock, stand for the
+    /// `lstat`s the recovery and the batch that follow would read. Returns false (nothing
+    /// recorded) when the folder cannot be placed that way.
     package mutating func noteConfirmed(_ path: String, _ read: ConfirmedRead) -> Bool {
       let absolute = AbsolutePath.make(path, from: current)
       let parent = Paths.parent(absolute)
       let name = Paths.lastComponent(parent)
-      guard parent != "/", !name.isEmpty, name != ".", name != "..",
-        let above = resolve(Paths.parent(parent))
-      else { return false }
-      let real = Paths.join(above, name)
+      guard parent != "/", !name.isEmpty, name != ".", name != ".." else { return false }
+      let real: String
+      if !read.relative.isEmpty, !read.root.isEmpty {
+        // Each folder between the root and this one resolved from the walk's names, not
+        // with an `lstat` each: a tree of App/Sources/Resources folders had three a file.
+        guard let root = resolve(AbsolutePath.make(read.root, from: current)) else {
+          return false
+        }
+        real = Paths.join(root, read.relative)
+      } else {
+        guard let above = resolve(Paths.parent(parent)) else { return false }
+        real = Paths.join(above, name)
+      }
       // Resolved otherwise already (its path leads elsewhere now): not placed here.
       if let resolved = known[parent], resolved != real { return false }
       known[parent] = .some(real)

@@ -18,7 +18,7 @@ public final class FolderLocks {
   private var held: [HeldFolders.ID] = []
   /// The folders locked through a descriptor a walk kept open, by name: what
   /// ``confirmedFolders`` gives.
-  private var confirmed: [String: Int32] = [:]
+  private var confirmed: [String: OpenFolders.Folder] = [:]
 
   /// Locks the folder holding `file` (as named, the folder `bump` locks for it), waiting
   /// for other holders.
@@ -42,11 +42,11 @@ public final class FolderLocks {
     for folder in folders.sorted() {
       let descriptor: Int32
       let id: HeldFolders.ID
-      var confirmed = false
+      var confirmed: OpenFolders.Folder?
       if let open = kept?.take(folder) {
         descriptor = open.descriptor
         id = HeldFolders.ID(device: open.device, inode: open.inode)
-        confirmed = true
+        confirmed = open
       } else {
         descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -76,7 +76,7 @@ public final class FolderLocks {
       HeldFolders.insert(id)
       descriptors.append(descriptor)
       held.append(id)
-      if confirmed { self.confirmed[folder] = descriptor }
+      if let confirmed { self.confirmed[folder] = confirmed }
     }
   }
 
@@ -118,18 +118,18 @@ public final class FolderLocks {
 /// replaced through the descriptor (`openat`, `renameat`), never through a path whose links
 /// could lead elsewhere. Valid while the locks are held.
 package struct ConfirmedFolders: Sendable {
-  private let descriptors: [String: Int32]
+  private let folders: [String: OpenFolders.Folder]
 
   /// None.
-  package init() { descriptors = [:] }
+  package init() { folders = [:] }
 
-  init(_ descriptors: [String: Int32]) { self.descriptors = descriptors }
+  init(_ folders: [String: OpenFolders.Folder]) { self.folders = folders }
 
   /// The descriptor of `folder`, when it is one of them.
-  package subscript(_ folder: String) -> Int32? { descriptors[folder] }
+  package subscript(_ folder: String) -> Int32? { folders[folder]?.descriptor }
 
   /// Whether there are none.
-  package var isEmpty: Bool { descriptors.isEmpty }
+  package var isEmpty: Bool { folders.isEmpty }
 
   /// Reads the file `path` through its folder's descriptor, when its folder is one of these
   /// and the file is no symbolic link (never followed); nil otherwise: the caller reads it by
@@ -137,12 +137,18 @@ package struct ConfirmedFolders: Sendable {
   package func read(_ path: String) throws(FileSystemError) -> (
     bytes: [UInt8], read: ConfirmedRead
   )? {
-    guard let folder = descriptors[Paths.parent(path)],
-      let (bytes, status) = try FileIO.read(Paths.lastComponent(path), in: folder, path: path)
+    guard let open = folders[Paths.parent(path)],
+      let (bytes, status) = try FileIO.read(
+        Paths.lastComponent(path), in: open.descriptor, path: path)
     else { return nil }
     var folderStatus = stat()
-    guard fstat(folder, &folderStatus) == 0 else { return nil }
-    return (bytes, ConfirmedRead(folder: folder, status: status, folderStatus: folderStatus))
+    guard fstat(open.descriptor, &folderStatus) == 0 else { return nil }
+    return (
+      bytes,
+      ConfirmedRead(
+        folder: open.descriptor, status: status, folderStatus: folderStatus, root: open.root,
+        relative: open.relative)
+    )
   }
 }
 
@@ -155,6 +161,11 @@ package struct ConfirmedRead: Sendable {
   package var status: stat
   /// The folder's `fstat`.
   package var folderStatus: stat
+  /// The root the walk that confirmed the folder started from, as it opened it, and the
+  /// folder's path below it: its real path is the root's, then that path ("" for none
+  /// known: it is resolved by its own path).
+  package var root = ""
+  package var relative = ""
 }
 
 /// The folders this process holds a `flock` on, by device and inode, with how many holders

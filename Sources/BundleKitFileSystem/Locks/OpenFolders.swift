@@ -23,11 +23,15 @@
 /// shared between threads: the walk hands descriptors over on the thread that walks, and the
 /// lock takes them there.
 package final class OpenFolders {
-  /// A folder held open: its descriptor, and its device and inode (the walk's `fstat`).
+  /// A folder held open: its descriptor, its device and inode (the walk's `fstat`), and
+  /// where the walk found it: the root as the walk opened it, and the path below it (plain
+  /// names, each a folder the walk confirmed, so no link lies between).
   package struct Folder: Sendable {
     package var descriptor: Int32
     package var device: UInt64
     package var inode: UInt64
+    package var root = ""
+    package var relative = ""
   }
 
   private var folders: [String: Folder] = [:]

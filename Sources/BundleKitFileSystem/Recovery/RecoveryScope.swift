@@ -60,9 +60,23 @@ package enum RecoveryScope {
 
   /// Whether this run may finish scratch entries in `real`, a folder's real path.
   static func permits(real: String) -> Bool {
-    let roots = state.read { $0.roots }
+    permits(real: real, in: roots)
+  }
+
+  /// The real folders this run may finish scratch entries below, read once for many
+  /// checks (``permits(real:in:)``).
+  static var roots: [String] { state.read { $0.roots } }
+
+  /// Whether `real`, a folder's real path, is one of `roots` (``roots``) or below one,
+  /// compared on the bytes: no string is made.
+  static func permits(real: String, in roots: [String]) -> Bool {
+    let path = real.utf8
     return roots.contains { root in
-      real == root || root == "/" || real.hasPrefix(root + "/")
+      let prefix = root.utf8
+      guard root != "/" else { return true }
+      guard path.starts(with: prefix) else { return false }
+      let end = path.index(path.startIndex, offsetBy: prefix.count)
+      return end == path.endIndex || path[end] == UInt8(ascii: "/")
     }
   }
 

@@ -86,9 +86,12 @@ package enum ScratchRecovery {
   static func recover(above paths: [String], folders real: inout AbsolutePath.RealFolders) {
     var seen: Set<String> = []
     var folders: [String] = []
+    seen.reserveCapacity(paths.count)
+    folders.reserveCapacity(paths.count)
+    let roots = RecoveryScope.roots
     for path in paths {
       guard var folder = real.folder(Paths.parent(path)) else { continue }
-      while seen.insert(folder).inserted, RecoveryScope.permits(real: folder) {
+      while seen.insert(folder).inserted, RecoveryScope.permits(real: folder, in: roots) {
         folders.append(folder)
         if folder == "/" { break }
         folder = Paths.parent(folder)

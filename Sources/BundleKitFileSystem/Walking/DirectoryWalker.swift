@@ -241,17 +241,54 @@ public enum DirectoryWalker {
     /// folder is kept open (``OpenFolders``): `bump` then reads and writes its Info.plist
     /// through the descriptor, below the root by construction.
     var confirmed = false
+    /// Listings of its subfolders read ahead with it, by entry index (empty: none).
+    var below: [Listing?] = []
+
+    /// What the subfolder at `entry` must be to be confirmed: on this folder's device, with
+    /// the inode this listing gives its name; nil when this folder is not confirmed.
+    func expectation(_ entry: Int) -> (device: UInt64, inode: UInt64)? {
+      guard confirmed, let identity else { return nil }
+      return (identity.device, entries[entry].inode)
+    }
+
+    /// The indices of the subfolders a walk may descend into: decodable, and not among the
+    /// folders skipped everywhere (`.git`, `.build`, `node_modules` ...).
+    var subfolders: [Int] {
+      entries.indices.filter { index in
+        entries[index].isFolder && entries[index].isDecodable
+          && !SkippedFolders.skips(entries[index].name)
+      }
+    }
+
+    /// Closes the folders this listing and those read ahead below it kept open: read but
+    /// never visited.
+    func closeKept() {
+      if let open { close(open.descriptor) }
+      for case let listing? in below { listing.closeKept() }
+    }
   }
 
   /// Reads `folder`'s entries once, noting it clean (``CleanFolders``) when asked and it
   /// holds no scratch entry; nil when it cannot be opened. When noting, a folder holding no
   /// scratch entry and a file `keep` accepts is left open (``Listing/open``).
+  /// With `parent`, the folder is opened as that name in that open folder, no link followed
+  /// (one lookup, not the whole path's); a name that is no folder there now (a link swapped
+  /// in) is opened by its path, as without. `then` is called with the listing and the
+  /// folder's descriptor, still open, before it is closed.
   static func readListing(
     _ folder: String, notingClean: Bool, keep: (@Sendable (String) -> Bool)? = nil,
-    expected: (device: UInt64, inode: UInt64)? = nil
+    expected: (device: UInt64, inode: UInt64)? = nil,
+    in parent: (descriptor: Int32, name: String)? = nil,
+    then: (inout Listing, Int32) -> Void = { _, _ in }
   ) -> Listing? {
     let start = notingClean ? CleanFolders.now() : timespec()
-    let descriptor = openFolder(folder)
+    var descriptor: Int32 = -1
+    if let parent {
+      descriptor = openat(
+        parent.descriptor, parent.name,
+        O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+    }
+    if descriptor < 0 { descriptor = openFolder(folder) }
     guard descriptor >= 0 else { return nil }
     var kept = false
     defer { if !kept { close(descriptor) } }
@@ -283,6 +320,8 @@ public enum DirectoryWalker {
       }
       listing.entries.append((name, isFolder, isDecodable, inode))
     }
+    // In name order, the order visits take (on the reading thread, when read ahead).
+    listing.entries.sort { $0.name < $1.name }
     if stamped {
       let identity = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
       listing.identity = identity
@@ -298,12 +337,53 @@ public enum DirectoryWalker {
           descriptor: descriptor, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
       }
     }
+    then(&listing, descriptor)
     return listing
   }
 
   /// How many subfolders a folder needs before the walk that notes clean folders reads them
   /// ahead on every core: below it, starting threads costs more than the reads.
   package static let readAheadThreshold = 32
+
+  /// How many folders below each folder read ahead are read with it, depth first, where
+  /// folders have a few subfolders each: the `Sources/Resources` below each of 1,000
+  /// targets, which the walk had read one by one after the targets.
+  static let readAheadBelow = 4
+
+  /// Reads `folder` as the walk would (``readListing(_:notingClean:keep:expected:)``) and,
+  /// where it has fewer subfolders than ``readAheadThreshold`` (a folder with more reads its
+  /// own ahead on every core when walked), theirs too, depth first, while `budget` lasts.
+  /// A folder holding scratch entries is not read below: the walk recovers it, then reads
+  /// it again; one below holding them is left for the walk to read. Those below are opened
+  /// in the folder's descriptor (`parent`, for `folder` itself).
+  static func readListingAhead(
+    _ folder: String, keep: (@Sendable (String) -> Bool)?,
+    expected: (device: UInt64, inode: UInt64)?,
+    in parent: (descriptor: Int32, name: String)? = nil, budget: inout Int
+  ) -> Listing? {
+    readListing(folder, notingClean: true, keep: keep, expected: expected, in: parent) {
+      listing, descriptor in
+      guard budget > 0, listing.scratch.isEmpty else { return }
+      let folders = listing.subfolders
+      guard !folders.isEmpty, folders.count < readAheadThreshold else { return }
+      let base = folder.hasSuffix("/") ? folder : folder + "/"
+      for index in folders {
+        guard budget > 0 else { break }
+        budget -= 1
+        let name = listing.entries[index].name
+        guard
+          let below = readListingAhead(
+            base + name, keep: keep, expected: listing.expectation(index),
+            in: (descriptor, name), budget: &budget)
+        else { continue }
+        guard below.scratch.isEmpty else { continue }
+        if listing.below.isEmpty {
+          listing.below = Array(repeating: nil, count: listing.entries.count)
+        }
+        listing.below[index] = below
+      }
+    }
+  }
 
   private static func walk(
     root: String, relative: String, notingClean: Bool, keep: KeptOpen?,
@@ -330,38 +410,44 @@ public enum DirectoryWalker {
     // The root is the folder the user named, whatever its path leads to: what is below it is
     // confirmed against its listings.
     if relative.isEmpty, listing.identity != nil { listing.confirmed = true }
-    // What a folder below must be to be confirmed: on this folder's device, with the inode
-    // this listing gives its name.
-    func expectation(_ entry: Int) -> (device: UInt64, inode: UInt64)? {
-      guard listing.confirmed, let identity = listing.identity else { return nil }
-      return (identity.device, listing.entries[entry].inode)
-    }
-    if let open = listing.open, let keep {
+    if var open = listing.open, let keep {
+      open.root = root
+      open.relative = relative
       keep.folders.keep(keep.name(relative), open)
     }
-    listing.entries.sort { $0.name < $1.name }
     // The walk a writer takes before its locks (`bump` over a folder of 1,000 targets) reads
     // a large folder's subfolders ahead, on every core, where one by one each waited for the
     // kernel in turn. Each is read as the walk would read it when it got there, a moment
     // earlier (a journal rolled forward in a sibling renames only below that sibling); one
     // holding scratch entries is read again by the walk, after recovering them, and the
     // folders skipped everywhere (`.git`, `.build`, `node_modules` ...) are not read ahead.
-    // Visits stay in the same order.
-    var ahead: [Int: Listing] = [:]
+    // Visits stay in the same order. Each folder read ahead brings a few below it
+    // (``readListingAhead(_:keep:expected:budget:)``), so a tree of targets each holding
+    // `Sources/Resources` is read on every core too.
+    // By entry index (an array sized once, not a table rehashed as 1,000 listings arrive).
+    var ahead = listing.below
+    listing.below = []
     if notingClean {
-      let folders = listing.entries.indices.filter { index in
-        let entry = listing.entries[index]
-        return entry.isFolder && entry.isDecodable && !SkippedFolders.skips(entry.name)
-      }
+      let folders = listing.subfolders
       if folders.count >= readAheadThreshold {
         let names = folders.map { listing.entries[$0].name }
-        let expected = folders.map(expectation)
+        let expected = folders.map(listing.expectation)
         let base = folder.hasSuffix("/") ? folder : folder + "/"
-        let holding = keep?.folders.reserve(names.count) == true ? keep?.holding : nil
-        let read = WorkerThreads.map(names.count) { index in
-          readListing(
-            base + names[index], notingClean: true, keep: holding, expected: expected[index])
+        // Room for the folders below each too; without it, none below is read ahead.
+        var below = readAheadBelow
+        var holding: (@Sendable (String) -> Bool)?
+        if keep?.folders.reserve(names.count * (1 + below)) == true {
+          holding = keep?.holding
+        } else {
+          below = 0
+          holding = keep?.folders.reserve(names.count) == true ? keep?.holding : nil
         }
+        let read = WorkerThreads.map(names.count) { [below, holding] index in
+          var budget = below
+          return readListingAhead(
+            base + names[index], keep: holding, expected: expected[index], budget: &budget)
+        }
+        ahead = Array(repeating: nil, count: listing.entries.count)
         for (index, result) in zip(folders, read) where result?.scratch.isEmpty == true {
           ahead[index] = result
         }
@@ -369,7 +455,7 @@ public enum DirectoryWalker {
     }
     // Read ahead but not visited (the visitor skipped it): not kept.
     defer {
-      for listing in ahead.values { if let open = listing.open { close(open.descriptor) } }
+      for case let listing? in ahead { listing.closeKept() }
     }
     for (index, entry) in listing.entries.enumerated() {
       let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
@@ -380,7 +466,8 @@ public enum DirectoryWalker {
       if entry.isFolder, entry.isDecodable, decision == .descend {
         walk(
           root: root, relative: path, notingClean: notingClean, keep: keep,
-          readAhead: ahead.removeValue(forKey: index), expected: expectation(index), visit)
+          readAhead: index < ahead.count ? ahead[index].take() : nil,
+          expected: listing.expectation(index), visit)
       }
     }
   }
