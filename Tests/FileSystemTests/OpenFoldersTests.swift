@@ -200,6 +200,15 @@ struct OpenFoldersTests {
     #expect(found.count == 3 + DirectoryWalker.readAheadThreshold + 8 + 2)
     kept.closeAll()
     #expect(OpenFolders.descriptorBudget >= 0)
+    // Room for the folders read ahead and one below each: the same folders kept, the same
+    // visits.
+    let roomy = OpenFolders(limit: 2 * (DirectoryWalker.readAheadThreshold + 12) + 8)
+    #expect(walk(folder, into: roomy) == seen)
+    #expect(roomy.count == DirectoryWalker.readAheadThreshold + 8 + 4)
+    for name in ["C/D", "Target1/Sources/Resources", "Target6/Sources/Resources"] {
+      #expect(roomy.take(folder.file(name)) != nil, "\(name)")
+    }
+    roomy.closeAll()
   }
 
   @Test("resolving a batch's files on every core gives what resolving each one gives")

@@ -69,6 +69,9 @@ package final class OpenFolders {
   /// How many folders are held.
   package var count: Int { folders.count }
 
+  /// How many more folders may be held.
+  package var room: Int { max(limit - folders.count, 0) }
+
   /// Whether `more` folders may be kept besides those held. When they may, the process's
   /// descriptor table is grown for them now, on the calling thread: Linux grows it while
   /// other threads share it only after an RCU grace period (`synchronize_rcu`), which took

@@ -433,14 +433,19 @@ public enum DirectoryWalker {
         let names = folders.map { listing.entries[$0].name }
         let expected = folders.map(listing.expectation)
         let base = folder.hasSuffix("/") ? folder : folder + "/"
-        // Room for the folders below each too; without it, none below is read ahead.
+        // Each folder read ahead may be kept, and so may each read below it: as many below
+        // each as the descriptors left allow (for 1,000 folders a hard limit of 8,192 leaves
+        // room for two below each, 4,096 for none). Without room for the folders themselves
+        // none is kept, and none below is read ahead: the walk keeps what it can as it goes.
         var below = readAheadBelow
         var holding: (@Sendable (String) -> Bool)?
-        if keep?.folders.reserve(names.count * (1 + below)) == true {
-          holding = keep?.holding
-        } else {
-          below = 0
-          holding = keep?.folders.reserve(names.count) == true ? keep?.holding : nil
+        if let keep {
+          below = min(readAheadBelow, keep.folders.room / names.count - 1)
+          if below >= 0, keep.folders.reserve(names.count * (1 + below)) {
+            holding = keep.holding
+          } else {
+            below = 0
+          }
         }
         let read = WorkerThreads.map(names.count) { [below, holding] index in
           var budget = below

@@ -395,6 +395,7 @@ public struct VersionBump: Sendable {
     throws(VersioningError) -> [FileChange]
   {
     var byFile: [String: [(VersionPlace, String)]] = [:]
+    byFile.reserveCapacity(values.count)
     for value in values {
       for place in value.places {
         if let texts = value.texts {
@@ -424,6 +425,7 @@ public struct VersionBump: Sendable {
       }
     }
     var changes: [FileChange] = []
+    changes.reserveCapacity(edited.count)
     for result in edited {
       let change = try result.get()
       if change.new != change.old { changes.append(change) }

@@ -461,6 +461,7 @@ public struct VersionInventory: Sendable {
     // Room made once: grown entry by entry, the tables of 1,000 files rehashed many times.
     contents.reserveCapacity(contents.count + plists.count)
     documents.reserveCapacity(plists.count)
+    if !confirmed.isEmpty { confirmedReads.reserveCapacity(plists.count) }
     bundles.reserveCapacity(bundles.count + plists.count)
     for (path, result) in zip(plists, loaded) {
       let document: PropertyListDocument
