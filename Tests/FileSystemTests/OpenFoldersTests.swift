@@ -211,6 +211,43 @@ struct OpenFoldersTests {
     roomy.closeAll()
   }
 
+  @Test(
+    "a folder noted through its walk's root is placed at the root's real path and the names below",
+    arguments: ["link/", "tree/A/../", "link/A/..", ""])
+  func notedThroughRoot(root: String) throws {
+    let folder = try TemporaryFolder()
+    try FileIO.createFolders(for: folder.file("A/B/Info.plist"))
+    try FileIO.writeAtomically(Array("x".utf8), to: folder.file("A/B/Info.plist"))
+    let names = try TemporaryFolder()
+    #expect(symlink(folder.path, names.file("link")) == 0)
+    #expect(symlink(folder.path, names.file("tree")) == 0)
+    let descriptor = open(folder.file("A/B"), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    var file = stat()
+    var held = stat()
+    try #require(fstatat(descriptor, "Info.plist", &file, 0) == 0 && fstat(descriptor, &held) == 0)
+    // As the walk names it: its root, then the names below it ("": no root known, placed
+    // from its parent's real path).
+    let walkRoot = root.isEmpty ? "" : names.file(root)
+    let path =
+      root.isEmpty
+      ? names.file("link/A/B/Info.plist")
+      : (walkRoot.hasSuffix("/") ? walkRoot : walkRoot + "/") + "A/B/Info.plist"
+    var real = AbsolutePath.RealFolders()
+    let read = ConfirmedRead(
+      folder: descriptor, status: file, folderStatus: held, root: walkRoot,
+      relative: root.isEmpty ? "" : "A/B")
+    let noted = real.noteConfirmed(path, read)
+    #expect(noted)
+    let resolved = try #require(realpath(folder.file("A/B"), nil))
+    defer { free(resolved) }
+    #expect(real.folderStatus(String(cString: resolved))?.st_ino == held.st_ino)
+    #expect(real.fileStatus(path)?.st_ino == file.st_ino)
+    let placed = real.folder(Paths.parent(path))
+    #expect(placed == String(cString: resolved))
+  }
+
   @Test("resolving a batch's files on every core gives what resolving each one gives")
   func parallelResolutionMatches() throws {
     let tree = try TemporaryFolder()

@@ -68,6 +68,32 @@ struct ConfirmedFolderTests {
     #expect(left.isEmpty, "\(left)")
   }
 
+  @Test(
+    "a root named through a link, with a trailing slash, or through .., is placed as its real path",
+    arguments: ["link/", "tree/Target0/../", "link/Target0/.."])
+  func rootNamedOtherwise(root: String) throws {
+    let folder = try tree(DirectoryWalker.readAheadThreshold + 8, below: "Sources/Resources")
+    let names = try TemporaryFolder()
+    let manager = FileManager.default
+    try manager.createSymbolicLink(
+      atPath: names.file("link"), withDestinationPath: folder.path)
+    try manager.createSymbolicLink(
+      atPath: names.file("tree"), withDestinationPath: folder.path)
+    let plan = try VersionBump(.build(.increment)).apply(paths: [names.file(root)])
+    #expect(plan.files.count == DirectoryWalker.readAheadThreshold + 8)
+    #expect(plan.confirmed.count == plan.files.count)
+    for index in 0..<(DirectoryWalker.readAheadThreshold + 8) {
+      let file = folder.file("Target\(index)/Sources/Resources/Info.plist")
+      #expect(try build(file) == "2", "Target\(index)")
+    }
+    // The links are as they were, and nothing was left beside them or in the tree.
+    #expect(try manager.contentsOfDirectory(atPath: names.path).sorted() == ["link", "tree"])
+    let left = try manager.subpathsOfDirectory(atPath: folder.path).filter {
+      $0.contains("bundlekit")
+    }
+    #expect(left.isEmpty, "\(left)")
+  }
+
   @Test("an Info.plist that is a link inside the tree is still written through it")
   func linkedInfoPlistIsFollowed() throws {
     let folder = try tree(2)
