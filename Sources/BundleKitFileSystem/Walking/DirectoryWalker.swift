@@ -350,9 +350,9 @@ public enum DirectoryWalker {
   /// targets, which the walk had read one by one after the targets.
   static let readAheadBelow = 4
 
-  /// Reads `folder` as the walk would (``readListing(_:notingClean:keep:expected:)``) and,
-  /// where it has fewer subfolders than ``readAheadThreshold`` (a folder with more reads its
-  /// own ahead on every core when walked), theirs too, depth first, while `budget` lasts.
+  /// Reads `folder` as the walk would (``readListing(_:notingClean:keep:expected:in:then:)``)
+  /// and, where it has fewer subfolders than ``readAheadThreshold`` (a folder with more reads
+  /// its own ahead on every core when walked), theirs too, depth first, while `budget` lasts.
   /// A folder holding scratch entries is not read below: the walk recovers it, then reads
   /// it again; one below holding them is left for the walk to read. Those below are opened
   /// in the folder's descriptor (`parent`, for `folder` itself).
@@ -422,9 +422,9 @@ public enum DirectoryWalker {
     // holding scratch entries is read again by the walk, after recovering them, and the
     // folders skipped everywhere (`.git`, `.build`, `node_modules` ...) are not read ahead.
     // Visits stay in the same order. Each folder read ahead brings a few below it
-    // (``readListingAhead(_:keep:expected:budget:)``), so a tree of targets each holding
-    // `Sources/Resources` is read on every core too.
-    // By entry index (an array sized once, not a table rehashed as 1,000 listings arrive).
+    // (``readListingAhead(_:keep:expected:in:budget:)``), so a tree of targets each holding
+    // `Sources/Resources` is read on every core too. They are held by entry index (an array
+    // sized once, not a table rehashed as 1,000 listings arrive).
     var ahead = listing.below
     listing.below = []
     if notingClean {
