@@ -225,6 +225,34 @@ struct BumpTests {
     #expect(withTests == 6)
   }
 
+  @Test("discovery gives each file once, in path order, however the searches overlap")
+  func discoveryUniqueInPathOrder() throws {
+    let workspace = try Workspace()
+    // Names whose path order differs from the walk's (`A-b/...` sorts before `A/...`), a
+    // spec a script names that the walk finds too, and a non-ASCII folder.
+    for path in [
+      "A/Info.plist", "A-b/Info.plist", "A/B/Info.plist", "Ziel-ж/Info.plist", "project.yml",
+    ] {
+      try workspace.write(path, path.hasSuffix(".yml") ? "name: App\n" : xmlInfo)
+    }
+    try workspace.write("Makefile", "generate:\n\txcodegen generate --spec project.yml\n")
+    let roots = [
+      workspace.path, workspace.path + "/A", workspace.path + "/A/Info.plist",
+      workspace.path + "/project.yml",
+    ]
+    let found = try InfoPlistDiscovery.find(in: roots).map {
+      String($0.path.dropFirst(workspace.path.count + 1))
+    }
+    #expect(
+      found == [
+        "A-b/Info.plist", "A/B/Info.plist", "A/Info.plist", "Ziel-ж/Info.plist", "project.yml",
+      ])
+    // What the set it replaces gave: the same items, sorted by path.
+    let all = try InfoPlistDiscovery.find(in: roots)
+    #expect(Set(all).count == all.count)
+    #expect(all.map(\.path) == all.map(\.path).sorted())
+  }
+
   @Test("--dry-run prints a unified diff and changes nothing; --sync; schemes")
   func dryRunSyncSchemes() throws {
     let workspace = try Workspace()

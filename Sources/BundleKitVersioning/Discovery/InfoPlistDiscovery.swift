@@ -116,7 +116,9 @@ public enum InfoPlistDiscovery {
   package static func find(
     in paths: [String], includeTests: Bool, keepingOpen open: OpenFolders?
   ) throws(VersioningError) -> [Found] {
-    var found: Set<Found> = []
+    // In the order found (each walk's near path order), sorted and made unique at the end:
+    // a set hashed each of 1,000 paths, and its order was then sorted from scratch.
+    var found: [Found] = []
     let manager = FileManager.default
     // A batch a killed run left half-written in these folders is finished first when this
     // run writes them, never above them: here the folders of files, projects and specs; a
@@ -129,19 +131,19 @@ public enum InfoPlistDiscovery {
         throw .notFound(path: path)
       }
       if path.hasSuffix(".xcodeproj") {
-        found.insert(.project(normalized(path)))
+        found.append(.project(normalized(path)))
         continue
       }
       if path.hasSuffix(".xcworkspace") {
-        found.insert(.workspace(normalized(path)))
+        found.append(.workspace(normalized(path)))
         continue
       }
       if path.hasSuffix(".yml") || path.hasSuffix(".yaml") || path.hasSuffix("Project.swift") {
-        found.insert(.spec(normalized(path)))
+        found.append(.spec(normalized(path)))
         continue
       }
       guard isFolder.boolValue else {
-        found.insert(.infoPlist(normalized(path)))
+        found.append(.infoPlist(normalized(path)))
         continue
       }
       var undecodable: String?
@@ -180,19 +182,19 @@ public enum InfoPlistDiscovery {
           return .skip
         }
         if name.hasSuffix(".xcodeproj") {
-          if includeTests || !isTestBundle(relative) { found.insert(.project(fullPath(relative))) }
+          if includeTests || !isTestBundle(relative) { found.append(.project(fullPath(relative))) }
           return .skip
         }
         if name.hasSuffix(".xcworkspace") {
-          found.insert(.workspace(fullPath(relative)))
+          found.append(.workspace(fullPath(relative)))
           return .skip
         }
         if Self.isSpec(name), !entry.isFolder {
-          found.insert(.spec(fullPath(relative)))
+          found.append(.spec(fullPath(relative)))
           return .skip
         }
         if isInfoPlist(name), includeTests || !isTestBundle(relative) {
-          found.insert(.infoPlist(fullPath(relative)))
+          found.append(.infoPlist(fullPath(relative)))
         }
         if !entry.isFolder, Self.mayRunXcodeGen(name) { scripts.append(fullPath(relative)) }
         return .descend
@@ -200,13 +202,26 @@ public enum InfoPlistDiscovery {
       // A spec named only where the build runs XcodeGen (`xcodegen generate --spec App.yml`
       // in a Makefile or script) is a spec too.
       for script in scripts {
-        for spec in Self.specsNamed(in: script, root: path) { found.insert(.spec(spec)) }
+        for spec in Self.specsNamed(in: script, root: path) { found.append(.spec(spec)) }
       }
       if let undecodable {
         throw .file(.io(path: undecodable, message: DirectoryWalker.undecodableMessage))
       }
     }
-    return found.sorted { $0.path < $1.path }
+    return unique(found.sorted { $0.path < $1.path })
+  }
+
+  /// `sorted` (by path) with each item once: the same file found twice (a spec a script
+  /// names, a folder searched twice) is kept once. Items of one path sit together.
+  static func unique(_ sorted: [Found]) -> [Found] {
+    var kept: [Found] = []
+    kept.reserveCapacity(sorted.count)
+    var start = 0
+    for item in sorted {
+      if let last = kept.last, last.path != item.path { start = kept.count }
+      if !kept[start...].contains(item) { kept.append(item) }
+    }
+    return kept
   }
 
   /// `path` without a leading `./`, trailing slashes, or `folder/..` pairs that name the
