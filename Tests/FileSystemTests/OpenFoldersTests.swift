@@ -155,7 +155,8 @@ struct OpenFoldersTests {
     try FileIO.writeAtomically(
       [
         FileWrite(
-          path: folder.file("A/Info.plist"), bytes: Array("y".utf8), folder: read.read.folder),
+          path: folder.file("A/Info.plist"), bytes: Array("y".utf8),
+          folder: read.read.folder.descriptor),
         FileWrite(path: folder.file("C/D/App-Info.plist"), bytes: Array("z".utf8)),
       ], folders: &resolved)
     #expect(try FileIO.read(folder.file("A2/Info.plist")) == Array("y".utf8))
@@ -236,8 +237,10 @@ struct OpenFoldersTests {
       : (walkRoot.hasSuffix("/") ? walkRoot : walkRoot + "/") + "A/B/Info.plist"
     var real = AbsolutePath.RealFolders()
     let read = ConfirmedRead(
-      folder: descriptor, status: file, folderStatus: held, root: walkRoot,
-      relative: root.isEmpty ? "" : "A/B")
+      folder: OpenFolders.Folder(
+        descriptor: descriptor, device: UInt64(held.st_dev), inode: UInt64(held.st_ino),
+        root: walkRoot, relative: root.isEmpty ? "" : "A/B"),
+      status: file, folderStatus: held)
     let noted = real.noteConfirmed(path, read)
     #expect(noted)
     let resolved = try #require(realpath(folder.file("A/B"), nil))

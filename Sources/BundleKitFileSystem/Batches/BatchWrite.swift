@@ -148,16 +148,16 @@ extension FileIO {
     let workers = staged.count >= 64 ? renameWorkers(inMemory: inMemory) : 1
     WorkerThreads.run(workers) { worker in
       for index in stride(from: worker, to: staged.count, by: workers) {
-        let code = staged[index].replaceTarget() == 0 ? 0 : errno
+        let code = staged[index].file.replaceTarget() == 0 ? 0 : errno
         outcomes.set(index, code)
       }
     }
     let failed = staged.indices.filter { (outcomes[$0] ?? 0) != 0 }
     guard let first = failed.first else { return nil }
-    for index in failed { staged[index].removeTemporary() }
+    for index in failed { staged[index].file.removeTemporary() }
     errno = outcomes[first] ?? 0
     return .io(
-      path: staged[first].path,
+      path: staged[first].file.path,
       message: systemError(
         "cannot replace the file (\(staged.count - failed.count) of the batch's \(staged.count) files were written)"
       ))
@@ -185,7 +185,7 @@ extension FileIO {
       }
     }
     if let failure {
-      for item in staged { item.removeTemporary() }
+      for item in staged { item.file.removeTemporary() }
       throw failure
     }
     return staged
@@ -244,6 +244,12 @@ extension FileIO {
       temporary = Paths.join(parent, temporaryName)
     }
 
+    /// Renames the temporary file over the target; 0, or -1 with `errno` set.
+    func replaceTarget() -> Int32 {
+      folder == AT_FDCWD
+        ? rename(temporary, target) : renameat(folder, temporaryName, folder, targetName)
+    }
+
     /// Removes the temporary file, if made.
     func removeTemporary() {
       if folder == AT_FDCWD {
@@ -254,32 +260,12 @@ extension FileIO {
     }
   }
 
-  /// A temporary file written and waiting to be renamed over its target.
+  /// A file of a batch whose temporary file is written, waiting to be renamed over its
+  /// target.
   struct StagedFile {
-    var temporary: String
-    var target: String
-    var path: String
+    var file: BatchTarget
     /// The file system it is on.
     var device: UInt64
-    /// The open folder it is renamed in (`AT_FDCWD`: by its paths), and the two names there.
-    var folder: Int32 = AT_FDCWD
-    var temporaryName = ""
-    var targetName = ""
-
-    /// Renames the temporary file over the target; 0, or -1 with `errno` set.
-    func replaceTarget() -> Int32 {
-      folder == AT_FDCWD
-        ? rename(temporary, target) : renameat(folder, temporaryName, folder, targetName)
-    }
-
-    /// Removes the temporary file.
-    func removeTemporary() {
-      if folder == AT_FDCWD {
-        unlink(temporary)
-      } else {
-        unlinkat(folder, temporaryName, 0)
-      }
-    }
   }
 
   #if os(Linux)
@@ -307,7 +293,7 @@ extension FileIO {
         flushed = journal.flushFileSystem()
       }
       for item in staged where devices.insert(item.device).inserted {
-        flushed = syncFolder(split(item.target).folder, wholeFileSystem: true) && flushed
+        flushed = syncFolder(split(item.file.target).folder, wholeFileSystem: true) && flushed
       }
     #endif
     return flushed
@@ -360,8 +346,6 @@ extension FileIO {
       var info = stat()
       device = fstat(descriptor, &info) == 0 ? UInt64(info.st_dev) : 0
     }
-    return StagedFile(
-      temporary: target.temporary, target: target.target, path: path, device: device,
-      folder: target.folder, temporaryName: target.temporaryName, targetName: target.targetName)
+    return StagedFile(file: target, device: device)
   }
 }

@@ -455,13 +455,13 @@ package enum AbsolutePath {
       let name = Paths.lastComponent(parent)
       guard parent != "/", !name.isEmpty, name != ".", name != ".." else { return false }
       let real: String
-      if !read.relative.isEmpty, !read.root.isEmpty {
+      if !read.folder.relative.isEmpty, !read.folder.root.isEmpty {
         // Each folder between the root and this one resolved from the walk's names, not
         // with an `lstat` each: a tree of App/Sources/Resources folders had three a file.
-        guard let root = resolve(AbsolutePath.make(read.root, from: current)) else {
+        guard let root = resolve(AbsolutePath.make(read.folder.root, from: current)) else {
           return false
         }
-        real = Paths.join(root, read.relative)
+        real = Paths.join(root, read.folder.relative)
       } else {
         guard let above = resolve(Paths.parent(parent)) else { return false }
         real = Paths.join(above, name)

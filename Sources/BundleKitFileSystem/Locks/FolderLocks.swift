@@ -143,29 +143,20 @@ package struct ConfirmedFolders: Sendable {
     else { return nil }
     var folderStatus = stat()
     guard fstat(open.descriptor, &folderStatus) == 0 else { return nil }
-    return (
-      bytes,
-      ConfirmedRead(
-        folder: open.descriptor, status: status, folderStatus: folderStatus, root: open.root,
-        relative: open.relative)
-    )
+    return (bytes, ConfirmedRead(folder: open, status: status, folderStatus: folderStatus))
   }
 }
 
-/// A file read through a folder of ``ConfirmedFolders``: the folder's descriptor, and the
-/// `fstat`s of the file (a regular file) and of the folder.
+/// A file read through a folder of ``ConfirmedFolders``: the folder (open while its lock is
+/// held, and where the walk found it), and the `fstat`s of the file (a regular file) and of
+/// the folder.
 package struct ConfirmedRead: Sendable {
-  /// The folder's descriptor, open while its lock is held.
-  package var folder: Int32
+  /// The folder, its descriptor open while its lock is held.
+  package var folder: OpenFolders.Folder
   /// The file's `fstat`.
   package var status: stat
   /// The folder's `fstat`.
   package var folderStatus: stat
-  /// The root the walk that confirmed the folder started from, as it opened it, and the
-  /// folder's path below it: its real path is the root's, then that path ("" for none
-  /// known: it is resolved by its own path).
-  package var root = ""
-  package var relative = ""
 }
 
 /// The folders this process holds a `flock` on, by device and inode, with how many holders

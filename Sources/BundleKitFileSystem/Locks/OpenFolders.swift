@@ -24,12 +24,14 @@
 /// lock takes them there.
 package final class OpenFolders {
   /// A folder held open: its descriptor, its device and inode (the walk's `fstat`), and
-  /// where the walk found it: the root as the walk opened it, and the path below it (plain
-  /// names, each a folder the walk confirmed, so no link lies between).
+  /// where the walk found it.
   package struct Folder: Sendable {
     package var descriptor: Int32
     package var device: UInt64
     package var inode: UInt64
+    /// The root as the walk opened it, and the folder's path below it: plain names, each a
+    /// folder the walk confirmed, so no link lies between and its real path is the root's
+    /// then that path ("" for none known: it is resolved by its own path).
     package var root = ""
     package var relative = ""
   }

@@ -136,7 +136,7 @@ extension VersionBump {
       for (index, file) in planned.files.enumerated() {
         guard let read = planned.confirmed[file.path], resolved.noteConfirmed(file.path, read)
         else { continue }
-        through[index] = read.folder
+        through[index] = read.folder.descriptor
       }
     }
     if !allowOutside {
