@@ -325,10 +325,12 @@ struct BumpTests {
     #expect(shallow.stderr.contains("shallow clone"))
   }
 
-  @Test("concurrent runs on the same files never lose an increment")
-  func concurrency() throws {
+  /// Five folders are locked one by one; 300 together on every core, and then again one by
+  /// one in order where another run holds some (`FolderLocks.lockedTogether`).
+  @Test("concurrent runs on the same files never lose an increment", arguments: [5, 300])
+  func concurrency(targets: Int) throws {
     let workspace = try Workspace()
-    for index in 0..<5 {
+    for index in 0..<targets {
       try workspace.write("T\(index)/Info.plist", xmlInfo)
     }
     try workspace.write(
@@ -341,7 +343,7 @@ struct BumpTests {
       (try? workspace.bundlekit("bump", "build").status) ?? -1
     }
     #expect(statuses == Array(repeating: 0, count: runs))
-    for index in 0..<5 {
+    for index in 0..<targets {
       #expect(try workspace.value("T\(index)/Info.plist", "CFBundleVersion") == String(41 + runs))
     }
     #expect(

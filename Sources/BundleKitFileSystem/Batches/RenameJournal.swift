@@ -365,6 +365,9 @@ package enum AbsolutePath {
     /// The `lstat` of each folder resolved by its own name (not a link), by its real path:
     /// what a `stat` of it reads, for the recovery that follows under the same locks.
     private var folderInfo: [String: stat] = [:]
+    /// The last walk root ``noteConfirmed(_:_:)`` resolved, as named and real: a batch's
+    /// thousand folders share one or two.
+    private var lastRoot: (named: String, real: String)?
 
     package init(current: String = AbsolutePath.currentFolder()) {
       self.current = current
@@ -458,8 +461,15 @@ package enum AbsolutePath {
       if !read.folder.relative.isEmpty, !read.folder.root.isEmpty {
         // Each folder between the root and this one resolved from the walk's names, not
         // with an `lstat` each: a tree of App/Sources/Resources folders had three a file.
-        guard let root = resolve(AbsolutePath.make(read.folder.root, from: current)) else {
-          return false
+        let root: String
+        if let lastRoot, lastRoot.named == read.folder.root {
+          root = lastRoot.real
+        } else {
+          guard let resolved = resolve(AbsolutePath.make(read.folder.root, from: current)) else {
+            return false
+          }
+          root = resolved
+          lastRoot = (read.folder.root, resolved)
         }
         real = Paths.join(root, read.folder.relative)
       } else {
@@ -467,8 +477,11 @@ package enum AbsolutePath {
         real = Paths.join(above, name)
       }
       // Resolved otherwise already (its path leads elsewhere now): not placed here.
-      if let resolved = known[parent], resolved != real { return false }
-      known[parent] = .some(real)
+      // Entered with one hash; a folder placed otherwise before is put back as it was.
+      if let resolved = known.updateValue(.some(real), forKey: parent), resolved != real {
+        known[parent] = resolved
+        return false
+      }
       folderInfo[real] = read.folderStatus
       fileInfo[path] = read.status
       return true

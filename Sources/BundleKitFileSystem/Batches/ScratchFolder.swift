@@ -37,7 +37,7 @@ public final class ScratchFolder {
     }
     _ = flock(descriptor, LOCK_EX)
     id = HeldFolders.ID(descriptor)
-    HeldFolders.insert(id)
+    _ = HeldFolders.retainOrInsert(id)
   }
 
   /// Gives the folder `mode`.

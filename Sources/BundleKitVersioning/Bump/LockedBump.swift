@@ -18,8 +18,16 @@ extension VersionBump {
       self.files = files
     }
 
-    /// The folders of the files that change: what `apply` locks.
-    var folders: Set<String> { Set(files.map { VersionInventory.parentFolder(of: $0.path) }) }
+    /// The folders of the files that change that `locked` does not hold: what `apply` locks
+    /// next. A file read through a folder the locks hold (``confirmed``) is in one of them.
+    func folders(notIn locked: Set<String>) -> Set<String> {
+      var more = Set<String>()
+      for file in files where confirmed[file.path] == nil {
+        let folder = VersionInventory.parentFolder(of: file.path)
+        if !locked.contains(folder) { more.insert(folder) }
+      }
+      return more
+    }
 
     /// A warning for each new value with four components, where Apple documents at most
     /// three: Xcode builds it, so it is written, and said.
@@ -118,13 +126,15 @@ extension VersionBump {
     var planned = try plan(
       paths: paths, includeTests: includeTests, targets: targets, found: found,
       confirmed: locks.confirmedFolders)
-    while !planned.folders.isSubset(of: folders) {
+    var unlocked = planned.folders(notIn: folders)
+    while !unlocked.isEmpty {
       locks.release()
-      folders.formUnion(planned.folders)
+      folders.formUnion(unlocked)
       do { locks = try FolderLocks(folders: folders) } catch { throw .file(error) }
       planned = try plan(
         paths: paths, includeTests: includeTests, targets: targets, found: found,
         confirmed: locks.confirmedFolders)
+      unlocked = planned.folders(notIn: folders)
     }
     // One resolver for the check and the write: each folder's links are read once.
     var resolved = AbsolutePath.RealFolders()

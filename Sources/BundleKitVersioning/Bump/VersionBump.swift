@@ -107,11 +107,29 @@ public struct VersionBump: Sendable {
     // Each family (an app with what it embeds) numbered once, by its first bundle: hashed
     // once, not at every comparison of family highs.
     var familyNumbers: [String: Int] = [:]
-    familyNumbers.reserveCapacity(inventory.bundles.count)
+    var familyCount = 0
+    let onlyInfoPlists = inventory.bundles.allSatisfy {
+      if case .infoPlist = $0.format { true } else { false }
+    }
     // Each value passed borrowed, not gathered into an array first: copied once, into its
     // group.
     func add(_ value: VersionValue, label: String, family: Int, isApp: Bool, path: String) {
-      if let existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first {
+      var existing: Int?
+      if onlyInfoPlists, value.places.count == 1, case .plist = value.places[0] {
+        // Its own Info.plist's key, which no other value can hold when every row is an
+        // Info.plist read once (a project's or spec's values may name one): not looked up.
+        groups.append(
+          ValueGroup(value: value, bundles: [label], families: [family], app: isApp, path: path))
+        return
+      } else if value.places.count == 1 {
+        // Looked up and entered with one hash: entered as a new group's place, and given
+        // back to the group it had when it had one.
+        existing = groupOfPlace.updateValue(groups.count, forKey: value.places[0])
+        if let existing { groupOfPlace[value.places[0]] = existing }
+      } else {
+        existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first
+      }
+      if let existing {
         let group = groups[existing]
         // A version joins a build number's group only where one file holds both (another
         // bundle's build number written as this version is the version's group, which a
@@ -128,7 +146,9 @@ public struct VersionBump: Sendable {
         }
         return
       }
-      for place in value.places { groupOfPlace[place] = groups.count }
+      if value.places.count != 1 {
+        for place in value.places { groupOfPlace[place] = groups.count }
+      }
       groups.append(
         ValueGroup(value: value, bundles: [label], families: [family], app: isApp, path: path))
     }
@@ -141,10 +161,21 @@ public struct VersionBump: Sendable {
         continue
       }
       let bundle = inventory.bundles[index]
-      // An app and its extensions carry one build number (an App Store rule).
-      let familyName = bundle.path + "\u{0}" + (bundle.app ?? bundle.target)
-      let family = familyNumbers[familyName] ?? familyNumbers.count
-      familyNumbers[familyName] = family
+      // An app and its extensions carry one build number (an App Store rule): the targets
+      // of one project or spec named by their app. An Info.plist is read once, so its row is
+      // a family of its own, numbered without building and hashing its name.
+      let family: Int
+      if case .infoPlist = bundle.format {
+        family = familyCount
+        familyCount += 1
+      } else {
+        let familyName = bundle.path + "\u{0}" + (bundle.app ?? bundle.target)
+        family = familyNumbers[familyName] ?? familyCount
+        if family == familyCount {
+          familyNumbers[familyName] = family
+          familyCount += 1
+        }
+      }
       let isApp = bundle.host == nil && bundle.kind == "application"
       let label = bundle.label
       // Both keys, the version first, whichever this bump changes: a build number written in
@@ -165,7 +196,7 @@ public struct VersionBump: Sendable {
     // Only a build bump raises a number past its family's highest.
     var familyHighest: [BundleVersion?] = []
     if case .build = change {
-      familyHighest = Self.highestPerFamily(groups, currents, families: familyNumbers.count)
+      familyHighest = Self.highestPerFamily(groups, currents, families: familyCount)
     }
     var values: [ValueChange] = []
     var shared: String?
@@ -394,20 +425,36 @@ public struct VersionBump: Sendable {
   )
     throws(VersioningError) -> [FileChange]
   {
-    var byFile: [String: [(VersionPlace, String)]] = [:]
-    byFile.reserveCapacity(values.count)
+    // Each file's edits, the files in the order first met: by path already when the values
+    // come from Info.plists found in path order, then not sorted again.
+    var gathered: [(path: String, edits: [(VersionPlace, String)])] = []
+    var fileIndex: [String: Int] = [:]
+    gathered.reserveCapacity(values.count)
+    fileIndex.reserveCapacity(values.count)
     for value in values {
       for place in value.places {
+        let text: String
         if let texts = value.texts {
-          if let text = texts[place] { byFile[place.file, default: []].append((place, text)) }
+          guard let changed = texts[place] else { continue }
+          text = changed
         } else {
-          byFile[place.file, default: []].append((place, value.new))
+          text = value.new
+        }
+        let file = place.file
+        if let index = fileIndex.updateValue(gathered.count, forKey: file) {
+          fileIndex[file] = index
+          gathered[index].edits.append((place, text))
+        } else {
+          gathered.append((file, [(place, text)]))
         }
       }
     }
+    if zip(gathered, gathered.dropFirst()).contains(where: { $0.path >= $1.path }) {
+      gathered.sort { $0.path < $1.path }
+    }
     // Each file is edited on its own, so large bumps use every core; the first failure (in
     // path order) is reported.
-    let files = byFile.keys.sorted().map { (path: $0, edits: byFile[$0] ?? []) }
+    let files = gathered
     let edited = WorkerThreads.map(files.count) { index in
       Result { () throws(VersioningError) -> FileChange in
         let (file, edits) = files[index]

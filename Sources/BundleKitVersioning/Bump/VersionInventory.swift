@@ -525,8 +525,9 @@ public struct VersionInventory: Sendable {
   static func folderName(of path: String) -> String {
     let utf8 = path.utf8
     var end = utf8.endIndex
-    var components: [Range<String.Index>] = []
-    while end > utf8.startIndex, components.count < 2 {
+    // The second component from the end, no array made: this runs for every row.
+    var found = 0
+    while end > utf8.startIndex {
       // Skip slashes, then take the component before them.
       while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "/") {
         end = utf8.index(before: end)
@@ -535,10 +536,13 @@ public struct VersionInventory: Sendable {
       while start > utf8.startIndex, utf8[utf8.index(before: start)] != UInt8(ascii: "/") {
         start = utf8.index(before: start)
       }
-      if start < end { components.append(start..<end) }
+      if start < end {
+        found += 1
+        if found == 2 { return String(path[start..<end]) }
+      }
       end = start
     }
-    return components.count == 2 ? String(path[components[1]]) : "."
+    return "."
   }
 
   /// A value spread over project configurations: the highest current value wins.
