@@ -503,15 +503,18 @@ public struct VersionBump: Sendable {
         folder: index < through.count ? through[index] : nil)
     }
     // A file the outside check read (`folders.fileStatus`) is not read again; one in an open
-    // folder is asked about through it.
-    let locked = writes.first { write in
-      guard let info = folders.fileStatus(write.path) else {
+    // folder is asked about through it. Asked on every core: for any user but root each is a
+    // system call (`faccessat`), 0.7 ms for 1,000 files on one.
+    let resolved = folders
+    let protected = WorkerThreads.map(writes.count) { index in
+      let write = writes[index]
+      guard let info = resolved.fileStatus(write.path) else {
         return FileIO.isWriteProtected(write.path)
       }
       return FileIO.isWriteProtected(write.path, info, in: write.folder)
     }
-    if let locked {
-      throw .writeProtected(path: locked.path)
+    if let index = protected.firstIndex(of: true) {
+      throw .writeProtected(path: writes[index].path)
     }
     do {
       try FileIO.writeAtomically(writes, folders: &folders)
