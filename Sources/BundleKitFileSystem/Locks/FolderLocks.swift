@@ -6,9 +6,10 @@
 
 /// Exclusive locks on folders (`flock` on the folder itself, no lock files), held until
 /// released. Files are replaced by rename, so a lock on a file would not survive the write;
-/// its folder's does. Folders are locked in sorted order, so runs cannot deadlock. Every
-/// command that edits files in place (`bump`, `plist set`, `plist remove`) and every batch
-/// written into one output folder (`strings compile`) takes them.
+/// its folder's does. A run waits for folders only in sorted order (many are first tried all
+/// at once, without waiting, and let go unless all were taken), so runs cannot deadlock.
+/// Every command that edits files in place (`bump`, `plist set`, `plist remove`) and every
+/// batch written into one output folder (`strings compile`) takes them.
 ///
 /// A folder this process already holds (here, or as a `ScratchFolder`) is not locked a second
 /// time: two `flock`s of one folder conflict even within one process. Such a nested lock
