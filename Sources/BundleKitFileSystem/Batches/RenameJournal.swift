@@ -477,11 +477,8 @@ package enum AbsolutePath {
         real = Paths.join(above, name)
       }
       // Resolved otherwise already (its path leads elsewhere now): not placed here.
-      // Entered with one hash; a folder placed otherwise before is put back as it was.
-      if let resolved = known.updateValue(.some(real), forKey: parent), resolved != real {
-        known[parent] = resolved
-        return false
-      }
+      let placed = known.enter(.some(real), forKey: parent)
+      if !placed.entered, placed.value != real { return false }
       folderInfo[real] = read.folderStatus
       fileInfo[path] = read.status
       return true

@@ -101,11 +101,7 @@ package final class OpenFolders {
   /// Holds `folder` open, by the name the lock will be asked for it by; a folder held
   /// already keeps its first descriptor.
   package func keep(_ folder: String, _ open: Folder) {
-    // Entered with one hash; one held already is put back.
-    if let first = folders.updateValue(open, forKey: folder) {
-      folders[folder] = first
-      close(open.descriptor)
-    }
+    if !folders.enter(open, forKey: folder).entered { close(open.descriptor) }
   }
 
   /// The folder named `folder`, no longer held here: the caller owns its descriptor.

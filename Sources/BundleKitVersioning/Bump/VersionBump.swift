@@ -122,10 +122,9 @@ public struct VersionBump: Sendable {
           ValueGroup(value: value, bundles: [label], families: [family], app: isApp, path: path))
         return
       } else if value.places.count == 1 {
-        // Looked up and entered with one hash: entered as a new group's place, and given
-        // back to the group it had when it had one.
-        existing = groupOfPlace.updateValue(groups.count, forKey: value.places[0])
-        if let existing { groupOfPlace[value.places[0]] = existing }
+        // Looked up and entered as the new group's place at once.
+        let place = groupOfPlace.enter(groups.count, forKey: value.places[0])
+        existing = place.entered ? nil : place.value
       } else {
         existing = value.places.lazy.compactMap({ groupOfPlace[$0] }).first
       }
@@ -440,12 +439,11 @@ public struct VersionBump: Sendable {
         } else {
           text = value.new
         }
-        let file = place.file
-        if let index = fileIndex.updateValue(gathered.count, forKey: file) {
-          fileIndex[file] = index
-          gathered[index].edits.append((place, text))
+        let file = fileIndex.enter(gathered.count, forKey: place.file)
+        if file.entered {
+          gathered.append((place.file, [(place, text)]))
         } else {
-          gathered.append((file, [(place, text)]))
+          gathered[file.value].edits.append((place, text))
         }
       }
     }
