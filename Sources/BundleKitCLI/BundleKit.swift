@@ -28,6 +28,6 @@ enum Main {
       BundleKit.self, hints: RefusalHints.all,
       rules: Dictionary(
         uniqueKeysWithValues: StringsRule.allCases.map { ($0.rawValue, $0.summary) }),
-      epilogue: RecoverCommand.reportPending)
+      epilogue: RecoverCommand.reportPending, plainParse: PlainCommandLine.command)
   }
 }

@@ -26,14 +26,19 @@ public enum ToolMain {
   ///   - epilogue: Runs before the tool exits, whatever the outcome (final warnings), with
   ///     the run's engine.
   ///   - rules: Help for each rule a finding may name, by rule name (a SARIF report's rules).
+  ///   - plainParse: The command a plain command line names, read without the argument
+  ///     parser (whose reflection costs milliseconds at every start), or nil to leave the
+  ///     command line to it: it must give the very command `Root.parseAsRoot` gives, validated
+  ///     (a test's business), and nil for anything it does not know.
   public static func run<Root: ParsableCommand>(
     _ root: Root.Type, hints: [String: String] = [:], rules: [String: String] = [:],
-    epilogue: (DiagnosticsEngine) -> Void = { _ in }
+    epilogue: (DiagnosticsEngine) -> Void = { _ in },
+    plainParse: ([String]) -> (any ParsableCommand)? = { _ in nil }
   ) -> Never {
     let diagnostics = DiagnosticsEngine()
     diagnostics.hints = hints
     do {
-      let (command, run) = try prepare(root, diagnostics)
+      let (command, run) = try prepare(root, diagnostics, plainParse: plainParse)
       if let command = command as? any ToolCommand {
         try command.run(run)
       } else {
@@ -75,12 +80,14 @@ public enum ToolMain {
   /// Parses the command line and makes its run: the `--config` file the parse recorded, read
   /// (its warnings into `diagnostics`), and the CI report the command asks for begun.
   private static func prepare<Root: ParsableCommand>(
-    _ root: Root.Type, _ diagnostics: DiagnosticsEngine
+    _ root: Root.Type, _ diagnostics: DiagnosticsEngine,
+    plainParse: ([String]) -> (any ParsableCommand)? = { _ in nil }
   ) throws -> (any ParsableCommand, ToolRun) {
     let request = ToolRun.ConfigurationRequest()
-    let command = try ToolRun.ConfigurationRequest.$current.withValue(request) {
-      try root.parseAsRoot()
-    }
+    // A plain command line names no `--config`: the request stays empty.
+    let command =
+      try plainParse(Array(CommandLine.arguments.dropFirst()))
+      ?? ToolRun.ConfigurationRequest.$current.withValue(request) { try root.parseAsRoot() }
     var configuration = ToolConfiguration()
     if let path = request.path {
       let (loaded, warnings) = try ToolConfiguration.load(path)

@@ -39,7 +39,46 @@ struct RenameJournal {
       #else
         let time = info.st_mtim
       #endif
-      return "\(info.st_dev):\(info.st_ino):\(time.tv_sec).\(time.tv_nsec):\(info.st_size)"
+      // The digits written into one new string: a batch records 1,000 states, and an
+      // interpolation of five numbers built each piece apart.
+      return String(unsafeUninitializedCapacity: 5 * 21 + 4) { buffer in
+        var end = 0
+        func put(_ value: UInt64, negative: Bool = false) {
+          if negative {
+            buffer[end] = UInt8(ascii: "-")
+            end += 1
+          }
+          var digits = 1
+          var rest = value / 10
+          while rest > 0 {
+            digits += 1
+            rest /= 10
+          }
+          var remaining = value
+          for offset in stride(from: digits - 1, through: 0, by: -1) {
+            buffer[end + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+          }
+          end += digits
+        }
+        func put<Number: BinaryInteger>(_ value: Number) {
+          put(UInt64(value.magnitude), negative: value < 0)
+        }
+        func separator(_ byte: UInt8) {
+          buffer[end] = byte
+          end += 1
+        }
+        put(info.st_dev)
+        separator(0x3A)
+        put(info.st_ino)
+        separator(0x3A)
+        put(time.tv_sec)
+        separator(0x2E)
+        put(time.tv_nsec)
+        separator(0x3A)
+        put(info.st_size)
+        return end
+      }
     }
 
     /// The state of `path` now, links not followed.
@@ -99,24 +138,53 @@ struct RenameJournal {
     // A temporary file sits beside its target (a batch's do): its real folder is the
     // target's, resolved once, and it adds nothing to the common folder.
     var elsewhere: [String] = []
-    let sources = zip(renames, targets).map { rename, target in
+    let sources = zip(renames, targets).map { rename, target -> String? in
       guard Paths.inSameFolder(rename.source, rename.target) else {
         let source = real.path(rename.source)
         elsewhere.append(source)
         return source
       }
-      return Paths.join(Paths.parent(target), Paths.lastComponent(rename.source))
+      return nil
     }
     let base = AbsolutePath.commonFolder(targets + elsewhere)
     folder = base
-    let bytes = Self.encode(
-      renames.indices.map { index in
-        (
-          AbsolutePath.relative(sources[index], to: base),
-          AbsolutePath.relative(targets[index], to: base),
-          renames[index].state.isEmpty ? FileState.of(targets[index]) : renames[index].state
-        )
-      }, folder: base, transaction: transaction)
+    // The body written from the paths' bytes in place: a batch of 1,000 files made 3,000
+    // strings here (each relative path and each source's), 1.5 ms on one core.
+    let below = base == "/" ? 1 : base.utf8.count + 1
+    var body: [UInt8] = []
+    body.reserveCapacity(
+      zip(renames, targets).reduce(0) {
+        $0 + 2 * $1.1.utf8.count + $1.0.source.utf8.count + max($1.0.state.utf8.count, 48)
+      })
+    for index in renames.indices {
+      var target = targets[index]
+      if var source = sources[index] {
+        source.withUTF8 {
+          body.append(contentsOf: UnsafeBufferPointer(rebasing: $0[min(below, $0.count)...]))
+        }
+      } else {
+        // The target's folder below the base, then the temporary file's name.
+        target.withUTF8 { bytes in
+          if let slash = bytes.lastIndex(of: 0x2F), slash > below {
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[below...slash]))
+          }
+        }
+        var name = renames[index].source
+        name.withUTF8 { bytes in
+          let start = bytes.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+          body.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+      }
+      body.append(0)
+      target.withUTF8 {
+        body.append(contentsOf: UnsafeBufferPointer(rebasing: $0[min(below, $0.count)...]))
+      }
+      body.append(0)
+      let state = renames[index].state
+      body.append(contentsOf: (state.isEmpty ? FileState.of(targets[index]) : state).utf8)
+      body.append(0)
+    }
+    let bytes = Self.signed(body, folder: base, transaction: transaction)
     let path = Paths.join(folder, ScratchFiles.journalName(transaction, committed: false))
     descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
@@ -160,11 +228,18 @@ struct RenameJournal {
       body.append(contentsOf: state.utf8)
       body.append(0)
     }
+    return signed(body, folder: folder, transaction: transaction)
+  }
+
+  /// The journal of `body`: the header, the MAC (zeros when the user has no key: recovery
+  /// then leaves the journal to the user), then the body.
+  private static func signed(_ body: [UInt8], folder: String, transaction: String) -> [UInt8] {
     let mac = JournalKey.current.map {
       SHA256.hexString(
         JournalKey.mac(key: $0, folder: folder, transaction: transaction, body: body[...]))
     }
     var bytes = header
+    bytes.reserveCapacity(header.count + macLength + body.count)
     bytes.append(contentsOf: (mac ?? String(repeating: "0", count: 64)).utf8)
     bytes.append(0x0A)
     bytes.append(contentsOf: body)

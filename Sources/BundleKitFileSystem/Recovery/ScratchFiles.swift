@@ -88,7 +88,31 @@ package enum ScratchFiles {
   /// `name`: hidden, and short enough for any file system (a long name is cut, at a
   /// character boundary; the temporary's name is never read back).
   package static func temporaryName(for name: String, transaction: String, index: Int) -> String {
-    let suffix = temporaryMarker + transaction + "." + String(index, radix: 36)
+    let number = String(index, radix: 36)
+    let length =
+      1 + name.utf8.count + temporaryMarker.utf8.count + transaction.utf8.count + 1
+      + number.utf8.count
+    // Nearly every name fits: its bytes copied into one new string (a batch makes one name a
+    // file, and the concatenations below made five strings each).
+    if length <= 250 {
+      return String(unsafeUninitializedCapacity: length) { buffer in
+        var end = 0
+        func copy(_ text: String) {
+          for byte in text.utf8 {
+            buffer[end] = byte
+            end += 1
+          }
+        }
+        copy(".")
+        copy(name)
+        copy(temporaryMarker)
+        copy(transaction)
+        copy(".")
+        copy(number)
+        return end
+      }
+    }
+    let suffix = temporaryMarker + transaction + "." + number
     var kept = Substring(name)
     while kept.utf8.count + suffix.utf8.count + 1 > 250 { kept.removeLast() }
     return "." + kept + suffix

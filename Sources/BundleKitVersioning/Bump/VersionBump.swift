@@ -89,9 +89,13 @@ public struct VersionBump: Sendable {
   }
 
   /// The changes this bump makes to the inventory: every value and every file.
+  ///
+  /// - Parameters:
+  ///   - inventory: The values and files read.
+  ///   - environment: Where an `env:VAR` scheme reads its variable; nil for the process's
+  ///     environment, read only when a scheme asks for it.
   public func plan(
-    _ inventory: VersionInventory,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    _ inventory: VersionInventory, environment: [String: String]? = nil
   ) throws(VersioningError) -> Plan {
     // A value that cannot be resolved stops the bump of its key.
     let keys = changedKeys
@@ -362,7 +366,7 @@ public struct VersionBump: Sendable {
   /// The build number every bundle gets, for schemes that give one number (nil for a
   /// per-bundle increment).
   private func sharedBuildNumber(
-    _ scheme: BuildScheme, builds: some Collection<VersionValue>, environment: [String: String]
+    _ scheme: BuildScheme, builds: some Collection<VersionValue>, environment: [String: String]?
   ) throws(VersioningError) -> String? {
     switch scheme {
     case .increment:
@@ -404,7 +408,8 @@ public struct VersionBump: Sendable {
         builds.first?.places.first.map { Paths.parent($0.file) } ?? "."
       return try GitCount.commits(in: folder.isEmpty ? "." : folder)
     case .environment(let name):
-      guard let text = environment[name], !text.isEmpty else {
+      let variables = environment ?? ProcessInfo.processInfo.environment
+      guard let text = variables[name], !text.isEmpty else {
         throw .scheme(message: "the environment variable \(name) is not set")
       }
       guard let version = BundleVersion(text) else {
